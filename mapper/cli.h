@@ -1,0 +1,108 @@
+/* mapper/cli.h - what every hetmap command shares: exit codes, messages,
+ * declared options (a table over getopt_long) and the problem options
+ * common to predict, plan and compare. Only mapper/ prints or exits. */
+#ifndef HM_CLI_H
+#define HM_CLI_H
+
+#include <stdio.h>
+#include "models/error.h"
+#include "search/search.h"
+
+/* Exit codes; each failure class has its own (README lists them). */
+enum hm_exit {
+	HM_EXIT_OK = 0,
+	HM_EXIT_FAILURE = 1,    /* internal error, out of memory */
+	HM_EXIT_INPUT = 2,      /* invalid input file (platform, plan) */
+	HM_EXIT_USAGE = 3,      /* unknown option, bad option value */
+	HM_EXIT_OUTPUT = 4,     /* cannot write an output file or stdout */
+	HM_EXIT_BUDGET = 5,     /* a search budget stopped the run: best so far given */
+	HM_EXIT_NO_PLAN = 6,    /* no configuration fits (memory) */
+};
+
+/* "hetmap: MSG" on stderr. */
+void hm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "hetmap: FILE: PATH: MSG" from an error value. */
+void hm_cli_report(const struct hm_error *err);
+
+enum hm_opt_type { HM_OPT_END, HM_OPT_FLAG, HM_OPT_STRING, HM_OPT_INT, HM_OPT_LONG,
+		   HM_OPT_DOUBLE };
+
+/* One declared option. Numbers are checked against [min, max]. */
+struct hm_option {
+	int short_name;         /* 0 if none */
+	const char *long_name;
+	enum hm_opt_type type;
+	void *value;            /* int* (FLAG, INT), long*, double*, const char** */
+	const char *arg_name;   /* shown in help, e.g. "FILE" */
+	const char *help;
+	double min, max;
+};
+
+#define HM_OPT_TABLE_END { 0, NULL, HM_OPT_END, NULL, NULL, NULL, 0, 0 }
+
+/* A command's usage text: synopsis lines and a description. */
+struct hm_usage {
+	const char *name;       /* "plan" */
+	const char *synopsis;   /* "hetmap plan [options]" */
+	const char *description;
+	const char *epilog;     /* printed after the options, may be NULL */
+};
+
+/* Parse argv[1..] ('argv[0]' is the command name). Returns the index of the
+ * first operand, or -1 after printing a usage error, or -2 after printing
+ * --help. Every option table gets -h/--help for free. */
+int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
+		     int argc, char **argv);
+void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts);
+
+/* Options shared by predict, plan and compare. */
+struct hm_problem_opts {
+	const char *platform;   /* path or builtin:NAME */
+	const char *routine;    /* "lu" / "gemm" */
+	double n;
+	const char *model;
+	int depth;
+};
+
+#define HM_DEFAULT_PLATFORM "builtin:torc"
+
+/* The option-table rows for 'o' (platform, routine, n, model; depth when
+ * 'with_depth'), to be copied into a command's table. */
+#define HM_PROBLEM_OPTIONS(o) \
+	{ 'p', "platform", HM_OPT_STRING, &(o).platform, "FILE", \
+	  "platform JSON file, or builtin:NAME (default " HM_DEFAULT_PLATFORM ")", 0, 0 }, \
+	{ 'r', "routine", HM_OPT_STRING, &(o).routine, "R", "lu (pdgetrf) or gemm (pdgemm); default lu", 0, 0 }, \
+	{ 'n', "size", HM_OPT_DOUBLE, &(o).n, "N", "matrix order (default 2048)", 1, 1e7 }, \
+	{ 'm', "model", HM_OPT_STRING, &(o).model, "NAME", "execution-time model (default: thesis)", 0, 0 }
+
+/* Set the defaults of 'o'. */
+void hm_problem_opts_init(struct hm_problem_opts *o);
+
+/* Load the platform and resolve routine and model into 'pb'. Returns an
+ * exit code: HM_EXIT_OK, or the code to return after the message printed. */
+int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
+		    struct hm_platform **platform);
+
+/* Flush stdout and return 'code', or HM_EXIT_OUTPUT if stdout failed, so a
+ * truncated output never counts as success. */
+int hm_cli_finish(int code);
+
+/* "[1*16,0,2,1]": d with runs of equal values folded (written into buf). */
+const char *hm_format_counts(const int *d, int P, char *buf, size_t size);
+
+/* Human-readable account of a result: decision, predicted time and its
+ * parts, search statistics. */
+void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res);
+
+/* Parse "--format": 0 text, 1 csv, 2 json; -1 after a message. 'allowed'
+ * is a bitmask of the three. */
+enum hm_format { HM_FORMAT_TEXT, HM_FORMAT_CSV, HM_FORMAT_JSON };
+int hm_format_parse(const char *cmd, const char *text, unsigned allowed);
+
+/* Commands. */
+int cmd_platform(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+#endif /* HM_CLI_H */

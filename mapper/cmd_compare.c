@@ -1,0 +1,173 @@
+/* mapper/cmd_compare.c - 'hetmap compare': every method and modeled user
+ * on one problem, with the ratio of each to the exhaustive optimum. */
+#include "cli.h"
+#include "plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct hm_usage usage = {
+	"compare",
+	"hetmap compare [-p FILE] [-r lu|gemm] [-n N] [-d DEPTH] [-f text|csv|json]",
+	"Run the exhaustive search, BTM, BGRM, GRM, GCTM, GPTM and the modeled\n"
+	"users GU, CU, EU on one problem and print one row each: the decision,\n"
+	"its predicted time, its ratio to the model optimum (the exhaustive\n"
+	"search), the time to solution, nodes evaluated and the level reached.",
+	"Each run has its own budget (--max-nodes, --max-time). If the exhaustive\n"
+	"search is stopped, ratios are to the best time any run found, and the\n"
+	"table says so.\n"
+	"example: hetmap compare -p builtin:sunet -n 7680 -d 25",
+};
+
+#define NR_METHODS 6
+#define NR_ROWS (NR_METHODS + HM_NR_USERS)
+
+static void print_text(const struct hm_problem *pb, struct hm_result *rows, int nr,
+		       double ref, int ref_exact)
+{
+	int i;
+
+	printf("%s n=%.0f on %s (%d processors), depth %d, model %s\n", hm_routine_name(pb->routine),
+	       pb->n, pb->platform->name, pb->platform->nr_procs, pb->depth, pb->model->name);
+	printf("ratio: predicted time / %s\n\n", ref_exact ? "the exhaustive optimum"
+			: "the best time found (the exhaustive search was STOPPED)");
+	printf("%-10s %-28s %5s %4s %7s %12s %8s %10s %10s %9s %5s\n", "method", "d", "D", "b", "grid",
+	       "predicted_s", "ratio", "time_s", "nodes", "pruned", "level");
+	for (i = 0; i < nr; i++) {
+		const struct hm_result *r = &rows[i];
+		char d[512], grid[32];
+
+		hm_format_counts(r->d, r->P, d, sizeof(d));
+		snprintf(grid, sizeof(grid), "%dx%d", r->r, r->c);
+		printf("%-10s %-28s %5d %4d %7s %12.6g %8.4f %10.3g %10ld %9ld %5d%s\n", r->method, d,
+		       r->D, r->b, grid, r->eet, r->eet / ref, r->seconds, r->evaluated, r->pruned,
+		       r->level_reached, r->stopped ? "  (stopped)" : "");
+	}
+}
+
+static void print_csv(const struct hm_problem *pb, struct hm_result *rows, int nr, double ref)
+{
+	int i;
+
+	printf("platform,routine,n,depth,model,method,d,D,r,c,b,predicted_s,comp_s,comm_s,ratio,"
+	       "time_s,time_to_best_s,nodes,pruned,level,stopped\n");
+	for (i = 0; i < nr; i++) {
+		const struct hm_result *r = &rows[i];
+		char d[4096];
+
+		hm_format_counts(r->d, r->P, d, sizeof(d));
+		printf("%s,%s,%.0f,%d,%s,%s,\"%s\",%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%ld,%ld,%d,%s\n",
+		       pb->platform->name, hm_routine_name(pb->routine), pb->n, pb->depth,
+		       pb->model->name, r->method, d, r->D, r->r, r->c, r->b, r->eet, r->pred.comp,
+		       r->pred.comm, r->eet / ref, r->seconds, r->seconds_to_best, r->evaluated,
+		       r->pruned, r->level_reached, hm_stop_name(r->stopped));
+	}
+}
+
+static int print_json(const struct hm_problem *pb, const char *path, struct hm_result *rows,
+		      int nr, double ref, int ref_exact)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	char *text;
+	int i;
+
+	cJSON_AddStringToObject(o, "platform", path);
+	cJSON_AddStringToObject(o, "platform_name", pb->platform->name);
+	cJSON_AddStringToObject(o, "routine", hm_routine_name(pb->routine));
+	cJSON_AddNumberToObject(o, "n", pb->n);
+	cJSON_AddNumberToObject(o, "depth", pb->depth);
+	cJSON_AddStringToObject(o, "model", pb->model->name);
+	cJSON_AddNumberToObject(o, "reference_s", ref);
+	cJSON_AddBoolToObject(o, "reference_is_optimum", ref_exact);
+	arr = cJSON_AddArrayToObject(o, "results");
+	for (i = 0; i < nr; i++) {
+		cJSON *r = hm_result_json(pb->platform, &rows[i]);
+
+		cJSON_AddNumberToObject(r, "ratio", rows[i].eet / ref);
+		cJSON_AddItemToArray(arr, r);
+	}
+	text = cJSON_Print(o);
+	if (text)
+		printf("%s\n", text);
+	free(text);
+	cJSON_Delete(o);
+	return text ? HM_EXIT_OK : HM_EXIT_FAILURE;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct hm_problem_opts po;
+	struct hm_budget budget = { 0, 60 };
+	const char *format = "text";
+	struct hm_result rows[NR_ROWS];
+	const struct hm_method *const *m, *order[NR_METHODS];
+	struct hm_problem pb;
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+	int first, fmt, ret, nr = 0, i, ref_exact;
+	double ref = INFINITY;
+
+	hm_problem_opts_init(&po);
+	{
+		const struct hm_option opts[] = {
+			HM_PROBLEM_OPTIONS(po),
+			{ 'd', "depth", HM_OPT_INT, &po.depth, "L", "level limit (default 25)", 1, HM_MAX_DEPTH },
+			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "node budget of each run (default: none)", 0, 1e15 },
+			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of each run (default 60 s)", 0, 1e9 },
+			{ 'f', "format", HM_OPT_STRING, &format, "F", "text, csv or json", 0, 0 },
+			HM_OPT_TABLE_END,
+		};
+
+		first = hm_options_parse(&usage, opts, argc, argv);
+	}
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	if (first < argc) {
+		hm_cli_error("compare: unexpected argument '%s'", argv[first]);
+		return HM_EXIT_USAGE;
+	}
+	if ((fmt = hm_format_parse("compare", format, 1 | 2 | 4)) < 0)
+		return HM_EXIT_USAGE;
+	ret = hm_problem_open(&po, &pb, &p);
+	if (ret)
+		return ret;
+	/* the exhaustive search first: it is the reference of the ratios */
+	order[0] = hm_method_find("exhaustive");
+	for (i = 0, m = hm_method_list(); *m; m++)
+		if (*m != order[0])
+			order[++i] = *m;
+	for (i = 0; i < NR_METHODS; i++, nr++) {
+		fprintf(stderr, "hetmap: compare: running %s...\n", order[i]->name);
+		if (hm_search(order[i], &pb, &budget, &rows[nr], &err)) {
+			hm_cli_error("compare: %s", err.msg);
+			ret = HM_EXIT_USAGE;
+			goto cleanup;
+		}
+	}
+	for (i = 0; i < HM_NR_USERS; i++, nr++)
+		if (hm_user_plan((enum hm_user)i, &pb, &rows[nr], &err)) {
+			hm_cli_error("compare: %s", err.msg);
+			ret = HM_EXIT_FAILURE;
+			goto cleanup;
+		}
+	ref_exact = rows[0].found && rows[0].stopped == HM_STOP_COMPLETE;
+	for (i = 0; i < nr; i++)
+		if (rows[i].eet < ref)
+			ref = rows[i].eet;
+	if (ref_exact)
+		ref = rows[0].eet;
+	if (fmt == HM_FORMAT_TEXT)
+		print_text(&pb, rows, nr, ref, ref_exact);
+	else if (fmt == HM_FORMAT_CSV)
+		print_csv(&pb, rows, nr, ref);
+	else
+		ret = print_json(&pb, po.platform, rows, nr, ref, ref_exact);
+cleanup:
+	for (i = 0; i < nr; i++)
+		hm_result_release(&rows[i]);
+	hm_platform_free(p);
+	return ret;
+}

@@ -1,0 +1,168 @@
+/* mapper/cmd_platform.c - 'hetmap platform show|check|list'. */
+#include "cli.h"
+
+#include <string.h>
+
+static const struct hm_usage usage = {
+	"platform",
+	"hetmap platform show FILE | check FILE... | list",
+	"Work with platform descriptions (SPEC §1).\n"
+	"  show FILE    print a readable summary of a platform\n"
+	"  check FILE   validate files; exit 0 if all are valid, 2 otherwise\n"
+	"  list         list the builtin reference platforms (use as builtin:NAME)",
+	"FILE is a path or builtin:NAME. Values are SI (s, s/flop, s per 8-byte word,\n"
+	"bytes) or strings with a unit: \"0.72us\", \"100Mbps\", \"2GiB\" (see README).",
+};
+
+static void print_table_row(const char *label, const struct hm_table *t,
+			    const struct hm_platform *p)
+{
+	int i;
+
+	printf("    %-10s", label);
+	for (i = 0; i < p->nr_block_sizes; i++)
+		printf(" %9.4g", hm_table_at(t, p->block_sizes[i]) * 1e6);
+	printf("\n");
+}
+
+static void show_types(const struct hm_platform *p)
+{
+	int t, i;
+
+	printf("types (k in us/flop at b =");
+	for (i = 0; i < p->nr_block_sizes; i++)
+		printf(" %d", p->block_sizes[i]);
+	printf("):\n");
+	for (t = 0; t < p->nr_types; t++) {
+		int count = 0;
+
+		for (i = 0; i < p->nr_procs; i++)
+			count += p->procs[i].type == t;
+		printf("  %s: %d processor%s\n", p->types[t].name, count, count == 1 ? "" : "s");
+		print_table_row("k3_dgemm", &p->types[t].k3_dgemm, p);
+		print_table_row("k3_dtrsm", &p->types[t].k3_dtrsm, p);
+		print_table_row("k2_dgetf2", &p->types[t].k2_dgetf2, p);
+	}
+}
+
+static void show_processors(const struct hm_platform *p)
+{
+	int i;
+
+	printf("processors:\n  %-12s %-16s %-10s %5s %12s\n", "name", "host", "type", "cores", "memory");
+	for (i = 0; i < p->nr_procs; i++) {
+		const struct hm_processor *pr = &p->procs[i];
+		char mem[32] = "-";
+
+		if (pr->memory > 0)
+			snprintf(mem, sizeof(mem), "%.3g GiB", pr->memory / 1073741824.0);
+		printf("  %-12s %-16s %-10s %5d %12s\n", pr->name, pr->host,
+		       p->types[pr->type].name, pr->cores, mem);
+	}
+}
+
+static void show_network(const struct hm_platform *p)
+{
+	static const char *const names[HM_LINK_NCLASSES] = {
+		"same processor", "same node", "inter node",
+	};
+	int c, i;
+
+	printf("network (Hockney t_s, t_w per 8-byte word):\n");
+	for (c = 0; c < HM_LINK_NCLASSES; c++)
+		printf("  %-15s t_s = %9.4g us   t_w = %9.4g us\n", names[c],
+		       p->links[c].t_s * 1e6, p->links[c].t_w * 1e6);
+	for (i = 0; i < p->nr_overrides; i++) {
+		const struct hm_link_override *o = &p->overrides[i];
+		char pair[600];
+
+		snprintf(pair, sizeof(pair), "%s-%s", p->procs[o->a].name, p->procs[o->b].name);
+		printf("  %-15s t_s = %9.4g us   t_w = %9.4g us\n", pair,
+		       o->link.t_s * 1e6, o->link.t_w * 1e6);
+	}
+}
+
+static int show(const char *file)
+{
+	struct hm_platform *p;
+	struct hm_error err;
+
+	if (hm_platform_load(file, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	printf("platform %s (%s)\n", p->name, p->source);
+	if (p->description[0])
+		printf("  %s\n", p->description);
+	printf("  %d processors on %d hosts, %d types, %d candidate block sizes\n\n",
+	       p->nr_procs, p->nr_nodes, p->nr_types, p->nr_block_sizes);
+	show_types(p);
+	printf("\n");
+	show_processors(p);
+	printf("\n");
+	show_network(p);
+	hm_platform_free(p);
+	return HM_EXIT_OK;
+}
+
+static int check(int argc, char **argv)
+{
+	int i, ret = HM_EXIT_OK;
+
+	for (i = 0; i < argc; i++) {
+		struct hm_platform *p;
+		struct hm_error err;
+
+		if (hm_platform_load(argv[i], &p, &err)) {
+			hm_cli_report(&err);
+			ret = HM_EXIT_INPUT;
+			continue;
+		}
+		printf("%s: ok (%s, %d processors, %d types)\n", argv[i], p->name,
+		       p->nr_procs, p->nr_types);
+		hm_platform_free(p);
+	}
+	return ret;
+}
+
+static int list(void)
+{
+	const char *const *names = hm_platform_builtin_names();
+	int i;
+
+	for (i = 0; names[i]; i++) {
+		struct hm_platform *p;
+		struct hm_error err;
+		char path[64];
+
+		snprintf(path, sizeof(path), "builtin:%s", names[i]);
+		if (hm_platform_load(path, &p, &err)) {
+			hm_cli_report(&err);
+			return HM_EXIT_FAILURE;
+		}
+		printf("%-22s %-10s %4d processors  %s\n", path, p->name, p->nr_procs, p->description);
+		hm_platform_free(p);
+	}
+	return HM_EXIT_OK;
+}
+
+int cmd_platform(int argc, char **argv)
+{
+	static const struct hm_option opts[] = { HM_OPT_TABLE_END };
+	int first = hm_options_parse(&usage, opts, argc, argv);
+
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	argc -= first;
+	argv += first;
+	if (argc == 1 && !strcmp(argv[0], "list"))
+		return list();
+	if (argc == 2 && !strcmp(argv[0], "show"))
+		return show(argv[1]);
+	if (argc >= 2 && !strcmp(argv[0], "check"))
+		return check(argc - 1, argv + 1);
+	hm_cli_error("platform: expected 'show FILE', 'check FILE...' or 'list' (see 'hetmap platform --help')");
+	return HM_EXIT_USAGE;
+}

@@ -1,0 +1,223 @@
+/* mapper/options.c - declared options over getopt_long, messages, and the
+ * problem options shared by several commands (see cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OPTIONS 64
+
+void hm_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hetmap: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void hm_cli_report(const struct hm_error *err)
+{
+	char buf[1100];
+
+	hm_cli_error("%s", hm_error_format(err, buf, sizeof(buf)));
+}
+
+int hm_cli_finish(int code)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		hm_cli_error("cannot write to standard output");
+		return HM_EXIT_OUTPUT;
+	}
+	return code;
+}
+
+static int count_options(const struct hm_option *opts)
+{
+	int n = 0;
+
+	while (opts[n].type != HM_OPT_END)
+		n++;
+	return n;
+}
+
+void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts)
+{
+	int i;
+
+	fprintf(f, "usage: %s\n\n%s\n\noptions:\n", u->synopsis, u->description);
+	for (i = 0; opts[i].type != HM_OPT_END; i++) {
+		const struct hm_option *o = &opts[i];
+		char left[64];
+
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
+			 o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
+			 o->short_name ? ", " : "  ", o->long_name,
+			 o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
+		fprintf(f, "  %-26s %s\n", left, o->help);
+	}
+	fprintf(f, "  %-26s %s\n", "-h, --help", "show this help and exit");
+	if (u->epilog)
+		fprintf(f, "\n%s\n", u->epilog);
+}
+
+/* Store the argument of option 'o'; 0, or -1 after a message. */
+static int store(const struct hm_usage *u, const struct hm_option *o, const char *arg)
+{
+	char *end;
+	double v;
+
+	if (o->type == HM_OPT_FLAG) {
+		*(int *)o->value = 1;
+		return 0;
+	}
+	if (o->type == HM_OPT_STRING) {
+		*(const char **)o->value = arg;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(v)) {
+		hm_cli_error("%s: option '--%s' expects a number, not '%s'", u->name, o->long_name, arg);
+		return -1;
+	}
+	if ((o->type == HM_OPT_INT || o->type == HM_OPT_LONG) && v != floor(v)) {
+		hm_cli_error("%s: option '--%s' expects an integer, not '%s'", u->name, o->long_name, arg);
+		return -1;
+	}
+	if (v < o->min || v > o->max) {
+		hm_cli_error("%s: option '--%s' must be between %g and %g (got '%s')",
+			     u->name, o->long_name, o->min, o->max, arg);
+		return -1;
+	}
+	if (o->type == HM_OPT_INT)
+		*(int *)o->value = (int)v;
+	else if (o->type == HM_OPT_LONG)
+		*(long *)o->value = (long)v;
+	else
+		*(double *)o->value = v;
+	return 0;
+}
+
+int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
+		     int argc, char **argv)
+{
+	struct option lo[MAX_OPTIONS + 2];
+	char shorts[3 * MAX_OPTIONS + 4] = "+:h";
+	int n = count_options(opts), i, c, idx;
+	size_t k = strlen(shorts);
+
+	if (n > MAX_OPTIONS)
+		n = MAX_OPTIONS;
+	for (i = 0; i < n; i++) {
+		lo[i].name = opts[i].long_name;
+		lo[i].has_arg = opts[i].type == HM_OPT_FLAG ? no_argument : required_argument;
+		lo[i].flag = NULL;
+		lo[i].val = 256 + i;
+		if (opts[i].short_name) {
+			shorts[k++] = (char)opts[i].short_name;
+			if (opts[i].type != HM_OPT_FLAG)
+				shorts[k++] = ':';
+		}
+	}
+	shorts[k] = '\0';
+	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n + 1] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lo, &idx)) != -1) {
+		const struct hm_option *o = NULL;
+
+		if (c == 'h') {
+			hm_options_help(stdout, u, opts);
+			return -2;
+		}
+		if (c == '?' || c == ':') {
+			const char *what = optopt ? NULL : argv[optind - 1];
+			char s[2] = { (char)optopt, 0 };
+
+			hm_cli_error("%s: %s '%s%s' (see 'hetmap %s --help')", u->name,
+				     c == ':' ? "missing argument for option" : "unknown option",
+				     what ? "" : "-", what ? what : s, u->name);
+			return -1;
+		}
+		if (c >= 256)
+			o = &opts[c - 256];
+		else
+			for (i = 0; i < n && !o; i++)
+				if (opts[i].short_name == c)
+					o = &opts[i];
+		if (!o || store(u, o, optarg))
+			return -1;
+	}
+	return optind;
+}
+
+void hm_problem_opts_init(struct hm_problem_opts *o)
+{
+	o->platform = HM_DEFAULT_PLATFORM;
+	o->routine = "lu";
+	o->n = 2048;
+	o->model = NULL;
+	o->depth = 25;
+}
+
+int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
+		    struct hm_platform **platform)
+{
+	struct hm_error err;
+
+	memset(pb, 0, sizeof(*pb));
+	*platform = NULL;
+	if (hm_routine_parse(o->routine, &pb->routine)) {
+		hm_cli_error("unknown routine '%s' (expected 'lu' or 'gemm')", o->routine);
+		return HM_EXIT_USAGE;
+	}
+	pb->model = o->model ? hm_model_find(o->model) : hm_model_default();
+	if (!pb->model) {
+		hm_cli_error("unknown model '%s' (known: %s)", o->model, hm_model_list()[0]->name);
+		return HM_EXIT_USAGE;
+	}
+	if (o->n != floor(o->n)) {
+		hm_cli_error("matrix order n must be an integer (got %g)", o->n);
+		return HM_EXIT_USAGE;
+	}
+	if (hm_platform_load(o->platform, platform, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	pb->platform = *platform;
+	pb->n = o->n;
+	pb->depth = o->depth;
+	return HM_EXIT_OK;
+}
+
+const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i = 0;
+
+	buf[0] = '\0';
+	len += (size_t)snprintf(buf, size, "[");
+	while (i < P && len < size) {
+		int j = i;
+
+		while (j < P && d[j] == d[i])
+			j++;
+		if (j - i > 1)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d*%d",
+						i ? "," : "", d[i], j - i);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", d[i]);
+		i = j;
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, "]");
+	return buf;
+}

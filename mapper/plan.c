@@ -1,0 +1,109 @@
+/* mapper/plan.c - plan documents (see plan.h).
+ *
+ * Rank order: processors in platform order, d_i consecutive ranks each;
+ * BLACS row-major puts rank k at grid position (k / c, k mod c). */
+#include "plan.h"
+#include "atomic_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *hm_stop_name(enum hm_stop s)
+{
+	static const char *const names[] = { "complete", "node budget", "time budget" };
+
+	return (unsigned)s < 3 ? names[s] : "?";
+}
+
+static cJSON *prediction_json(const struct hm_prediction *pr)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "total_s", pr->total);
+	cJSON_AddNumberToObject(o, "comp_s", pr->comp);
+	cJSON_AddNumberToObject(o, "comp_dgemm_s", pr->comp_gemm);
+	cJSON_AddNumberToObject(o, "comp_dtrsm_s", pr->comp_trsm);
+	cJSON_AddNumberToObject(o, "comp_dgetf2_s", pr->comp_getf2);
+	cJSON_AddNumberToObject(o, "comm_s", pr->comm);
+	cJSON_AddNumberToObject(o, "comm_latency_s", pr->comm_latency);
+	cJSON_AddNumberToObject(o, "comm_bandwidth_s", pr->comm_bandwidth);
+	return o;
+}
+
+cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
+{
+	cJSON *o = cJSON_CreateObject(), *procs, *ranks, *search;
+	int i, k;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "method", res->method);
+	cJSON_AddBoolToObject(o, "found", res->found);
+	cJSON_AddNumberToObject(o, "D", res->D);
+	cJSON_AddNumberToObject(o, "r", res->r);
+	cJSON_AddNumberToObject(o, "c", res->c);
+	cJSON_AddNumberToObject(o, "b", res->b);
+	cJSON_AddItemToObject(o, "d", cJSON_CreateIntArray(res->d, res->P));
+	procs = cJSON_AddArrayToObject(o, "processes");
+	ranks = cJSON_AddArrayToObject(o, "ranks");
+	for (i = 0; i < res->P; i++) {
+		cJSON *e;
+
+		if (res->d[i] == 0)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "processor", p->procs[i].name);
+		cJSON_AddStringToObject(e, "host", p->procs[i].host);
+		cJSON_AddNumberToObject(e, "count", res->d[i]);
+		cJSON_AddItemToArray(procs, e);
+		for (k = 0; k < res->d[i]; k++)
+			cJSON_AddItemToArray(ranks, cJSON_CreateString(p->procs[i].name));
+	}
+	cJSON_AddItemToObject(o, "predicted", prediction_json(&res->pred));
+	search = cJSON_AddObjectToObject(o, "search");
+	cJSON_AddNumberToObject(search, "evaluated", (double)res->evaluated);
+	cJSON_AddNumberToObject(search, "pruned", (double)res->pruned);
+	cJSON_AddNumberToObject(search, "level_reached", res->level_reached);
+	cJSON_AddNumberToObject(search, "seconds", res->seconds);
+	cJSON_AddNumberToObject(search, "seconds_to_best", res->seconds_to_best);
+	cJSON_AddStringToObject(search, "stopped", hm_stop_name(res->stopped));
+	return o;
+}
+
+cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res)
+{
+	const struct hm_problem *pb = in->pb;
+	cJSON *o = cJSON_CreateObject(), *inputs;
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "hetmap_plan", 1);
+	inputs = cJSON_AddObjectToObject(o, "inputs");
+	cJSON_AddStringToObject(inputs, "platform", in->platform_path);
+	cJSON_AddStringToObject(inputs, "platform_name", pb->platform->name);
+	cJSON_AddStringToObject(inputs, "routine", hm_routine_name(pb->routine));
+	cJSON_AddNumberToObject(inputs, "n", pb->n);
+	cJSON_AddNumberToObject(inputs, "depth", pb->depth);
+	cJSON_AddStringToObject(inputs, "model", pb->model->name);
+	if (in->budget) {
+		cJSON_AddNumberToObject(inputs, "max_nodes", (double)in->budget->max_nodes);
+		cJSON_AddNumberToObject(inputs, "max_seconds", in->budget->max_seconds);
+	}
+	cJSON_AddItemToObject(o, "plan", hm_result_json(pb->platform, res));
+	return o;
+}
+
+int hm_json_write(const char *path, const cJSON *json, struct hm_error *err)
+{
+	char *text = cJSON_Print(json);
+	size_t len;
+	int ret;
+
+	if (!text)
+		return hm_error_set(err, "out of memory");
+	len = strlen(text);
+	text[len] = '\n';   /* cJSON_Print's NUL becomes the final newline */
+	ret = hm_write_file_atomic(path, text, len + 1, err);
+	free(text);
+	return ret;
+}

@@ -1,0 +1,55 @@
+/* mapper/report.c - human-readable results and output formats. */
+#include "cli.h"
+
+#include <string.h>
+
+void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res)
+{
+	const struct hm_platform *p = pb->platform;
+	const struct hm_prediction *t = &res->pred;
+	int i, shown = 0;
+
+	if (!res->found) {
+		fprintf(f, "%s: no configuration fits in memory\n", res->method);
+		return;
+	}
+	fprintf(f, "%s plan for %s n=%.0f on %s (%d processors), model %s\n",
+		res->method, hm_routine_name(pb->routine), pb->n, p->name, p->nr_procs,
+		pb->model->name);
+	fprintf(f, "  processes    D = %d on a %d x %d grid, block size b = %d\n",
+		res->D, res->r, res->c, res->b);
+	fprintf(f, "  placement   ");
+	for (i = 0; i < res->P; i++) {
+		if (!res->d[i])
+			continue;
+		if (shown++ == 12) {
+			fprintf(f, " ...");
+			break;
+		}
+		fprintf(f, " %s:%d", p->procs[i].name, res->d[i]);
+	}
+	fprintf(f, "\n  predicted    %.6g s = computation %.6g s + communication %.6g s\n",
+		t->total, t->comp, t->comm);
+	fprintf(f, "               computation: dgemm %.6g s, dtrsm %.6g s, dgetf2 %.6g s\n",
+		t->comp_gemm, t->comp_trsm, t->comp_getf2);
+	fprintf(f, "               communication: latency %.6g s, bandwidth %.6g s\n",
+		t->comm_latency, t->comm_bandwidth);
+	fprintf(f, "  search       %ld nodes evaluated, %ld pruned, level %d reached, %.3g s (best after %.3g s)%s%s\n",
+		res->evaluated, res->pruned, res->level_reached, res->seconds,
+		res->seconds_to_best, res->stopped ? ", STOPPED by the " : "",
+		res->stopped == HM_STOP_NODES ? "node budget" :
+		res->stopped == HM_STOP_TIME ? "time budget" : "");
+}
+
+int hm_format_parse(const char *cmd, const char *text, unsigned allowed)
+{
+	static const char *const names[] = { "text", "csv", "json" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(text, names[i]) && (allowed & (1u << i)))
+			return i;
+	hm_cli_error("%s: unknown format '%s' (expected %s%s%s)", cmd, text,
+		     "text", allowed & 2 ? ", csv" : "", allowed & 4 ? " or json" : "");
+	return -1;
+}

@@ -1,0 +1,136 @@
+/* models/model.c - the heterogeneity rule and the model registry.
+ *
+ * Invariant the searches rely on: every field of 'struct hm_sp' is a max
+ * of non-negative terms that only grow when a process is added, so the
+ * effective SPs of a node are a floor for all of its descendants. */
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const struct hm_model hm_model_thesis;
+
+static const struct hm_model *const models[] = {
+	&hm_model_thesis,
+	NULL,
+};
+
+static const char *const routine_names[HM_NR_ROUTINES] = { "lu", "gemm" };
+
+const char *hm_routine_name(enum hm_routine r)
+{
+	return (unsigned)r < HM_NR_ROUTINES ? routine_names[r] : "?";
+}
+
+int hm_routine_parse(const char *name, enum hm_routine *out)
+{
+	int i;
+
+	for (i = 0; i < HM_NR_ROUTINES; i++)
+		if (!strcmp(name, routine_names[i])) {
+			*out = (enum hm_routine)i;
+			return 0;
+		}
+	return -1;
+}
+
+const struct hm_model *hm_model_find(const char *name)
+{
+	int i;
+
+	for (i = 0; models[i]; i++)
+		if (!strcmp(models[i]->name, name))
+			return models[i];
+	return NULL;
+}
+
+const struct hm_model *hm_model_default(void)
+{
+	return models[0];
+}
+
+const struct hm_model *const *hm_model_list(void)
+{
+	return models;
+}
+
+static double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
+		     struct hm_sp *out)
+{
+	int i, j;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < p->nr_procs; i++) {
+		const struct hm_proc_type *t;
+
+		if (d[i] <= 0)
+			continue;
+		t = &p->types[p->procs[i].type];
+		out->k3_dgemm = max2(out->k3_dgemm, d[i] * hm_table_at(&t->k3_dgemm, b));
+		out->k3_dtrsm = max2(out->k3_dtrsm, d[i] * hm_table_at(&t->k3_dtrsm, b));
+		out->k2_dgetf2 = max2(out->k2_dgetf2, d[i] * hm_table_at(&t->k2_dgetf2, b));
+		/* pairs (i, j), j >= i; (i, i) exists only with two processes on i */
+		for (j = i; j < p->nr_procs; j++) {
+			struct hm_link l;
+			int m;
+
+			if (d[j] <= 0 || (j == i && d[i] < 2))
+				continue;
+			l = hm_platform_link(p, i, j);
+			m = d[i] > d[j] ? d[i] : d[j];
+			out->t_s = max2(out->t_s, m * l.t_s);
+			out->t_w = max2(out->t_w, m * l.t_w);
+		}
+	}
+}
+
+double hm_bytes_per_process(enum hm_routine routine, double n, int D)
+{
+	double matrices = routine == HM_ROUTINE_GEMM ? 3.0 : 1.0;
+
+	return 1.05 * matrices * 8.0 * n * n / D;
+}
+
+int hm_memory_fits(const struct hm_platform *p, enum hm_routine routine,
+		   double n, const int *d)
+{
+	int i, D = 0;
+
+	for (i = 0; i < p->nr_procs; i++)
+		D += d[i];
+	for (i = 0; i < p->nr_procs; i++)
+		if (d[i] > 0 && p->procs[i].memory > 0 &&
+		    d[i] * hm_bytes_per_process(routine, n, D) > p->procs[i].memory)
+			return 0;
+	return 1;
+}
+
+int hm_predict(const struct hm_model *m, const struct hm_platform *p,
+	       enum hm_routine routine, double n, const int *d, int r, int c,
+	       int b, struct hm_prediction *out, struct hm_error *err)
+{
+	struct hm_sp sp;
+	long D = 0;
+	int i;
+
+	for (i = 0; i < p->nr_procs; i++) {
+		if (d[i] < 0)
+			return hm_error_set(err, "negative process count on '%s'", p->procs[i].name);
+		D += d[i];
+	}
+	if (D == 0)
+		return hm_error_set(err, "no process placed");
+	if (r < 1 || c < 1 || (long)r * c != D)
+		return hm_error_set(err, "grid %dx%d does not hold the %ld processes placed", r, c, D);
+	if (b < 1 || !(n >= 1))
+		return hm_error_set(err, "n and b must be positive");
+	hm_sp_effective(p, d, b, &sp);
+	m->time(routine, n, r, c, b, &sp, out);
+	return 0;
+}

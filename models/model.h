@@ -1,0 +1,78 @@
+/* models/model.h - execution-time models of ScaLAPACK LU (pdgetrf) and
+ * matrix product (pdgemm) on a heterogeneous platform (SPEC §2).
+ *
+ * A prediction is made in two steps:
+ *  1. the heterogeneity rule (SPEC §2.3) turns the process counts d[] into
+ *     effective system parameters 'struct hm_sp' at one block size b;
+ *  2. a model turns (n, r, c, b, effective SPs) into a time.
+ * The searches run step 1 incrementally along tree paths and call step 2
+ * through 'struct hm_model', so models are interchangeable by name. */
+#ifndef HM_MODEL_H
+#define HM_MODEL_H
+
+#include "platform.h"
+
+enum hm_routine { HM_ROUTINE_LU, HM_ROUTINE_GEMM, HM_NR_ROUTINES };
+
+/* "lu" / "gemm"; parse returns 0, or -1 for an unknown name. */
+const char *hm_routine_name(enum hm_routine r);
+int hm_routine_parse(const char *name, enum hm_routine *out);
+
+/* Effective system parameters of a configuration at one block size. */
+struct hm_sp {
+	double k3_dgemm;    /* s/flop: max over used processors of d_i * k_i(b) */
+	double k3_dtrsm;    /* s/flop, same rule */
+	double k2_dgetf2;   /* s/flop, same rule */
+	double t_s;         /* s: max over existing pairs of max(d_i,d_j) * t_s(i,j) */
+	double t_w;         /* s/word: same rule; both 0 when D = 1 */
+};
+
+/* A predicted time and its parts (all in seconds). */
+struct hm_prediction {
+	double total;           /* comp + comm */
+	double comp;            /* arithmetic: sum of the three terms below */
+	double comp_gemm;       /* dgemm term (the only one for pdgemm) */
+	double comp_trsm;       /* dtrsm term (LU) */
+	double comp_getf2;      /* panel factorisation term (LU) */
+	double comm;            /* communication: latency + bandwidth */
+	double comm_latency;    /* t_s term */
+	double comm_bandwidth;  /* t_w term */
+};
+
+struct hm_model {
+	const char *name;
+	const char *summary;
+	/* Time on an r x c grid with block size b. 'parts' may be NULL.
+	 * Contract the exact searches rely on: the time never decreases when
+	 * any field of 'sp' grows (search/tree.c bounds a subtree by calling
+	 * it with lower bounds of the SPs; tests/test_model.c checks it). */
+	double (*time)(enum hm_routine routine, double n, int r, int c, int b,
+		       const struct hm_sp *sp, struct hm_prediction *parts);
+};
+
+/* Model 'name', or NULL. The first one is the default. */
+const struct hm_model *hm_model_find(const char *name);
+const struct hm_model *hm_model_default(void);
+/* All models, NULL-terminated. */
+const struct hm_model *const *hm_model_list(void);
+
+/* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
+ * O(U^2) in the number U of used processors; searches do it incrementally. */
+void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
+		     struct hm_sp *out);
+
+/* Bytes one process needs for the matrices of 'routine' at order n on D
+ * processes (LU: A; GEMM: A, B, C; plus 5% workspace). */
+double hm_bytes_per_process(enum hm_routine routine, double n, int D);
+
+/* 1 if every processor with a memory size holds its d_i processes. */
+int hm_memory_fits(const struct hm_platform *p, enum hm_routine routine,
+		   double n, const int *d);
+
+/* Both steps: predict 'routine' for d on an r x c grid (r*c must equal
+ * sum d) with block size b. 0, or -1 with a reason in 'err'. */
+int hm_predict(const struct hm_model *m, const struct hm_platform *p,
+	       enum hm_routine routine, double n, const int *d, int r, int c,
+	       int b, struct hm_prediction *out, struct hm_error *err);
+
+#endif /* HM_MODEL_H */

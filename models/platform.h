@@ -1,0 +1,111 @@
+/* models/platform.h - a heterogeneous cluster and its measured system
+ * parameters (SPEC §1), read from a platform JSON file.
+ *
+ * A platform owns all its arrays and strings; pointers into it stay valid
+ * until hm_platform_free(). All values are SI: seconds, seconds per flop,
+ * seconds per 8-byte word, bytes. */
+#ifndef HM_PLATFORM_H
+#define HM_PLATFORM_H
+
+#include <stddef.h>
+#include "error.h"
+
+#define HM_MAX_PROCESSORS 100000   /* keeps per-pair work and memory bounded */
+#define HM_MAX_TYPES 1000
+#define HM_MAX_BLOCK_SIZES 16      /* candidate b values the searches try */
+#define HM_MAX_BLOCK 4096          /* largest accepted block size */
+
+/* A per-flop cost as a function of the block size b: 'n' points sorted by
+ * b, linearly interpolated between them and clamped outside. */
+struct hm_table {
+	int n;
+	int *b;             /* block sizes, ascending, > 0 */
+	double *k;          /* s/flop at b[i], finite and > 0 */
+};
+
+struct hm_proc_type {
+	char *name;
+	struct hm_table k3_dgemm;   /* s/flop of dgemm (trailing update) */
+	struct hm_table k3_dtrsm;   /* s/flop of dtrsm (b x b triangle) */
+	struct hm_table k2_dgetf2;  /* s/flop of the panel factorisation */
+};
+
+struct hm_processor {
+	char *name;         /* unique within the platform */
+	char *host;         /* name written into launcher files */
+	int type;           /* index into types[] */
+	int node;           /* index of its host among distinct hosts */
+	int cores;          /* >= 1; informational for now */
+	double memory;      /* bytes usable by its processes, 0 = not given */
+};
+
+enum hm_link_class {
+	HM_LINK_SAME_PROCESSOR, /* two processes on one processor */
+	HM_LINK_SAME_NODE,      /* different processors, same host */
+	HM_LINK_INTER_NODE,     /* different hosts */
+	HM_LINK_NCLASSES
+};
+
+/* Hockney cost of a message of w words: t_s + w * t_w. */
+struct hm_link {
+	double t_s;         /* s */
+	double t_w;         /* s per 8-byte word */
+};
+
+struct hm_link_override {
+	int a, b;           /* processor indices, a < b */
+	struct hm_link link;
+};
+
+/* Processor names sorted, for hm_platform_find(). */
+struct hm_name_index {
+	const char *name;   /* points into procs[index].name */
+	int index;
+};
+
+struct hm_platform {
+	char *name;
+	char *description;          /* "" if not given */
+	char *source;               /* file name, for messages only */
+	int nr_types;
+	struct hm_proc_type *types;
+	int nr_procs;
+	struct hm_processor *procs;
+	struct hm_name_index *by_name;  /* nr_procs entries, sorted by name */
+	int nr_nodes;               /* distinct hosts */
+	struct hm_link links[HM_LINK_NCLASSES];
+	int nr_overrides;
+	struct hm_link_override *overrides; /* sorted by (a, b) */
+	int nr_block_sizes;
+	int block_sizes[HM_MAX_BLOCK_SIZES]; /* candidates for b, ascending */
+};
+
+/* Load a platform. 'path' is a file name, or "builtin:NAME" for one of the
+ * reference platforms compiled into hetmap. 0 and *out set, or -1 with *out
+ * NULL and 'err' holding file, JSON path and reason. Caller frees *out with
+ * hm_platform_free(). */
+int hm_platform_load(const char *path, struct hm_platform **out,
+		     struct hm_error *err);
+
+/* Same from memory ('name' is for messages); used by tests and builtins. */
+int hm_platform_load_buffer(const char *json, size_t len, const char *name,
+			    struct hm_platform **out, struct hm_error *err);
+
+void hm_platform_free(struct hm_platform *p);   /* NULL is fine */
+
+/* Index of processor 'name', or -1 (O(log P)). */
+int hm_platform_find(const struct hm_platform *p, const char *name);
+
+/* Link cost between processors i and j (i == j: same processor). */
+struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j);
+
+/* Value of a table at block size b (interpolated, clamped). */
+double hm_table_at(const struct hm_table *t, int b);
+
+/* Names of the builtin platforms, NULL-terminated. */
+const char *const *hm_platform_builtin_names(void);
+
+/* JSON text of builtin platform 'name', or NULL. */
+const char *hm_platform_builtin_json(const char *name);
+
+#endif /* HM_PLATFORM_H */

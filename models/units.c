@@ -1,0 +1,98 @@
+/* models/units.c - unit strings in platform files (see units.h).
+ *
+ * Each kind has a table of accepted suffixes and their factor to SI; a
+ * string is a decimal number immediately followed by one of them. */
+#include "units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct unit_suffix {
+	const char *suffix;
+	double factor;          /* value * factor = SI; bandwidths: see below */
+	int is_bandwidth;       /* value is bytes/s after 'factor'; t_w = 8 / it */
+};
+
+static const struct unit_suffix time_suffixes[] = {
+	{ "ps", 1e-12, 0 }, { "ns", 1e-9, 0 }, { "us", 1e-6, 0 },
+	{ "ms", 1e-3, 0 }, { "s", 1.0, 0 }, { NULL, 0, 0 },
+};
+
+static const struct unit_suffix word_suffixes[] = {
+	{ "ps", 1e-12, 0 }, { "ns", 1e-9, 0 }, { "us", 1e-6, 0 },
+	{ "ms", 1e-3, 0 }, { "s", 1.0, 0 },
+	{ "Kbps", 1e3 / 8, 1 }, { "Mbps", 1e6 / 8, 1 }, { "Gbps", 1e9 / 8, 1 },
+	{ "KB/s", 1e3, 1 }, { "MB/s", 1e6, 1 }, { "GB/s", 1e9, 1 },
+	{ "KiB/s", 1024.0, 1 }, { "MiB/s", 1048576.0, 1 },
+	{ "GiB/s", 1073741824.0, 1 }, { NULL, 0, 0 },
+};
+
+static const struct unit_suffix byte_suffixes[] = {
+	{ "B", 1.0, 0 }, { "KB", 1e3, 0 }, { "MB", 1e6, 0 }, { "GB", 1e9, 0 },
+	{ "TB", 1e12, 0 }, { "KiB", 1024.0, 0 }, { "MiB", 1048576.0, 0 },
+	{ "GiB", 1073741824.0, 0 }, { "TiB", 1099511627776.0, 0 },
+	{ NULL, 0, 0 },
+};
+
+const char *hm_unit_name(enum hm_unit_kind kind)
+{
+	switch (kind) {
+	case HM_UNIT_SECONDS: return "s";
+	case HM_UNIT_SECONDS_PER_FLOP: return "s/flop";
+	case HM_UNIT_SECONDS_PER_WORD: return "s/word";
+	case HM_UNIT_BYTES: return "bytes";
+	}
+	return "?";
+}
+
+static const struct unit_suffix *suffixes_of(enum hm_unit_kind kind)
+{
+	switch (kind) {
+	case HM_UNIT_SECONDS:
+	case HM_UNIT_SECONDS_PER_FLOP: return time_suffixes;
+	case HM_UNIT_SECONDS_PER_WORD: return word_suffixes;
+	case HM_UNIT_BYTES: return byte_suffixes;
+	}
+	return time_suffixes;
+}
+
+int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
+		  char *why, int why_size)
+{
+	const struct unit_suffix *s;
+	char *end;
+	double v;
+
+	if (!text || !*text || strchr(" \t\n+", text[0])) {
+		snprintf(why, (size_t)why_size, "'%s' is not a quantity", text ? text : "");
+		return -1;
+	}
+	v = strtod(text, &end);
+	if (end == text || !isfinite(v)) {
+		snprintf(why, (size_t)why_size, "'%s' does not start with a finite number", text);
+		return -1;
+	}
+	for (s = suffixes_of(kind); s->suffix; s++)
+		if (!strcmp(end, s->suffix))
+			break;
+	if (!s->suffix) {
+		snprintf(why, (size_t)why_size, "unknown unit '%s' in '%s' (expected a %s quantity)",
+			 end, text, hm_unit_name(kind));
+		return -1;
+	}
+	if (!(v > 0)) {
+		snprintf(why, (size_t)why_size, "'%s' must be positive", text);
+		return -1;
+	}
+	v *= s->factor;
+	if (s->is_bandwidth)
+		v = 8.0 / v;    /* seconds per 8-byte word */
+	if (!isfinite(v) || !(v > 0)) {
+		snprintf(why, (size_t)why_size, "'%s' is out of range", text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,112 @@
+/* search/tree.h - assignment trees of processes to processors (SPEC §3).
+ *
+ * A node at level l places l processes: d[i] on processor i. A walker
+ * holds one root-to-node path: the process counts d[] of its top node, the
+ * list of used processors, and per level the effective system parameters
+ * at every candidate block size. Adding a process (push) costs O(nb + U)
+ * for U used processors and allocates nothing; pop undoes it. */
+#ifndef HM_TREE_H
+#define HM_TREE_H
+
+#include "models/model.h"
+
+/* What to plan: shared by every method and modeled user. */
+struct hm_problem {
+	const struct hm_platform *platform;
+	const struct hm_model *model;
+	enum hm_routine routine;
+	double n;           /* matrix order */
+	int depth;          /* level limit L: at most L processes */
+};
+
+#define HM_MAX_DEPTH 4096
+
+/* The state of one node on the path. */
+struct hm_node {
+	int level;          /* processes placed */
+	int last;           /* processor added last (combinatorial tree), 0 at the root */
+	struct hm_sp sp[HM_MAX_BLOCK_SIZES];    /* effective SPs per candidate b */
+	int maxd;           /* max d_i */
+	int left_last;      /* 1 if this push moved past the parent's 'last' */
+	double mem_ratio;   /* max over used processors of d_i / memory_i (1/bytes) */
+	/* the estimate, filled by hm_tree_eet() */
+	double eet;         /* s; INFINITY when the matrices do not fit in memory */
+	struct hm_prediction pred;
+	int r, c, b;
+};
+
+struct hm_tree {
+	struct hm_problem pb;
+	int P;              /* processors */
+	int nb;             /* candidate block sizes */
+	const int *block;   /* nb candidates, ascending */
+	double *k3_dgemm;   /* [i * nb + bi]: processor i's k at block[bi] */
+	double *k3_dtrsm;
+	double *k2_dgetf2;
+	int T;              /* processor types */
+	double *type_k3_dgemm; /* [bi * T + ty]: k of type ty at block[bi] */
+	double *type_k3_dtrsm;
+	int *type_suffix;   /* [i * T + ty]: processors j >= i of type ty; row P is 0 */
+	int *type_used_before_last; /* [ty]: used processors below the top node's 'last' */
+	double link_same_min[2]; /* min t_s, t_w of a same-processor pair */
+	double link_diff_min[2]; /* min t_s, t_w of any pair of different processors */
+	double *inv_memory; /* 1/memory_i, 0 when not given */
+	/* scratch of hm_tree_let(), sized once so that it never allocates */
+	double *kth_dgemm;  /* [p], p = 1..depth */
+	double *kth_dtrsm;
+	double *kth_next;   /* [ty] */
+	int *kth_mult;      /* [ty] */
+	int *usable_count;  /* [ty] */
+	int *class_prev;    /* previous processor interchangeable with i, or -1 */
+	int *div_start;     /* divisors of l: div_list[div_start[l] .. div_start[l+1]) */
+	int *div_list;
+	/* the path */
+	int *d;             /* process counts of the top node */
+	int *used;          /* processors with d > 0, in order of first use */
+	int nr_used;
+	struct hm_node *stack; /* depth + 1 nodes; stack[0] is the root */
+	int top;
+	long evaluated;     /* EET computations so far */
+};
+
+/* 0, or -1 with 'err' set (bad depth, out of memory). The walker starts at
+ * the root. Release with hm_tree_release(). */
+int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error *err);
+void hm_tree_release(struct hm_tree *t);
+
+/* Back to the root with d = 0. */
+void hm_tree_reset(struct hm_tree *t);
+
+static inline struct hm_node *hm_tree_top(struct hm_tree *t)
+{
+	return &t->stack[t->top];
+}
+
+/* Add one process on processor j (the caller keeps level < depth). */
+void hm_tree_push(struct hm_tree *t, int j);
+void hm_tree_pop(struct hm_tree *t);
+
+/* EET of the top node: min of the model over grids r x c = level and
+ * candidate b (ties: smaller b, then smaller r). Counts one evaluation. */
+double hm_tree_eet(struct hm_tree *t);
+
+/* Arithmetic-only estimate of the top node (communication SPs set to 0):
+ * the quantity GRM's greedy LET follows. */
+double hm_tree_arith(struct hm_tree *t);
+
+/* LET of the top node of a combinatorial path: a true lower bound of the
+ * EET of every descendant within the depth limit, the node included.
+ * Returns as soon as it knows the bound is below 'meet' (then the value is
+ * some number < meet); pass INFINITY for the exact bound. */
+double hm_tree_let(struct hm_tree *t, double meet);
+
+/* Whether processor j may be added to the top node of a combinatorial
+ * path while keeping only one representative of processors that are
+ * interchangeable (same type, memory and links). */
+int hm_tree_canonical_child(const struct hm_tree *t, int j);
+
+/* Relative speed of each processor (k of the slowest / k_i, averaged over
+ * the candidate b, SPEC §2.4) into s[0..P-1]. */
+void hm_tree_speeds(const struct hm_tree *t, double *s);
+
+#endif /* HM_TREE_H */

@@ -1,0 +1,178 @@
+/* search/users.c - the modeled users of SPEC §4 (GU, CU, EU) and the
+ * evaluation of one fixed process distribution.
+ *
+ * A user only chooses d; the grid and b are the model's best for that d,
+ * found with the same walker (and so the same arithmetic) as the searches,
+ * which keeps ratios between a user and a method exact. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const user_names[HM_NR_USERS] = { "GU", "CU", "EU" };
+
+const char *hm_user_name(enum hm_user u)
+{
+	return (unsigned)u < HM_NR_USERS ? user_names[u] : "?";
+}
+
+int hm_evaluate_counts(const struct hm_problem *pb, const int *d, const char *name,
+		       struct hm_result *res, struct hm_error *err)
+{
+	struct hm_problem fixed = *pb;
+	struct hm_tree t;
+	struct hm_node *n;
+	double start = hm_now();
+	long D = 0;
+	int i, k;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < pb->platform->nr_procs; i++) {
+		if (d[i] < 0)
+			return hm_error_set(err, "negative process count on '%s'",
+					    pb->platform->procs[i].name);
+		D += d[i];
+	}
+	if (D < 1 || D > HM_MAX_DEPTH)
+		return hm_error_set(err, "%ld processes placed (expected 1..%d)", D, HM_MAX_DEPTH);
+	fixed.depth = (int)D;
+	if (hm_tree_init(&t, &fixed, err))
+		return -1;
+	for (i = 0; i < t.P; i++)
+		for (k = 0; k < d[i]; k++)
+			hm_tree_push(&t, i);
+	hm_tree_eet(&t);
+	n = hm_tree_top(&t);
+	res->method = name;
+	res->P = t.P;
+	res->d = malloc((size_t)t.P * sizeof(int));
+	if (!res->d) {
+		hm_tree_release(&t);
+		return hm_error_set(err, "out of memory");
+	}
+	memcpy(res->d, d, (size_t)t.P * sizeof(int));
+	res->found = n->eet < INFINITY;
+	res->D = (int)D;
+	res->r = n->r;
+	res->c = n->c;
+	res->b = n->b;
+	res->eet = n->eet;
+	res->pred = n->pred;
+	res->evaluated = 1;
+	res->level_reached = (int)D;
+	res->seconds = res->seconds_to_best = hm_now() - start;
+	hm_tree_release(&t);
+	return 0;
+}
+
+/* Processor indices by decreasing speed (ties: lower index first). */
+struct ranked {
+	double speed;
+	int index;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	const struct ranked *a = x, *b = y;
+
+	if (a->speed != b->speed)
+		return a->speed > b->speed ? -1 : 1;
+	return a->index - b->index;
+}
+
+/* d for GU (all processors), CU (the floor(P/2) fastest, at least one)
+ * or "the fastest alone", one process each. */
+enum user_set { SET_ALL, SET_HALF, SET_FASTEST };
+
+static int user_counts(const struct hm_problem *pb, enum user_set set, int *d,
+		       struct hm_error *err)
+{
+	struct hm_problem one = *pb;
+	struct hm_tree t;
+	struct ranked *rank;
+	double *speed;
+	int P = pb->platform->nr_procs, i, take;
+
+	one.depth = 1;
+	if (hm_tree_init(&t, &one, err))
+		return -1;
+	rank = malloc((size_t)P * sizeof(*rank));
+	speed = malloc((size_t)P * sizeof(*speed));
+	if (!rank || !speed) {
+		free(rank);
+		free(speed);
+		hm_tree_release(&t);
+		return hm_error_set(err, "out of memory");
+	}
+	hm_tree_speeds(&t, speed);
+	for (i = 0; i < P; i++) {
+		rank[i].speed = speed[i];
+		rank[i].index = i;
+	}
+	qsort(rank, (size_t)P, sizeof(*rank), cmp_ranked);
+	take = set == SET_ALL ? P : set == SET_HALF ? P / 2 : 1;
+	if (take < 1)
+		take = 1;
+	memset(d, 0, (size_t)P * sizeof(int));
+	for (i = 0; i < take; i++)
+		d[rank[i].index] = 1;
+	free(rank);
+	free(speed);
+	hm_tree_release(&t);
+	return 0;
+}
+
+static int better_result(const struct hm_result *a, const struct hm_result *b)
+{
+	if (a->found != b->found)
+		return a->found;
+	if (a->eet != b->eet)
+		return a->eet < b->eet;
+	return a->D < b->D;
+}
+
+int hm_user_plan(enum hm_user u, const struct hm_problem *pb,
+		 struct hm_result *res, struct hm_error *err)
+{
+	static const enum user_set single[HM_NR_USERS] = { SET_ALL, SET_HALF, SET_ALL };
+	static const enum user_set expert[] = { SET_FASTEST, SET_HALF, SET_ALL };
+	int P = pb->platform->nr_procs, k;
+	int *d = malloc((size_t)P * sizeof(int));
+	double start = hm_now();
+
+	memset(res, 0, sizeof(*res));
+	if (!d)
+		return hm_error_set(err, "out of memory");
+	if (u != HM_USER_EU) {
+		int ret = user_counts(pb, single[u], d, err) ||
+			  hm_evaluate_counts(pb, d, user_names[u], res, err);
+
+		free(d);
+		return ret ? -1 : 0;
+	}
+	/* EU: the best of the fastest processor alone, the CU set, the GU set */
+	for (k = 0; k < 3; k++) {
+		struct hm_result cand;
+
+		if (user_counts(pb, expert[k], d, err) ||
+		    hm_evaluate_counts(pb, d, user_names[u], &cand, err)) {
+			free(d);
+			hm_result_release(res);
+			return -1;
+		}
+		if (k == 0 || better_result(&cand, res)) {
+			long evaluated = res->evaluated + cand.evaluated;
+
+			hm_result_release(res);
+			*res = cand;
+			res->evaluated = evaluated;
+		} else {
+			res->evaluated += cand.evaluated;
+			hm_result_release(&cand);
+		}
+	}
+	res->seconds = res->seconds_to_best = hm_now() - start;
+	free(d);
+	return 0;
+}
