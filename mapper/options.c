@@ -139,12 +139,18 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 			return -2;
 		}
 		if (c == '?' || c == ':') {
-			const char *what = optopt ? NULL : argv[optind - 1];
-			char s[2] = { (char)optopt, 0 };
+			char name[128];
 
-			hm_cli_error("%s: %s '%s%s' (see 'hetmap %s --help')", u->name,
+			/* optopt: a short option, 256 + i for a long one, 0 if unknown */
+			if (optopt >= 256 && optopt < 256 + n)
+				snprintf(name, sizeof(name), "--%s", opts[optopt - 256].long_name);
+			else if (optopt > 0 && optopt < 256)
+				snprintf(name, sizeof(name), "-%c", optopt);
+			else
+				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+			hm_cli_error("%s: %s '%s' (see 'hetmap %s --help')", u->name,
 				     c == ':' ? "missing argument for option" : "unknown option",
-				     what ? "" : "-", what ? what : s, u->name);
+				     name, u->name);
 			return -1;
 		}
 		if (c >= 256)

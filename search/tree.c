@@ -441,8 +441,8 @@ double hm_tree_let(struct hm_tree *t, double meet)
 
 				if (v < best) {
 					best = v;
-					if (best < meet)
-						return best;
+					if (best < meet && meet < INFINITY)
+						return best;    /* not prunable: enough */
 				}
 			}
 		}

@@ -1,0 +1,48 @@
+/* tests/check.h - the smallest test harness that reports well: each
+ * CHECK prints file:line and the failed expression, main() ends with
+ * check_summary(), which prints "N passed, N failed" and returns the
+ * exit status. */
+#ifndef HM_CHECK_H
+#define HM_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+
+static int check_passed, check_failed;
+
+#define CHECK(cond) check_report(!!(cond), __FILE__, __LINE__, #cond, 0, 0)
+/* Relative tolerance check for doubles. */
+#define CHECK_NEAR(got, want, rel) \
+	check_report(check_near((got), (want), (rel)), __FILE__, __LINE__, \
+		     #got " ~ " #want, (got), (want))
+
+static inline int check_near(double got, double want, double rel)
+{
+	double scale = fabs(want) > 1e-300 ? fabs(want) : 1.0;
+
+	return fabs(got - want) <= rel * scale;
+}
+
+static inline int check_report(int ok, const char *file, int line, const char *what,
+			       double got, double want)
+{
+	if (ok) {
+		check_passed++;
+		return 1;
+	}
+	check_failed++;
+	if (got != 0 || want != 0)
+		fprintf(stderr, "%s:%d: FAILED %s (got %.17g, want %.17g)\n", file, line, what,
+			got, want);
+	else
+		fprintf(stderr, "%s:%d: FAILED %s\n", file, line, what);
+	return 0;
+}
+
+static inline int check_summary(const char *name)
+{
+	printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
+	return check_failed ? 1 : 0;
+}
+
+#endif /* HM_CHECK_H */

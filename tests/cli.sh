@@ -1,0 +1,89 @@
+#!/bin/bash
+# CLI behaviour end to end: help, exit codes, messages, plan files,
+# determinism, budgets and output formats.
+set -u
+hm=$1 data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+# expect CODE 'stderr substring' -- command...
+expect() {
+	local code=$1 msg=$2
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -ne "$code" ]; then
+		echo "FAILED (exit $rc, want $code): $*"; cat "$tmp/err"; fail=$((fail + 1))
+	elif [ -n "$msg" ] && ! grep -qF -- "$msg" "$tmp/err" "$tmp/out"; then
+		echo "FAILED (no '$msg'): $*"; cat "$tmp/err"; fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+}
+
+expect 0 "usage: hetmap <command>" -- "$hm" --help
+expect 3 "usage: hetmap <command>" -- "$hm"
+for c in platform predict plan compare; do
+	expect 0 "usage: hetmap $c" -- "$hm" $c --help
+done
+expect 3 "unknown command 'frobnicate'" -- "$hm" frobnicate
+expect 3 "unknown option '--bogus'" -- "$hm" plan --bogus
+expect 3 "missing argument for option '--depth'" -- "$hm" plan --depth
+expect 3 "option '--size' expects a number, not 'abc'" -- "$hm" plan -n abc
+expect 3 "option '--size' must be between 1 and" -- "$hm" plan -n 0
+expect 3 "option '--depth' expects an integer" -- "$hm" plan -d 2.5
+expect 3 "option '--depth' must be between 1 and 4096" -- "$hm" plan -d 0
+expect 3 "option '--depth' must be between 1 and 4096" -- "$hm" plan -d 1000000
+expect 3 "option '--max-time' expects a number, not 'nan'" -- "$hm" plan --max-time nan
+expect 3 "unknown routine 'qr'" -- "$hm" plan -r qr
+expect 3 "unknown model 'magic'" -- "$hm" plan -m magic
+expect 3 "unknown method 'SA'" -- "$hm" plan -M SA
+expect 3 "unexpected argument 'extra'" -- "$hm" plan extra
+expect 3 "unknown format 'xml'" -- "$hm" compare -f xml
+expect 2 "cannot open" -- "$hm" plan -p "$tmp/none.json"
+expect 2 "syntax_error.json: JSON syntax error" -- "$hm" plan -p "$data/bad/syntax_error.json"
+
+# predict: the hand-checked TORC case, and its argument checks
+all19=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
+expect 0 "predicted    7.62153 s" -- "$hm" predict -n 2048 --procs $all19 --grid 1x19 -b 32
+expect 0 "D = 4 on a 2 x 2 grid" -- "$hm" predict --procs P17=2,P18=2
+expect 3 "--procs is required" -- "$hm" predict
+expect 3 "has 3 entries, the platform has 19" -- "$hm" predict --procs 1,2,3
+expect 3 "unknown processor 'P99'" -- "$hm" predict --procs P99=1
+expect 3 "not a process count" -- "$hm" predict --procs P1=-2
+expect 3 "grid 2x2 does not hold the 3 processes" -- "$hm" predict --procs P0=3 --grid 2x2 -b 32
+expect 3 "give both --grid and -b" -- "$hm" predict --procs P0=3 --grid 1x3
+expect 3 "--grid expects RxC" -- "$hm" predict --procs P0=3 --grid 3 -b 32
+
+# plan: a file written atomically, same input same output
+expect 0 "plan written to $tmp/a.json" -- "$hm" plan -p builtin:sunet -n 7680 -M BTM -d 25 -o "$tmp/a.json"
+expect 0 "" -- "$hm" plan -p builtin:sunet -n 7680 -M BTM -d 25 -o "$tmp/b.json"
+if grep -q '"hetmap_plan":	1' "$tmp/a.json" && grep -q '"ranks":' "$tmp/a.json" &&
+   diff <(grep -v seconds "$tmp/a.json") <(grep -v seconds "$tmp/b.json") >/dev/null; then
+	pass=$((pass + 1)); else echo "FAILED: plan files differ or lack fields"; fail=$((fail + 1)); fi
+expect 4 "cannot create a file there" -- "$hm" plan -p builtin:sunet -o "$tmp/no/such/dir/plan.json"
+if ls "$tmp"/no* "$tmp"/*.tmp.* >/dev/null 2>&1; then echo "FAILED: partial output left"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+expect 5 "stopped by the node budget after 10 nodes" -- "$hm" plan -M exhaustive --max-nodes 10
+grep -q "D = " "$tmp/out" && pass=$((pass + 1)) || { echo "FAILED: no best-so-far plan"; fail=$((fail + 1)); }
+expect 0 '"method":	"EU"' -- "$hm" plan -M eu -f json
+
+# compare: every method and user, three formats
+expect 0 "ratio: predicted time / the exhaustive optimum" -- "$hm" compare -p builtin:sunet -n 7680 -d 25
+for m in exhaustive BTM BGRM GRM GCTM GPTM GU CU EU; do
+	grep -q "^$m " "$tmp/out" && pass=$((pass + 1)) || { echo "FAILED: compare lacks $m"; fail=$((fail + 1)); }
+done
+expect 0 "" -- "$hm" compare -p builtin:sunet -n 7680 -d 10 -f csv
+[ "$(wc -l < "$tmp/out")" -eq 10 ] && head -1 "$tmp/out" | grep -q '^platform,routine,n,depth' &&
+	pass=$((pass + 1)) || { echo "FAILED: csv shape"; fail=$((fail + 1)); }
+expect 0 '"reference_is_optimum":	true' -- "$hm" compare -p builtin:sunet -n 7680 -d 10 -f json
+
+# every reference platform shows and checks
+for f in sunet torc msunet-01 msunet-02 msunet-03 mtorc-01 mtorc-02 mtorc-03; do
+	expect 0 "processors on" -- "$hm" platform show builtin:$f
+done
+expect 0 "ok (mini, 3 processors, 2 types)" -- "$hm" platform check "$data/good/mini.json"
+expect 3 "expected 'show FILE'" -- "$hm" platform show
+
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

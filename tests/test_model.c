@@ -1,0 +1,232 @@
+/* tests/test_model.c - the reference model against hand-computed values,
+ * the heterogeneity rule (max over processors, same-processor pairs) and
+ * the monotonicity contract the exact searches rely on. */
+#include "check.h"
+#include "models/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct hm_platform *torc, *sunet;
+
+static double predict(struct hm_platform *p, enum hm_routine rt, double n, const int *d,
+		      int r, int c, int b, struct hm_prediction *out)
+{
+	struct hm_error err;
+
+	if (!CHECK(hm_predict(hm_model_find("thesis"), p, rt, n, d, r, c, b, out, &err) == 0))
+		fprintf(stderr, "  %s\n", err.msg);
+	return out->total;
+}
+
+/* The "done when" case of the foundation issue: one process on each of
+ * TORC's 19 processors, 1 x 19, b = 32, n = 2048. By hand (us -> s):
+ *   k3 = max(DPIII 0.003, SPIII 0.002, ATH 0.001, 17P4 0.001) = 0.003e-6
+ *   k2 = max(0.015, 0.015, 0.012, 0.012) = 0.015e-6
+ *   t_s = 100e-6, t_w = 0.72e-6 (pairs of different processors only)
+ *   dgemm  2 * 2048^3 / (3 * 19) * 0.003e-6            = 0.904203641263158
+ *   dtrsm  (1 + 19) / 19 * 2048^2 * 32 * 0.003e-6       = 0.423845456842105
+ *   dgetf2 2048 * 32^2 / 3 * 0.015e-6                   = 0.01048576
+ *   t_s    2 * 2048 * 19 / 32 * 100e-6                  = 0.2432
+ *   t_w    2 * 2048^2 * 19 / 19 * 0.72e-6               = 6.03979776
+ *   total                                               = 7.621532618105263 s */
+static void torc_all_processors_1x19_should_match_hand_values(void)
+{
+	int d[19];
+	struct hm_prediction t;
+	int i;
+
+	for (i = 0; i < 19; i++)
+		d[i] = 1;
+	predict(torc, HM_ROUTINE_LU, 2048, d, 1, 19, 32, &t);
+	CHECK_NEAR(t.comp_gemm, 0.904203641263158, 1e-12);
+	CHECK_NEAR(t.comp_trsm, 0.423845456842105, 1e-12);
+	CHECK_NEAR(t.comp_getf2, 0.01048576, 1e-12);
+	CHECK_NEAR(t.comm_latency, 0.2432, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 6.03979776, 1e-12);
+	CHECK_NEAR(t.total, 7.621532618105263, 1e-12);
+	CHECK_NEAR(t.comp + t.comm, t.total, 1e-15);
+}
+
+/* d = (P16 SPIII: 1, P17 ATH: 2, P18 17P4: 1), 2 x 2, b = 64, n = 2048.
+ * Max over processors: k3 = max(1*0.003, 2*0.001, 1*0.001) = 0.003e-6
+ * (SPIII at b = 64 is 0.003), k2 = max(0.015, 2*0.012, 0.012) = 0.024e-6.
+ * Pairs: (P17,P17) 2 * (10 us, 0.25 us); (P16,P17) and (P17,P18)
+ * max(1,2) * (100 us, 0.72 us) = (200 us, 1.44 us); so t_s = 200e-6,
+ * t_w = 1.44e-6. g = 2, p = 4:
+ *   dgemm  2 * 2048^3 / 12 * 0.003e-6     = 4.294967296
+ *   dtrsm  4 / 4 * 2048^2 * 64 * 0.003e-6 = 0.805306368
+ *   dgetf2 2048 * 64^2 / 3 * 0.024e-6     = 0.067108864
+ *   t_s    2 * 2048 * 2 / 64 * 200e-6     = 0.0256
+ *   t_w    2 * 2048^2 * 2 / 4 * 1.44e-6   = 6.03979776 */
+static void max_rule_should_scale_by_processes_per_processor(void)
+{
+	int d[19] = { 0 };
+	struct hm_prediction t;
+
+	d[16] = 1;
+	d[17] = 2;
+	d[18] = 1;
+	predict(torc, HM_ROUTINE_LU, 2048, d, 2, 2, 64, &t);
+	CHECK_NEAR(t.comp_gemm, 4.294967296, 1e-12);
+	CHECK_NEAR(t.comp_trsm, 0.805306368, 1e-12);
+	CHECK_NEAR(t.comp_getf2, 0.067108864, 1e-12);
+	CHECK_NEAR(t.comm_latency, 0.0256, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 6.03979776, 1e-12);
+}
+
+/* Three processes on P18 alone: only the same-processor pair exists, at
+ * 3 * (10 us, 0.25 us). LU 1 x 3, b = 32, n = 1000:
+ *   dgemm  2e9 / 9 * 0.003e-6 = 0.666666...   (k = 3 * 0.001e-6)
+ *   dtrsm  4 / 3 * 1e6 * 32 * 0.003e-6 = 0.128
+ *   dgetf2 1000 * 1024 / 3 * 0.036e-6 = 0.012288
+ *   t_s    2 * 1000 * 3 / 32 * 30e-6 = 0.005625
+ *   t_w    2 * 1e6 * 3 / 3 * 0.75e-6 = 1.5
+ * GEMM, same d and grid: 2e9 / 3 * 0.003e-6 = 2.0 compute;
+ *   2 * ceil(1000 / 32) * 30e-6 = 0.00192, (1e6 + 1e6 / 3) * 0.75e-6 = 1.0 */
+static void same_processor_pairs_should_cost_d_times(void)
+{
+	int d[19] = { 0 };
+	struct hm_prediction t;
+
+	d[18] = 3;
+	predict(torc, HM_ROUTINE_LU, 1000, d, 1, 3, 32, &t);
+	CHECK_NEAR(t.comp_gemm, 2.0 / 3.0, 1e-12);
+	CHECK_NEAR(t.comp_trsm, 0.128, 1e-12);
+	CHECK_NEAR(t.comp_getf2, 0.012288, 1e-12);
+	CHECK_NEAR(t.comm_latency, 0.005625, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 1.5, 1e-12);
+	predict(torc, HM_ROUTINE_GEMM, 1000, d, 1, 3, 32, &t);
+	CHECK_NEAR(t.comp, 2.0, 1e-12);
+	CHECK_NEAR(t.comm_latency, 0.00192, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 1.0, 1e-12);
+	CHECK_NEAR(t.total, 3.00192, 1e-12);
+}
+
+/* One process: no pair, no communication. SUNEt's Ultra 5 alone, LU,
+ * n = 7680, b = 16: 2 * 7680^3 / 3 * 0.004e-6 + 2 * 7680^2 * 16 * 0.004e-6
+ * + 7680 * 256 / 3 * 0.05e-6 = 1207.959552 + 7.5497472 + 0.032768. */
+static void one_process_should_not_communicate(void)
+{
+	int d[6] = { 0, 0, 0, 0, 0, 1 };
+	struct hm_prediction t;
+
+	predict(sunet, HM_ROUTINE_LU, 7680, d, 1, 1, 16, &t);
+	CHECK(t.comm == 0);
+	CHECK_NEAR(t.total, 1207.959552 + 7.5497472 + 0.032768, 1e-12);
+}
+
+/* SUNEt, all six, 2 x 3, b = 32, n = 7680 (k = 0.006 of the Ultra 1s):
+ * 2 * 7680^3 / 18 * 0.006e-6 + 5 / 6 * 7680^2 * 32 * 0.006e-6
+ * + 7680 * 1024 / 3 * 0.07e-6 + 2 * 7680 * 3 / 32 * 170e-6
+ * + 2 * 7680^2 * 3 / 6 * 7.5e-6 */
+static void sunet_grid_should_use_max_of_r_and_c(void)
+{
+	int d[6] = { 1, 1, 1, 1, 1, 1 };
+	struct hm_prediction t;
+	double n = 7680, want = 2 * n * n * n / 18 * 0.006e-6 + 5.0 / 6 * n * n * 32 * 0.006e-6 +
+				n * 1024 / 3 * 0.07e-6 + 2 * n * 3 / 32 * 170e-6 +
+				2 * n * n * 3 / 6 * 7.5e-6;
+
+	predict(sunet, HM_ROUTINE_LU, n, d, 2, 3, 32, &t);
+	CHECK_NEAR(t.total, want, 1e-12);
+	CHECK_NEAR(t.total, 754.2227, 1e-6);
+	/* 3 x 2 gives the same time: the model is symmetric in r and c */
+	CHECK_NEAR(predict(sunet, HM_ROUTINE_LU, n, d, 3, 2, 32, &t), want, 1e-12);
+	/* 1 x 6 is worse: g = 6 */
+	CHECK(predict(sunet, HM_ROUTINE_LU, n, d, 1, 6, 32, &t) > want);
+}
+
+static void bad_configurations_should_be_rejected(void)
+{
+	int d[6] = { 1, 1, 1, 0, 0, 0 }, neg[6] = { -1, 1, 0, 0, 0, 0 }, none[6] = { 0 };
+	struct hm_prediction t;
+	struct hm_error err;
+	const struct hm_model *m = hm_model_default();
+
+	CHECK(hm_predict(m, sunet, HM_ROUTINE_LU, 100, d, 2, 2, 32, &t, &err) == -1);
+	CHECK(strstr(err.msg, "grid 2x2") != NULL);
+	CHECK(hm_predict(m, sunet, HM_ROUTINE_LU, 100, neg, 1, 0, 32, &t, &err) == -1);
+	CHECK(hm_predict(m, sunet, HM_ROUTINE_LU, 100, none, 1, 1, 32, &t, &err) == -1);
+	CHECK(hm_predict(m, sunet, HM_ROUTINE_LU, 100, d, 1, 3, 0, &t, &err) == -1);
+	CHECK(hm_model_find("thesis") == m && hm_model_find("nope") == NULL);
+}
+
+/* The searches' bounds need: time never decreases when an SP grows. */
+static void time_should_not_decrease_when_an_sp_grows(void)
+{
+	const struct hm_model *const *m;
+	unsigned seed = 12345;
+	int i, f, rt;
+
+	for (m = hm_model_list(); *m; m++)
+		for (i = 0; i < 2000; i++) {
+			struct hm_sp sp, up;
+			double *fields = &sp.k3_dgemm, *upf = &up.k3_dgemm;
+			int r = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 8;
+			int c = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 8;
+			int b = 8 << (int)(((seed = seed * 1103515245u + 12345u) >> 16) % 5);
+
+			for (f = 0; f < 5; f++)
+				fields[f] = 1e-9 * (1 + ((seed = seed * 1103515245u + 12345u) >> 16) % 1000);
+			for (rt = 0; rt < HM_NR_ROUTINES; rt++)
+				for (f = 0; f < 5; f++) {
+					double a, z;
+
+					up = sp;
+					upf[f] *= 1.5;
+					a = (*m)->time((enum hm_routine)rt, 3000, r, c, b, &sp, NULL);
+					z = (*m)->time((enum hm_routine)rt, 3000, r, c, b, &up, NULL);
+					if (!(z >= a)) {
+						CHECK(z >= a);
+						return;
+					}
+				}
+		}
+	CHECK(1);
+}
+
+static void memory_should_limit_processes(void)
+{
+	static const char json[] =
+		"{\"types\": {\"t\": {\"k3\": 1e-9, \"k2_dgetf2\": 1e-9}},"
+		" \"block_sizes\": [32],"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"t\", \"memory\": \"100MB\"},"
+		"                  {\"name\": \"b\", \"type\": \"t\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 0, \"t_w\": 0},"
+		"  \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9}, \"inter_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9}}}";
+	struct hm_platform *p;
+	struct hm_error err;
+	int alone[2] = { 1, 0 }, shared[2] = { 1, 3 };
+
+	if (!CHECK(hm_platform_load_buffer(json, strlen(json), "mem", &p, &err) == 0))
+		return;
+	/* n = 4000: 8 n^2 * 1.05 = 134.4 MB > 100 MB alone; 33.6 MB of 4 fits */
+	CHECK(!hm_memory_fits(p, HM_ROUTINE_LU, 4000, alone));
+	CHECK(hm_memory_fits(p, HM_ROUTINE_LU, 4000, shared));
+	/* GEMM holds three matrices: 100.8 MB per process of 4 does not fit */
+	CHECK(!hm_memory_fits(p, HM_ROUTINE_GEMM, 4000, shared));
+	hm_platform_free(p);
+}
+
+int main(void)
+{
+	struct hm_error err;
+
+	if (hm_platform_load("builtin:torc", &torc, &err) ||
+	    hm_platform_load("builtin:sunet", &sunet, &err)) {
+		fprintf(stderr, "cannot load builtins: %s\n", err.msg);
+		return 1;
+	}
+	torc_all_processors_1x19_should_match_hand_values();
+	max_rule_should_scale_by_processes_per_processor();
+	same_processor_pairs_should_cost_d_times();
+	one_process_should_not_communicate();
+	sunet_grid_should_use_max_of_r_and_c();
+	bad_configurations_should_be_rejected();
+	time_should_not_decrease_when_an_sp_grows();
+	memory_should_limit_processes();
+	hm_platform_free(torc);
+	hm_platform_free(sunet);
+	return check_summary("test_model");
+}

@@ -1,0 +1,163 @@
+/* tests/test_platform.c - platform loader, units, tables and links. */
+#include "check.h"
+#include "models/platform.h"
+#include "models/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct hm_platform *load(const char *dir_env, const char *file)
+{
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", getenv(dir_env) ? getenv(dir_env) : ".", file);
+	if (hm_platform_load(path, &p, &err)) {
+		char buf[1200];
+
+		fprintf(stderr, "load %s: %s\n", path, hm_error_format(&err, buf, sizeof(buf)));
+	}
+	return p;
+}
+
+static void reference_platforms_should_load_with_their_sizes(void)
+{
+	static const struct { const char *file; int procs, types, hosts; } ref[] = {
+		{ "sunet.json", 6, 2, 6 },        { "torc.json", 19, 4, 11 },
+		{ "msunet-01.json", 10, 2, 10 },  { "msunet-02.json", 20, 2, 20 },
+		{ "msunet-03.json", 20, 3, 20 },  { "mtorc-01.json", 29, 4, 21 },
+		{ "mtorc-02.json", 50, 4, 45 },   { "mtorc-03.json", 100, 10, 95 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+		struct hm_platform *p = load("HM_PLATFORMS", ref[i].file);
+
+		if (!CHECK(p != NULL))
+			continue;
+		CHECK(p->nr_procs == ref[i].procs);
+		CHECK(p->nr_types == ref[i].types);
+		CHECK(p->nr_nodes == ref[i].hosts);
+		CHECK(p->nr_block_sizes == 4 && p->block_sizes[0] == 16 && p->block_sizes[3] == 128);
+		hm_platform_free(p);
+	}
+}
+
+static void torc_should_hold_the_thesis_values(void)
+{
+	struct hm_platform *p = load("HM_PLATFORMS", "torc.json"), *b = NULL;
+	struct hm_error err;
+	struct hm_link l;
+
+	if (!CHECK(p != NULL))
+		return;
+	/* SPIII k3 at b = 32 is 0.002 us/flop, DPIII k2 0.015 us/flop */
+	CHECK_NEAR(hm_table_at(&p->types[p->procs[16].type].k3_dgemm, 32), 0.002e-6, 1e-12);
+	CHECK_NEAR(hm_table_at(&p->types[p->procs[16].type].k3_dtrsm, 64), 0.003e-6, 1e-12);
+	CHECK_NEAR(hm_table_at(&p->types[p->procs[0].type].k2_dgetf2, 128), 0.015e-6, 1e-12);
+	/* P0 and P1 share a dual node; same-node links equal inter-node ones */
+	CHECK(p->procs[0].node == p->procs[1].node && p->procs[1].node != p->procs[2].node);
+	l = hm_platform_link(p, 0, 0);
+	CHECK_NEAR(l.t_s, 10e-6, 1e-12);
+	CHECK_NEAR(l.t_w, 0.25e-6, 1e-12);
+	l = hm_platform_link(p, 0, 18);
+	CHECK_NEAR(l.t_s, 100e-6, 1e-12);
+	CHECK_NEAR(l.t_w, 0.72e-6, 1e-12);
+	CHECK(hm_platform_find(p, "P18") == 18 && hm_platform_find(p, "P19") == -1);
+	/* the builtin copy is the same file */
+	CHECK(hm_platform_load("builtin:torc", &b, &err) == 0);
+	if (b)
+		CHECK(b->nr_procs == 19 && !strcmp(b->name, "TORC"));
+	hm_platform_free(b);
+	CHECK(hm_platform_load("builtin:nope", &b, &err) == -1 && b == NULL);
+	CHECK(strstr(err.msg, "no builtin platform 'nope'") != NULL);
+	hm_platform_free(p);
+}
+
+static void mini_should_convert_units_and_apply_overrides(void)
+{
+	struct hm_platform *p = load("HM_TEST_DATA", "good/mini.json");
+	struct hm_link l;
+	int a0, a1, b0;
+
+	if (!CHECK(p != NULL))
+		return;
+	a0 = hm_platform_find(p, "a0");
+	a1 = hm_platform_find(p, "a1");
+	b0 = hm_platform_find(p, "b0");
+	CHECK(a0 == 0 && a1 == 1 && b0 == 2);
+	CHECK(p->procs[a0].cores == 2 && p->procs[a1].cores == 1);
+	CHECK_NEAR(p->procs[a0].memory, 1073741824.0, 1e-15);
+	CHECK(p->procs[a1].memory == 0);
+	/* default candidates: the block sizes of the tables */
+	CHECK(p->nr_block_sizes == 2 && p->block_sizes[0] == 32 && p->block_sizes[1] == 64);
+	/* "k3" sets both dgemm and dtrsm */
+	CHECK_NEAR(hm_table_at(&p->types[1].k3_dtrsm, 64), 0.003e-6, 1e-12);
+	/* interpolation between 32 and 64, clamping outside */
+	CHECK_NEAR(hm_table_at(&p->types[1].k3_dgemm, 48), 0.0035e-6, 1e-12);
+	CHECK_NEAR(hm_table_at(&p->types[1].k3_dgemm, 8), 0.004e-6, 1e-12);
+	CHECK_NEAR(hm_table_at(&p->types[1].k3_dgemm, 256), 0.003e-6, 1e-12);
+	l = hm_platform_link(p, a0, a1);    /* same node: 5 us, 10 GB/s */
+	CHECK_NEAR(l.t_s, 5e-6, 1e-12);
+	CHECK_NEAR(l.t_w, 8.0 / 10e9, 1e-12);
+	l = hm_platform_link(p, a1, b0);    /* inter node: 50 us, 1 Gbit/s */
+	CHECK_NEAR(l.t_s, 50e-6, 1e-12);
+	CHECK_NEAR(l.t_w, 64.0 / 1e9, 1e-12);
+	l = hm_platform_link(p, b0, a0);    /* override, either order */
+	CHECK_NEAR(l.t_s, 20e-6, 1e-12);
+	CHECK_NEAR(l.t_w, 0.5e-6, 1e-12);
+	l = hm_platform_link(p, a1, a1);    /* same processor */
+	CHECK_NEAR(l.t_s, 1e-6, 1e-12);
+	hm_platform_free(p);
+}
+
+static void units_should_parse_and_reject(void)
+{
+	static const struct { const char *text; enum hm_unit_kind kind; double want; } good[] = {
+		{ "100us", HM_UNIT_SECONDS, 100e-6 },     { "1.5ms", HM_UNIT_SECONDS, 1.5e-3 },
+		{ "0.72us", HM_UNIT_SECONDS_PER_WORD, 0.72e-6 },
+		{ "100Mbps", HM_UNIT_SECONDS_PER_WORD, 64.0 / 1e8 },
+		{ "125MB/s", HM_UNIT_SECONDS_PER_WORD, 8.0 / 125e6 },
+		{ "2GiB", HM_UNIT_BYTES, 2147483648.0 },  { "1e3B", HM_UNIT_BYTES, 1000.0 },
+		{ "0.003us", HM_UNIT_SECONDS_PER_FLOP, 0.003e-6 },
+	};
+	static const struct { const char *text; enum hm_unit_kind kind; } bad[] = {
+		{ "5 us", HM_UNIT_SECONDS }, { "-1us", HM_UNIT_SECONDS }, { "us", HM_UNIT_SECONDS },
+		{ "1e400s", HM_UNIT_SECONDS }, { "0us", HM_UNIT_SECONDS }, { "10GB", HM_UNIT_SECONDS },
+		{ "100Mbps", HM_UNIT_SECONDS }, { "nan", HM_UNIT_BYTES }, { "", HM_UNIT_BYTES },
+		{ " 5s", HM_UNIT_SECONDS }, { "1s ", HM_UNIT_SECONDS },
+	};
+	char why[256];
+	double v;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		CHECK(hm_unit_parse(good[i].text, good[i].kind, &v, why, sizeof(why)) == 0);
+		CHECK_NEAR(v, good[i].want, 1e-12);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!CHECK(hm_unit_parse(bad[i].text, bad[i].kind, &v, why, sizeof(why)) == -1))
+			fprintf(stderr, "  accepted '%s'\n", bad[i].text);
+}
+
+static void buffer_with_nul_should_be_rejected(void)
+{
+	static const char text[] = "{\"name\": \"a\0b\"}";
+	struct hm_platform *p;
+	struct hm_error err;
+
+	CHECK(hm_platform_load_buffer(text, sizeof(text) - 1, "mem", &p, &err) == -1);
+	CHECK(p == NULL && strstr(err.msg, "NUL") != NULL);
+	CHECK(!strcmp(err.file, "mem"));
+}
+
+int main(void)
+{
+	reference_platforms_should_load_with_their_sizes();
+	torc_should_hold_the_thesis_values();
+	mini_should_convert_units_and_apply_overrides();
+	units_should_parse_and_reject();
+	buffer_with_nul_should_be_rejected();
+	return check_summary("test_platform");
+}

@@ -1,0 +1,341 @@
+/* tests/test_search.c - the searches against brute force on small random
+ * platforms: BTM, BGRM and the exhaustive search must find the model
+ * optimum; every LET must bound its subtree; greedy methods and users
+ * must return valid plans whose EET is what the model says. */
+#include "check.h"
+#include "search/search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned rng = 2026;
+
+static int rnd(int n)
+{
+	rng = rng * 1103515245u + 12345u;
+	return (int)((rng >> 16) % (unsigned)n);
+}
+
+/* A random platform: 2..6 processors of 2..3 types on 1..3 hosts, k tables
+ * over b = 16, 32, 64 with speed ratios up to 8, random links, sometimes a
+ * per-pair override or a memory limit. */
+static struct hm_platform *random_platform(void)
+{
+	static const char *const bs[] = { "16", "32", "64" };
+	char json[8192];
+	int len = 0, P = 2 + rnd(5), T = 2 + rnd(2), i, t, k;
+	struct hm_platform *p;
+	struct hm_error err;
+
+	len += snprintf(json + len, sizeof(json) - len, "{\"name\": \"rand\", \"types\": {");
+	for (t = 0; t < T; t++) {
+		double base = 1e-9 * (1 + rnd(8));
+
+		len += snprintf(json + len, sizeof(json) - len, "%s\"T%d\": {\"k3_dgemm\": {", t ? "," : "", t);
+		for (k = 0; k < 3; k++)
+			len += snprintf(json + len, sizeof(json) - len, "%s\"%s\": %g", k ? "," : "", bs[k],
+					base * (1 + 0.1 * rnd(5)));
+		len += snprintf(json + len, sizeof(json) - len, "}, \"k3_dtrsm\": {");
+		for (k = 0; k < 3; k++)
+			len += snprintf(json + len, sizeof(json) - len, "%s\"%s\": %g", k ? "," : "", bs[k],
+					base * (1 + 0.3 * rnd(5)));
+		len += snprintf(json + len, sizeof(json) - len, "}, \"k2_dgetf2\": %g}", base * (2 + rnd(10)));
+	}
+	len += snprintf(json + len, sizeof(json) - len, "}, \"processors\": [");
+	for (i = 0; i < P; i++)
+		len += snprintf(json + len, sizeof(json) - len,
+				"%s{\"name\": \"p%d\", \"host\": \"h%d\", \"type\": \"T%d\"%s}", i ? "," : "",
+				i, rnd(3), i < T ? i : rnd(T), rnd(6) == 0 ? ", \"memory\": \"40MB\"" : "");
+	len += snprintf(json + len, sizeof(json) - len,
+			"], \"network\": {\"same_processor\": {\"t_s\": %g, \"t_w\": %g},"
+			" \"same_node\": {\"t_s\": %g, \"t_w\": %g}, \"inter_node\": {\"t_s\": %g, \"t_w\": %g}",
+			1e-6 * (1 + rnd(5)), 1e-10 * (1 + rnd(10)), 1e-5 * (1 + rnd(5)), 1e-9 * (1 + rnd(10)),
+			1e-4 * (1 + rnd(5)), 1e-8 * (1 + rnd(10)));
+	if (rnd(3) == 0)
+		len += snprintf(json + len, sizeof(json) - len,
+				", \"pairs\": [{\"between\": [\"p0\", \"p1\"], \"t_s\": %g, \"t_w\": %g}]",
+				1e-6 * (1 + rnd(50)), 1e-9 * (1 + rnd(50)));
+	snprintf(json + len, sizeof(json) - len, "}}");
+	if (hm_platform_load_buffer(json, strlen(json), "random", &p, &err)) {
+		fprintf(stderr, "random platform rejected: %s: %s\n%s\n", err.path, err.msg, json);
+		return NULL;
+	}
+	return p;
+}
+
+/* The model's best (grid, b) for d, from scratch with hm_predict. */
+static double best_for_counts(const struct hm_problem *pb, const int *d, int *r_out, int *b_out)
+{
+	const struct hm_platform *p = pb->platform;
+	double best = INFINITY;
+	int D = 0, i, r, bi;
+
+	for (i = 0; i < p->nr_procs; i++)
+		D += d[i];
+	if (D == 0 || !hm_memory_fits(p, pb->routine, pb->n, d))
+		return INFINITY;
+	for (bi = 0; bi < p->nr_block_sizes; bi++)
+		for (r = 1; r <= D; r++) {
+			struct hm_prediction t;
+			struct hm_error err;
+
+			if (D % r || hm_predict(pb->model, p, pb->routine, pb->n, d, r, D / r,
+						p->block_sizes[bi], &t, &err))
+				continue;
+			if (t.total < best) {
+				best = t.total;
+				if (r_out)
+					*r_out = r;
+				if (b_out)
+					*b_out = p->block_sizes[bi];
+			}
+		}
+	return best;
+}
+
+/* Min over every d with 1 <= sum d <= depth: odometer over all vectors. */
+static double brute_force_optimum(const struct hm_problem *pb)
+{
+	int P = pb->platform->nr_procs, d[8] = { 0 }, i;
+	double best = INFINITY;
+
+	for (;;) {
+		int sum = 0;
+
+		for (i = 0; i < P; i++)
+			sum += d[i];
+		if (sum >= 1 && sum <= pb->depth) {
+			double v = best_for_counts(pb, d, NULL, NULL);
+
+			if (v < best)
+				best = v;
+		}
+		for (i = 0; i < P; i++) {
+			if (++d[i] <= pb->depth)
+				break;
+			d[i] = 0;
+		}
+		if (i == P)
+			return best;
+	}
+}
+
+/* A result must describe a real configuration whose model time is its EET. */
+static void check_valid(const struct hm_problem *pb, const struct hm_result *res)
+{
+	int D = 0, i, r = 0, b = 0;
+	double again;
+
+	if (!CHECK(res->found))
+		return;
+	for (i = 0; i < res->P; i++)
+		D += res->d[i];
+	CHECK(D == res->D && res->r * res->c == D);
+	again = best_for_counts(pb, res->d, &r, &b);
+	CHECK_NEAR(res->eet, again, 1e-12);
+	CHECK_NEAR(res->pred.total, res->eet, 1e-15);
+	(void)r;
+	(void)b;
+}
+
+/* Subtree minimum of EET below the top node (combinatorial children),
+ * checking LET(node) <= it at every node. */
+static double check_let_below(struct hm_tree *t, int *bad)
+{
+	double eet = hm_tree_eet(t), let = hm_tree_let(t, INFINITY), best = eet;
+	int j;
+
+	if (hm_tree_top(t)->level < t->pb.depth)
+		for (j = hm_tree_top(t)->last; j < t->P; j++) {
+			double v;
+
+			hm_tree_push(t, j);
+			v = check_let_below(t, bad);
+			hm_tree_pop(t);
+			if (v < best)
+				best = v;
+		}
+	if (hm_tree_top(t)->level > 0 && !(let <= best)) {
+		if (*bad == 0)
+			fprintf(stderr, "LET %.17g > subtree min %.17g at level %d\n", let, best,
+				hm_tree_top(t)->level);
+		(*bad)++;
+	}
+	return best;
+}
+
+/* The walker's incremental SPs must equal the from-scratch rule. */
+static void check_incremental_sp(struct hm_tree *t, int *bad)
+{
+	int steps = 1 + rnd(t->pb.depth), s, bi;
+
+	hm_tree_reset(t);
+	for (s = 0; s < steps; s++) {
+		hm_tree_push(t, rnd(t->P));
+		for (bi = 0; bi < t->nb; bi++) {
+			struct hm_sp want;
+
+			hm_sp_effective(t->pb.platform, t->d, t->block[bi], &want);
+			if (memcmp(&want, &hm_tree_top(t)->sp[bi], sizeof(want)))
+				(*bad)++;
+		}
+	}
+	hm_tree_reset(t);
+}
+
+static void methods_should_match_brute_force(void)
+{
+	struct hm_budget budget = { 0, 0 };
+	int trial, exact_checks = 0;
+
+	for (trial = 0; trial < 40; trial++) {
+		struct hm_platform *p = random_platform();
+		struct hm_problem pb;
+		struct hm_error err;
+		struct hm_tree t;
+		double opt;
+		int m, bad = 0;
+
+		if (!CHECK(p != NULL))
+			continue;
+		pb.platform = p;
+		pb.model = hm_model_default();
+		pb.routine = rnd(2) ? HM_ROUTINE_LU : HM_ROUTINE_GEMM;
+		pb.n = 500 + 500 * rnd(16);
+		pb.depth = 1 + rnd(p->nr_procs <= 4 ? 8 : 6);
+		opt = brute_force_optimum(&pb);
+		for (m = 0; hm_method_list()[m]; m++) {
+			const struct hm_method *meth = hm_method_list()[m];
+			struct hm_result res;
+
+			if (!CHECK(hm_search(meth, &pb, &budget, &res, &err) == 0))
+				continue;
+			if (opt == INFINITY) {
+				CHECK(!res.found);
+			} else {
+				check_valid(&pb, &res);
+				CHECK(res.D <= pb.depth && res.stopped == HM_STOP_COMPLETE);
+				CHECK(res.eet >= opt * (1 - 1e-12));
+				if (!strcmp(meth->name, "BTM") || !strcmp(meth->name, "BGRM") ||
+				    !strcmp(meth->name, "exhaustive")) {
+					if (!CHECK_NEAR(res.eet, opt, 1e-12))
+						fprintf(stderr, "  %s missed the optimum (trial %d)\n",
+							meth->name, trial);
+					exact_checks++;
+				}
+			}
+			hm_result_release(&res);
+		}
+		if (CHECK(hm_tree_init(&t, &pb, &err) == 0)) {
+			check_let_below(&t, &bad);
+			CHECK(bad == 0);
+			bad = 0;
+			check_incremental_sp(&t, &bad);
+			CHECK(bad == 0);
+			hm_tree_release(&t);
+		}
+		hm_platform_free(p);
+	}
+	CHECK(exact_checks >= 90);  /* 30+ platforms x 3 exact methods */
+}
+
+/* Users: GU all processors; CU the floor(P/2) fastest; EU the best of the
+ * fastest alone, CU and GU; each with the model's best grid and b. */
+static void users_should_match_their_definitions(void)
+{
+	struct hm_platform *p;
+	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_LU, 2048, 25 };
+	struct hm_result gu, cu, eu;
+	struct hm_error err;
+	int i, fastest_only[19] = { 0 };
+
+	if (!CHECK(hm_platform_load("builtin:torc", &p, &err) == 0))
+		return;
+	pb.platform = p;
+	pb.model = hm_model_default();
+	CHECK(hm_user_plan(HM_USER_GU, &pb, &gu, &err) == 0);
+	CHECK(hm_user_plan(HM_USER_CU, &pb, &cu, &err) == 0);
+	CHECK(hm_user_plan(HM_USER_EU, &pb, &eu, &err) == 0);
+	for (i = 0; i < 19; i++)
+		CHECK(gu.d[i] == 1);
+	/* TORC by speed: ATH, 17P4 (k = 0.001), SPIII, then the DPIIIs by index */
+	CHECK(cu.D == 9 && cu.d[17] == 1 && cu.d[18] == 1 && cu.d[16] == 1);
+	for (i = 0; i < 6; i++)
+		CHECK(cu.d[i] == 1);
+	for (i = 6; i < 16; i++)
+		CHECK(cu.d[i] == 0);
+	check_valid(&pb, &gu);
+	check_valid(&pb, &cu);
+	check_valid(&pb, &eu);
+	fastest_only[17] = 1;
+	{
+		double alone = best_for_counts(&pb, fastest_only, NULL, NULL);
+		double want = alone < cu.eet ? alone : cu.eet;
+
+		want = gu.eet < want ? gu.eet : want;
+		CHECK_NEAR(eu.eet, want, 1e-15);
+	}
+	hm_result_release(&gu);
+	hm_result_release(&cu);
+	hm_result_release(&eu);
+	hm_platform_free(p);
+}
+
+static void budgets_should_stop_with_the_best_so_far(void)
+{
+	struct hm_platform *p;
+	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_LU, 20000, 30 };
+	struct hm_budget nodes = { 50, 0 };
+	struct hm_result res;
+	struct hm_error err;
+
+	if (!CHECK(hm_platform_load("builtin:mtorc-03", &p, &err) == 0))
+		return;
+	pb.platform = p;
+	pb.model = hm_model_default();
+	CHECK(hm_search(hm_method_find("exhaustive"), &pb, &nodes, &res, &err) == 0);
+	CHECK(res.stopped == HM_STOP_NODES && res.found && res.evaluated == 50);
+	check_valid(&pb, &res);
+	hm_result_release(&res);
+	CHECK(hm_search(hm_method_find("gptm"), &pb, &nodes, &res, &err) == 0);
+	CHECK(res.stopped == HM_STOP_NODES);
+	hm_result_release(&res);
+	pb.depth = 0;
+	CHECK(hm_search(hm_method_find("BTM"), &pb, &nodes, &res, &err) == -1);
+	CHECK(strstr(err.msg, "depth 0 out of range") != NULL);
+	hm_platform_free(p);
+}
+
+static void searches_should_be_deterministic(void)
+{
+	struct hm_platform *p;
+	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_GEMM, 4096, 20 };
+	struct hm_budget none = { 0, 0 };
+	struct hm_error err;
+	int m;
+
+	if (!CHECK(hm_platform_load("builtin:torc", &p, &err) == 0))
+		return;
+	pb.platform = p;
+	pb.model = hm_model_default();
+	for (m = 0; hm_method_list()[m]; m++) {
+		struct hm_result a, b;
+
+		hm_search(hm_method_list()[m], &pb, &none, &a, &err);
+		hm_search(hm_method_list()[m], &pb, &none, &b, &err);
+		CHECK(a.eet == b.eet && a.r == b.r && a.b == b.b && a.evaluated == b.evaluated &&
+		      !memcmp(a.d, b.d, sizeof(int) * 19));
+		hm_result_release(&a);
+		hm_result_release(&b);
+	}
+	hm_platform_free(p);
+}
+
+int main(void)
+{
+	methods_should_match_brute_force();
+	users_should_match_their_definitions();
+	budgets_should_stop_with_the_best_so_far();
+	searches_should_be_deterministic();
+	return check_summary("test_search");
+}
