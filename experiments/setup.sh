@@ -1,0 +1,38 @@
+#!/bin/sh
+# Set up hetmap on Debian from a clean clone: install the Debian packages
+# that are missing, build, then run the main job (default) or the tests.
+#   sh experiments/setup.sh         plan LU n=2048 on the builtin TORC platform
+#   sh experiments/setup.sh test    run the test suite (what CI runs)
+set -eu
+mode=${1:-run}
+cd "$(dirname "$0")/.."
+
+packages="gcc make cmake pkg-config openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas-dev libcjson-dev"
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing" >&2
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
+
+# The test mode (what CI runs) builds with -Werror; the run mode keeps
+# warnings as warnings so a newer compiler cannot stop a user's job.
+werror=OFF
+[ "$mode" = test ] && werror=ON
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETMAP_WERROR=$werror >/dev/null
+cmake --build build -j"$(nproc)"
+
+case "$mode" in
+run)
+	build/hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 25 -o build/plan-torc.json ;;
+test)
+	ctest --test-dir build --output-on-failure ;;
+*)
+	echo "usage: sh experiments/setup.sh [run|test]" >&2
+	exit 3 ;;
+esac
