@@ -53,6 +53,11 @@ struct hm_usage {
  * --help. Every option table gets -h/--help for free. */
 int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		     int argc, char **argv);
+/* hm_options_parse for a command that takes no operands. Returns -1 when
+ * the command goes on, else the exit code to return at once (0 after
+ * --help, HM_EXIT_USAGE after a message). */
+int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv);
 void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts);
 
 /* Options shared by predict, plan and compare. */

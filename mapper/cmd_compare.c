@@ -105,7 +105,7 @@ int cmd_compare(int argc, char **argv)
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_error err;
-	int first, fmt, ret, nr = 0, i, ref_exact;
+	int stop, fmt, ret, nr = 0, i, ref_exact;
 	double ref = INFINITY;
 
 	hm_problem_opts_init(&po);
@@ -119,16 +119,10 @@ int cmd_compare(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		first = hm_options_parse(&usage, opts, argc, argv);
+		stop = hm_options_parse_only(&usage, opts, argc, argv);
 	}
-	if (first == -2)
-		return HM_EXIT_OK;
-	if (first < 0)
-		return HM_EXIT_USAGE;
-	if (first < argc) {
-		hm_cli_error("compare: unexpected argument '%s'", argv[first]);
-		return HM_EXIT_USAGE;
-	}
+	if (stop >= 0)
+		return stop;
 	if ((fmt = hm_format_parse("compare", format, 1 | 2 | 4)) < 0)
 		return HM_EXIT_USAGE;
 	ret = hm_problem_open(&po, &pb, &p);

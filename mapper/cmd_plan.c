@@ -55,7 +55,7 @@ int cmd_plan(int argc, char **argv)
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
-	int first, fmt, ret;
+	int stop, fmt, ret;
 	cJSON *json = NULL;
 
 	hm_problem_opts_init(&po);
@@ -71,16 +71,10 @@ int cmd_plan(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		first = hm_options_parse(&usage, opts, argc, argv);
+		stop = hm_options_parse_only(&usage, opts, argc, argv);
 	}
-	if (first == -2)
-		return HM_EXIT_OK;
-	if (first < 0)
-		return HM_EXIT_USAGE;
-	if (first < argc) {
-		hm_cli_error("plan: unexpected argument '%s'", argv[first]);
-		return HM_EXIT_USAGE;
-	}
+	if (stop >= 0)
+		return stop;
 	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
 		return HM_EXIT_USAGE;
 	ret = hm_problem_open(&po, &pb, &p);

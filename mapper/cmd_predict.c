@@ -103,7 +103,7 @@ int cmd_predict(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	const char *procs = NULL, *grid = NULL, *format = "text";
-	int b = 0, first, fmt, r = 0, c = 0, ret;
+	int b = 0, stop, fmt, r = 0, c = 0, ret;
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
@@ -121,16 +121,10 @@ int cmd_predict(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		first = hm_options_parse(&usage, opts, argc, argv);
+		stop = hm_options_parse_only(&usage, opts, argc, argv);
 	}
-	if (first == -2)
-		return HM_EXIT_OK;
-	if (first < 0)
-		return HM_EXIT_USAGE;
-	if (first < argc) {
-		hm_cli_error("predict: unexpected argument '%s'", argv[first]);
-		return HM_EXIT_USAGE;
-	}
+	if (stop >= 0)
+		return stop;
 	if (!procs) {
 		hm_cli_error("predict: --procs is required (see 'hetmap predict --help')");
 		return HM_EXIT_USAGE;

@@ -227,3 +227,19 @@ const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
 		snprintf(buf + len, size - len, "]");
 	return buf;
 }
+
+int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv)
+{
+	int first = hm_options_parse(u, opts, argc, argv);
+
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	if (first < argc) {
+		hm_cli_error("%s: unexpected argument '%s'", u->name, argv[first]);
+		return HM_EXIT_USAGE;
+	}
+	return -1;
+}
