@@ -17,6 +17,11 @@ enum hm_exit {
 	HM_EXIT_OUTPUT = 4,     /* cannot write an output file or stdout */
 	HM_EXIT_BUDGET = 5,     /* a search budget stopped the run: best so far given */
 	HM_EXIT_NO_PLAN = 6,    /* no configuration fits (memory) */
+	HM_EXIT_JOB_FAILED = 7, /* run: mpirun failed (a rank crashed, bad launch, ...) */
+	HM_EXIT_NO_MPIRUN = 8,  /* run/calibrate: mpirun (or the driver) cannot be started */
+	HM_EXIT_TIMEOUT = 9,    /* run/calibrate: stopped after --timeout */
+	HM_EXIT_CHECK_FAILED = 10, /* run: the driver's result check failed */
+	/* run/calibrate stopped by a signal: 128 + its number (130 for SIGINT) */
 };
 
 /* "hetmap: MSG" on stderr. */
@@ -80,6 +85,13 @@ struct hm_problem_opts {
 	{ 'n', "size", HM_OPT_DOUBLE, &(o).n, "N", "matrix order (default 2048)", 1, 1e7 }, \
 	{ 'm', "model", HM_OPT_STRING, &(o).model, "NAME", "execution-time model (default: thesis)", 0, 0 }
 
+/* The option-table rows that choose and bound a search (plan, run). */
+#define HM_SEARCH_OPTIONS(method, po, budget) \
+	{ 'M', "method", HM_OPT_STRING, &(method), "M", "search method or modeled user (default GPTM)", 0, 0 }, \
+	{ 'd', "depth", HM_OPT_INT, &(po).depth, "L", "level limit: at most L processes (default 25)", 1, HM_MAX_DEPTH }, \
+	{ 0, "max-nodes", HM_OPT_LONG, &(budget).max_nodes, "N", "stop after N evaluated nodes (default: no limit)", 0, 1e15 }, \
+	{ 0, "max-time", HM_OPT_DOUBLE, &(budget).max_seconds, "S", "stop after S seconds (default 60; 0 = no limit)", 0, 1e9 }
+
 /* Set the defaults of 'o'. */
 void hm_problem_opts_init(struct hm_problem_opts *o);
 
@@ -104,10 +116,17 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 enum hm_format { HM_FORMAT_TEXT, HM_FORMAT_CSV, HM_FORMAT_JSON };
 int hm_format_parse(const char *cmd, const char *text, unsigned allowed);
 
+/* Run method or user 'name' (case-insensitive) on 'pb'; an exit code,
+ * with a message when it is not HM_EXIT_OK. */
+int hm_run_named(const char *name, const struct hm_problem *pb,
+		 const struct hm_budget *budget, struct hm_result *res);
+
 /* Commands. */
 int cmd_platform(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif /* HM_CLI_H */

@@ -2,6 +2,7 @@
  * one method (or take a modeled user's choice) and write the plan. */
 #include "cli.h"
 #include "plan.h"
+#include "launcher.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,40 +19,14 @@ static const struct hm_usage usage = {
 	"example: hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 20 -o plan.json",
 };
 
-/* Run a method or a user by name; an exit code. */
-static int run_named(const char *name, const struct hm_problem *pb,
-		     const struct hm_budget *budget, struct hm_result *res)
-{
-	const struct hm_method *m = hm_method_find(name);
-	struct hm_error err;
-	int u;
-
-	hm_error_clear(&err);
-	if (m) {
-		if (hm_search(m, pb, budget, res, &err)) {
-			hm_cli_error("plan: %s", err.msg);
-			return HM_EXIT_USAGE;
-		}
-		return HM_EXIT_OK;
-	}
-	for (u = 0; u < HM_NR_USERS; u++)
-		if (!strcasecmp(name, hm_user_name((enum hm_user)u))) {
-			if (hm_user_plan((enum hm_user)u, pb, res, &err)) {
-				hm_cli_error("plan: %s", err.msg);
-				return HM_EXIT_FAILURE;
-			}
-			return HM_EXIT_OK;
-		}
-	hm_cli_error("plan: unknown method '%s' (BTM, BGRM, GRM, GCTM, GPTM, exhaustive, GU, CU, EU)",
-		     name);
-	return HM_EXIT_USAGE;
-}
-
 int cmd_plan(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, 60 };
 	const char *method = "GPTM", *out = NULL, *format = "text";
+	const char *launcher_name = NULL, *driver = NULL;
+	const struct hm_launcher *launcher = NULL;
+	char driver_buf[4096];
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
@@ -62,11 +37,10 @@ int cmd_plan(int argc, char **argv)
 	{
 		const struct hm_option opts[] = {
 			HM_PROBLEM_OPTIONS(po),
-			{ 'M', "method", HM_OPT_STRING, &method, "M", "search method or modeled user (default GPTM)", 0, 0 },
-			{ 'd', "depth", HM_OPT_INT, &po.depth, "L", "level limit: at most L processes (default 25)", 1, HM_MAX_DEPTH },
-			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "stop after N evaluated nodes (default: no limit)", 0, 1e15 },
-			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "stop after S seconds (default 60; 0 = no limit)", 0, 1e9 },
-			{ 'o', "output", HM_OPT_STRING, &out, "FILE", "write the plan JSON there (atomically)", 0, 0 },
+			HM_SEARCH_OPTIONS(method, po, budget),
+			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &launcher_name, "L", "also write a launcher file and its command: openmpi, openmpi-seq, mpich, slurm", 0, 0 },
+			{ 0, "driver", HM_OPT_STRING, &driver, "PATH", "driver path in the command (default: hetmap-driver beside hetmap)", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
@@ -77,10 +51,23 @@ int cmd_plan(int argc, char **argv)
 		return stop;
 	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
 		return HM_EXIT_USAGE;
+	if (launcher_name) {
+		if (!(launcher = hm_launcher_find(launcher_name))) {
+			hm_cli_error("plan: unknown launcher '%s' (openmpi, openmpi-seq, mpich, slurm)",
+				     launcher_name);
+			return HM_EXIT_USAGE;
+		}
+		if (!out) {
+			hm_cli_error("plan: --launcher needs -o DIR, the directory for the files");
+			return HM_EXIT_USAGE;
+		}
+	}
+	if (!driver)
+		driver = hm_sibling_program("hetmap-driver", driver_buf, sizeof(driver_buf));
 	ret = hm_problem_open(&po, &pb, &p);
 	if (ret)
 		return ret;
-	ret = run_named(method, &pb, &budget, &res);
+	ret = hm_run_named(method, &pb, &budget, &res);
 	if (ret)
 		goto cleanup;
 	{
@@ -108,11 +95,14 @@ int cmd_plan(int argc, char **argv)
 	if (out && res.found) {
 		struct hm_error err;
 
-		if (hm_json_write(out, json, &err)) {
+		hm_error_clear(&err);
+		if (launcher ? hm_launch_dir_write(out, json, launcher, driver, &err) :
+			       hm_json_write(out, json, &err)) {
 			hm_cli_report(&err);
 			ret = HM_EXIT_OUTPUT;
 		} else if (fmt == HM_FORMAT_TEXT) {
-			printf("  plan written to %s\n", out);
+			printf("  %s written to %s%s\n", launcher ? "plan, launcher file and command" : "plan",
+			       out, launcher ? "/" : "");
 		}
 	}
 	cJSON_Delete(json);

@@ -33,10 +33,14 @@ static cJSON *prediction_json(const struct hm_prediction *pr)
 cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 {
 	cJSON *o = cJSON_CreateObject(), *procs, *ranks, *search;
+	int *next_slot = calloc((size_t)p->nr_nodes + 1, sizeof(int));
 	int i, k;
 
-	if (!o)
+	if (!o || !next_slot) {
+		free(next_slot);
+		cJSON_Delete(o);
 		return NULL;
+	}
 	cJSON_AddStringToObject(o, "method", res->method);
 	cJSON_AddBoolToObject(o, "found", res->found);
 	cJSON_AddNumberToObject(o, "D", res->D);
@@ -47,14 +51,20 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 	procs = cJSON_AddArrayToObject(o, "processes");
 	ranks = cJSON_AddArrayToObject(o, "ranks");
 	for (i = 0; i < res->P; i++) {
+		/* a processor's cores follow those of the processors before it
+		 * on its host: that is its slot in a rankfile */
+		int slot = next_slot[p->procs[i].node];
 		cJSON *e;
 
+		next_slot[p->procs[i].node] += p->procs[i].cores;
 		if (res->d[i] == 0)
 			continue;
 		e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "processor", p->procs[i].name);
 		cJSON_AddStringToObject(e, "host", p->procs[i].host);
 		cJSON_AddNumberToObject(e, "count", res->d[i]);
+		cJSON_AddNumberToObject(e, "slot", slot);
+		cJSON_AddNumberToObject(e, "cores", p->procs[i].cores);
 		cJSON_AddItemToArray(procs, e);
 		for (k = 0; k < res->d[i]; k++)
 			cJSON_AddItemToArray(ranks, cJSON_CreateString(p->procs[i].name));
@@ -67,6 +77,7 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 	cJSON_AddNumberToObject(search, "seconds", res->seconds);
 	cJSON_AddNumberToObject(search, "seconds_to_best", res->seconds_to_best);
 	cJSON_AddStringToObject(search, "stopped", hm_stop_name(res->stopped));
+	free(next_slot);
 	return o;
 }
 

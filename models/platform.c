@@ -6,6 +6,7 @@
  * into hetmap structs and the tree is freed before returning. */
 #include "platform.h"
 #include "units.h"
+#include "json_read.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 
 #define MAX_FILE_BYTES (64L << 20)  /* a 100000-processor file is ~10 MB */
-#define MAX_NAME 256
+#define MAX_NAME HM_MAX_NAME
 
 /* Loader state: the platform being filled and where errors go. */
 struct loader {
@@ -95,41 +96,15 @@ static int want_object(struct loader *ld, const cJSON *it, const char *path)
 	return 0;
 }
 
-/* A string that is short, non-empty and printable. */
 static int get_name(struct loader *ld, const cJSON *it, const char *path,
 		    const char **out)
 {
-	const unsigned char *s;
-
-	if (!cJSON_IsString(it))
-		return hm_error_at(ld->err, path, "expected a string");
-	if (!it->valuestring[0])
-		return hm_error_at(ld->err, path, "must not be empty");
-	if (strlen(it->valuestring) >= MAX_NAME)
-		return hm_error_at(ld->err, path, "longer than %d characters", MAX_NAME - 1);
-	for (s = (const unsigned char *)it->valuestring; *s; s++)
-		if (*s < 0x20 || *s == 0x7f)
-			return hm_error_at(ld->err, path, "contains a control character");
-	*out = it->valuestring;
-	return 0;
+	return hm_json_name(it, path, out, ld->err);
 }
 
-/* Host names go into launcher files and mpirun's arguments: allow only
- * what DNS allows (letters, digits, '-', '.') plus '_', and no leading '-'
- * that mpirun could read as an option. */
 static int check_hostname(struct loader *ld, const char *host, const char *path)
 {
-	const char *s;
-
-	if (host[0] == '-' || host[0] == '.')
-		return hm_error_at(ld->err, path, "host name '%s' must start with a letter or digit", host);
-	for (s = host; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '.' || *s == '_'))
-			return hm_error_at(ld->err, path,
-					   "host name '%s' has character '%c' (allowed: letters, digits, '-', '.', '_')",
-					   host, *s);
-	return 0;
+	return hm_check_hostname(host, path, ld->err);
 }
 
 /* A positive quantity: a JSON number (SI) or a string with a unit.
@@ -163,21 +138,10 @@ static int get_quantity(struct loader *ld, const cJSON *it, const char *path,
 			   hm_unit_name(kind));
 }
 
-/* A JSON integer within [lo, hi]. */
 static int get_int(struct loader *ld, const cJSON *it, const char *path,
 		   long lo, long hi, long *out)
 {
-	double v;
-
-	if (!cJSON_IsNumber(it))
-		return hm_error_at(ld->err, path, "expected an integer");
-	v = it->valuedouble;
-	if (!isfinite(v) || v != floor(v))
-		return hm_error_at(ld->err, path, "expected an integer (got %g)", v);
-	if (v < (double)lo || v > (double)hi)
-		return hm_error_at(ld->err, path, "must be between %ld and %ld (got %g)", lo, hi, v);
-	*out = (long)v;
-	return 0;
+	return hm_json_int(it, path, lo, hi, out, ld->err);
 }
 
 /* A block size written as an object key: decimal digits only. */
@@ -665,8 +629,10 @@ static void line_col(const char *text, const char *pos, int *line, int *col)
 static int load_root(struct loader *ld, const cJSON *root)
 {
 	static const char *const keys[] = { "name", "description", "types", "processors",
-					    "network", "block_sizes", "hetmap_platform", NULL };
+					    "network", "block_sizes", "hetmap_platform", "calibration", NULL };
 	struct hm_platform *p = ld->p;
+	/* how 'hetmap calibrate' measured the values: kept for people, not read */
+	const cJSON *calibration = cJSON_GetObjectItemCaseSensitive(root, "calibration");
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
 	const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
 	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "hetmap_platform");
@@ -683,6 +649,8 @@ static int load_root(struct loader *ld, const cJSON *root)
 	p->name = xstrdup(s);
 	if (desc && !cJSON_IsString(desc))
 		return hm_error_at(ld->err, "description", "expected a string");
+	if (calibration && !cJSON_IsObject(calibration))
+		return hm_error_at(ld->err, "calibration", "expected an object");
 	p->description = xstrdup(desc ? desc->valuestring : "");
 	if (!p->name || !p->description)
 		return hm_error_at(ld->err, "", "out of memory");

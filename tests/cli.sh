@@ -3,24 +3,7 @@
 # determinism, budgets and output formats.
 set -u
 hm=$1 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-# expect CODE 'stderr substring' -- command...
-expect() {
-	local code=$1 msg=$2
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ $rc -ne "$code" ]; then
-		echo "FAILED (exit $rc, want $code): $*"; cat "$tmp/err"; fail=$((fail + 1))
-	elif [ -n "$msg" ] && ! grep -qF -- "$msg" "$tmp/err" "$tmp/out"; then
-		echo "FAILED (no '$msg'): $*"; cat "$tmp/err"; fail=$((fail + 1))
-	else
-		pass=$((pass + 1))
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 expect 0 "usage: hetmap <command>" -- "$hm" --help
 expect 3 "usage: hetmap <command>" -- "$hm"
@@ -85,5 +68,4 @@ done
 expect 0 "ok (mini, 3 processors, 2 types)" -- "$hm" platform check "$data/good/mini.json"
 expect 3 "expected 'show FILE'" -- "$hm" platform show
 
-echo "cli: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish cli

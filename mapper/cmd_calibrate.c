@@ -1,0 +1,341 @@
+/* mapper/cmd_calibrate.c - 'hetmap calibrate': the install phase. Start
+ * hetmap-calibrate-bench with one rank per processor of the host list
+ * (plus a second rank on the first processor, for the same-processor
+ * ping-pong), fit what it measured and write a platform file that
+ * 'hetmap plan' reads. */
+#include "cli.h"
+#include "launcher.h"
+#include "mpirun.h"
+#include "plan.h"
+#include "results.h"
+#include "atomic_file.h"
+#include "models/calibration.h"
+#include "models/json_read.h"
+#include "models/platform.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct hm_usage usage = {
+	"calibrate",
+	"hetmap calibrate [--hosts HOST[:N],...] -o PLATFORM.json [options] [-- MPIRUN-OPTIONS]",
+	"Measure the system parameters of the given processors in one MPI run\n"
+	"(k3_dgemm, k3_dtrsm and k2_dgetf2 per block size with OpenBLAS, the way\n"
+	"LU uses them; t_s and t_w of each pair class by ping-pong), fit them and\n"
+	"write a platform JSON. HOST:N stands for N processors (cores) of HOST,\n"
+	"named HOST-0 .. HOST-(N-1). Progress goes to standard error.",
+	"Classes that cannot be measured (one host: no inter-node pair) copy the\n"
+	"slowest measured class and are listed under calibration.classes_not_measured.\n"
+	"example: hetmap calibrate --hosts localhost:2 -o build/localhost.json",
+};
+
+enum { MAX_CAL_PROCS = 4096 };
+
+struct host_list {
+	char *names[MAX_CAL_PROCS];     /* processor names */
+	char *hosts[MAX_CAL_PROCS];     /* host of each processor */
+	int slot[MAX_CAL_PROCS];        /* core index on its host */
+	int n;
+	char *text;                     /* owns the host strings */
+};
+
+static void host_list_free(struct host_list *h)
+{
+	for (int i = 0; i < h->n; i++)
+		free(h->names[i]);
+	free(h->text);
+}
+
+/* "a:2,b,c:4" -> processors a-0 a-1 b-0 c-0..c-3. 0, or -1 after a message. */
+static int parse_hosts(const char *spec, struct host_list *h)
+{
+	struct hm_error err;
+	char *save = NULL;
+
+	memset(h, 0, sizeof(*h));
+	if (!(h->text = strdup(spec)))
+		return -1;
+	for (char *item = strtok_r(h->text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':'), *end;
+		long count = 1;
+
+		if (colon) {
+			*colon = '\0';
+			errno = 0;
+			count = strtol(colon + 1, &end, 10);
+			if (errno || end == colon + 1 || *end || count < 1 || count > 1024) {
+				hm_cli_error("calibrate: --hosts: '%s:%s' needs a count in [1, 1024]", item, colon + 1);
+				return -1;
+			}
+		}
+		hm_error_clear(&err);
+		if (!*item || strlen(item) >= 200 || hm_check_hostname(item, "", &err)) {
+			hm_cli_error("calibrate: --hosts: %s", *item ? err.msg : "empty host name");
+			return -1;
+		}
+		for (int i = 0; i < h->n; i++)
+			if (!strcmp(h->hosts[i], item)) {
+				hm_cli_error("calibrate: --hosts: host '%s' is listed twice", item);
+				return -1;
+			}
+		if (h->n + count > MAX_CAL_PROCS) {
+			hm_cli_error("calibrate: --hosts: more than %d processors", MAX_CAL_PROCS);
+			return -1;
+		}
+		for (int k = 0; k < count; k++) {
+			char name[256];
+
+			snprintf(name, sizeof(name), "%s-%d", item, k);
+			if (!(h->names[h->n] = strdup(name)))
+				return -1;
+			h->hosts[h->n] = item;
+			h->slot[h->n++] = k;
+		}
+	}
+	if (!h->n) {
+		hm_cli_error("calibrate: --hosts names no processor");
+		return -1;
+	}
+	return 0;
+}
+
+static void catch_raw(const char *line, void *ctx)
+{
+	cJSON **out = ctx;
+
+	if (!*out && !strncmp(line, "{\"hetmap_calibration_raw\"", 25))
+		*out = cJSON_Parse(line);
+}
+
+struct cal_setup {
+	const char *hosts, *out, *name, *block_sizes, *mpirun, *bench;
+	int rows, repeat;
+	double tolerance, timeout;
+};
+
+/* Rankfile: rank i on processor i's core, the shadow rank beside rank 0. */
+static int write_rankfile(const char *path, const struct host_list *h, struct hm_error *err)
+{
+	size_t size = (size_t)(h->n + 1) * 300, len = 0;
+	char *text = malloc(size);
+	int ret;
+
+	if (!text)
+		return hm_error_set(err, "out of memory");
+	for (int i = 0; i <= h->n; i++) {
+		int p = i < h->n ? i : 0;
+
+		len += (size_t)snprintf(text + len, size - len, "rank %d=%s slot=%d\n", i, h->hosts[p],
+					h->slot[p]);
+	}
+	ret = hm_write_file_atomic(path, text, len, err);
+	free(text);
+	return ret;
+}
+
+static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const struct host_list *h,
+		       const char *rankfile, char **extra, int nextra)
+{
+	struct hm_argv cmd = { 0 };
+
+	hm_argv_add(&cmd, "mpirun");
+	hm_argv_add(&cmd, "-np");
+	hm_argv_addf(&cmd, "%d", h->n + 1);
+	hm_argv_add(&cmd, "--rankfile");
+	hm_argv_add(&cmd, rankfile);
+	hm_argv_add(&cmd, "--oversubscribe");
+	hm_argv_add(&cmd, "--mca");
+	hm_argv_add(&cmd, "mpi_yield_when_idle");
+	hm_argv_add(&cmd, "1");
+	hm_argv_add(&cmd, "-x");
+	hm_argv_add(&cmd, "OPENBLAS_NUM_THREADS=1");
+	hm_mpirun_argv(a, &cmd, cs->mpirun);
+	hm_argv_free(&cmd);
+	for (int i = 0; i < nextra; i++)
+		hm_argv_add(a, extra[i]);
+	hm_argv_add(a, cs->bench);
+	hm_argv_add(a, "--block-sizes");
+	hm_argv_add(a, cs->block_sizes);
+	hm_argv_addf(a, "--rows=%d", cs->rows);
+	hm_argv_addf(a, "--repeat=%d", cs->repeat);
+	hm_argv_add(a, "--shadow");
+	hm_argv_add(a, "--hosts");
+	{
+		size_t size = (size_t)h->n * 201 + 1, len = 0;
+		char *list = malloc(size);
+
+		if (!list) {
+			a->failed = 1;
+			return;
+		}
+		list[0] = '\0';
+		for (int i = 0; i < h->n; i++)
+			len += (size_t)snprintf(list + len, size - len, "%s%s", i ? "," : "", h->hosts[i]);
+		hm_argv_add(a, list);
+		free(list);
+	}
+}
+
+/* Fit, check that hetmap reads the result, write it. An exit code. */
+static int write_platform(const struct cal_setup *cs, const struct host_list *h, const cJSON *raw)
+{
+	struct hm_calibration_opts o = { cs->name, cs->tolerance, (const char *const *)h->names,
+					 (const char *const *)h->hosts, NULL, h->n, 0, NULL };
+	struct hm_platform *check = NULL;
+	struct hm_error err;
+	char when[32], *text;
+	cJSON *plat;
+	int single_host = 1, ret;
+	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(raw, "memory_bytes_rank0_host");
+
+	for (int i = 1; i < h->n; i++)
+		single_host &= !strcmp(h->hosts[i], h->hosts[0]);
+	/* memory is only known for the first host: share it when it is the only one */
+	if (single_host && cJSON_IsNumber(mem) && mem->valuedouble > 0)
+		o.memory_per_proc = mem->valuedouble / h->n;
+	o.when = hm_utc_timestamp(when, sizeof(when));
+	hm_error_clear(&err);
+	if (!(plat = hm_calibration_platform(raw, &o, &err))) {
+		hm_cli_error("calibrate: the measurements cannot be used: %s: %s", err.path, err.msg);
+		return HM_EXIT_FAILURE;
+	}
+	text = cJSON_Print(plat);
+	cJSON_Delete(plat);
+	if (!text)
+		return HM_EXIT_FAILURE;
+	if (hm_platform_load_buffer(text, strlen(text), cs->out, &check, &err)) {
+		hm_cli_report(&err);
+		ret = HM_EXIT_FAILURE;
+	} else {
+		size_t len = strlen(text);
+
+		text[len] = '\n';
+		ret = hm_write_file_atomic(cs->out, text, len + 1, &err) ? HM_EXIT_OUTPUT : HM_EXIT_OK;
+		if (ret)
+			hm_cli_report(&err);
+		else
+			fprintf(stderr, "calibrate: wrote %s: %d processors of %d type%s\n", cs->out,
+				check->nr_procs, check->nr_types, check->nr_types == 1 ? "" : "s");
+	}
+	hm_platform_free(check);
+	free(text);
+	return ret;
+}
+
+static int calibrate(const struct cal_setup *cs, const struct host_list *h, char **extra, int nextra)
+{
+	char dir[4096], rankfile[4200], *line = NULL;
+	const char *base = getenv("TMPDIR");
+	struct hm_argv a = { 0 };
+	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, catch_raw, NULL };
+	struct hm_spawn_result res;
+	struct hm_error err;
+	cJSON *raw = NULL;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/hetmap-calibrate-XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(dir)) {
+		hm_cli_error("calibrate: cannot create a temporary directory: %s", strerror(errno));
+		return HM_EXIT_OUTPUT;
+	}
+	snprintf(rankfile, sizeof(rankfile), "%s/rankfile", dir);
+	hm_error_clear(&err);
+	if (write_rankfile(rankfile, h, &err)) {
+		hm_cli_report(&err);
+		rmdir(dir);
+		return HM_EXIT_OUTPUT;
+	}
+	bench_argv(&a, cs, h, rankfile, extra, nextra);
+	if (a.failed || !(line = hm_argv_quoted(&a))) {
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	fprintf(stderr, "calibrate: %s\n", line);
+	so.ctx = &raw;
+	if (hm_spawn_run(a.v, &so, &res)) {
+		hm_cli_error("calibrate: cannot start mpirun: %s", strerror(errno));
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	ret = hm_mpirun_outcome("calibrate", "the benchmark", &res, &so, cs->mpirun);
+	if (!ret && !raw) {
+		hm_cli_error("calibrate: the benchmark printed no measurements");
+		ret = HM_EXIT_JOB_FAILED;
+	}
+	if (!ret)
+		ret = write_platform(cs, h, raw);
+out:
+	cJSON_Delete(raw);
+	unlink(rankfile);
+	rmdir(dir);
+	free(line);
+	hm_argv_free(&a);
+	return ret;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", "mpirun", NULL,
+				1024, 10, 0.20, 600 };
+	struct host_list h;
+	char bench_buf[4096], default_hosts[64];
+	int first, ret, nextra = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	snprintf(default_hosts, sizeof(default_hosts), "localhost:%ld", ncpu > 0 ? ncpu : 1);
+	cs.hosts = default_hosts;
+	{
+		const struct hm_option opts[] = {
+			{ 'H', "hosts", HM_OPT_STRING, &cs.hosts, "LIST", "HOST[:N],... processors to measure (default localhost:CORES)", 0, 0 },
+			{ 'o', "output", HM_OPT_STRING, &cs.out, "FILE", "platform JSON to write (required)", 0, 0 },
+			{ 0, "name", HM_OPT_STRING, &cs.name, "NAME", "platform name (default calibrated)", 0, 0 },
+			{ 0, "block-sizes", HM_OPT_STRING, &cs.block_sizes, "LIST", "block sizes to measure (default 16,32,64,128,256)", 0, 0 },
+			{ 0, "rows", HM_OPT_INT, &cs.rows, "M", "rows of the kernel shapes (default 1024)", 64, 16384 },
+			{ 0, "repeat", HM_OPT_INT, &cs.repeat, "R", "repetitions of each measurement (default 10)", 1, 1000 },
+			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
+			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun in PATH)", 0, 0 },
+			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
+			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
+			HM_OPT_TABLE_END,
+		};
+
+		first = hm_options_parse(&usage, opts, argc, argv);
+	}
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	if (first < argc) {
+		if (strcmp(argv[first - 1], "--")) {
+			hm_cli_error("calibrate: unexpected argument '%s' (mpirun options go after '--')", argv[first]);
+			return HM_EXIT_USAGE;
+		}
+		nextra = argc - first;
+	}
+	if (!cs.out) {
+		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
+		return HM_EXIT_USAGE;
+	}
+	{
+		/* the block sizes reach the benchmark as one argument: check them here */
+		const char *s = cs.block_sizes;
+
+		if (!*s || strspn(s, "0123456789,") != strlen(s) || strstr(s, ",,") || *s == ',' ||
+		    s[strlen(s) - 1] == ',') {
+			hm_cli_error("calibrate: --block-sizes must be a list like 32,64,128");
+			return HM_EXIT_USAGE;
+		}
+	}
+	if (!cs.bench)
+		cs.bench = hm_sibling_program("hetmap-calibrate-bench", bench_buf, sizeof(bench_buf));
+	if (parse_hosts(cs.hosts, &h)) {
+		host_list_free(&h);
+		return HM_EXIT_USAGE;
+	}
+	ret = calibrate(&cs, &h, argv + first, nextra);
+	host_list_free(&h);
+	return hm_cli_finish(ret);
+}

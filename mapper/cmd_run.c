@@ -1,0 +1,337 @@
+/* mapper/cmd_run.c - 'hetmap run': plan (or read a plan), write the
+ * launcher file, run the ScaLAPACK driver through mpirun, and append one
+ * record (inputs, plan, predicted and measured time, check) to a JSON
+ * Lines results file, whatever the outcome. */
+#include "cli.h"
+#include "plan.h"
+#include "placement.h"
+#include "launcher.h"
+#include "mpirun.h"
+#include "results.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct hm_usage usage = {
+	"run",
+	"hetmap run [plan options | --plan PLAN.json] [--results FILE] [--timeout S] [-- MPIRUN-OPTIONS]",
+	"Decide a configuration (as 'hetmap plan' does) or read one, then run the\n"
+	"ScaLAPACK driver with it through Open MPI's mpirun: a rankfile places rank\n"
+	"k at grid position (k / c, k mod c); ranks never busy-wait\n"
+	"(mpi_yield_when_idle), OPENBLAS_NUM_THREADS=1, --oversubscribe when a\n"
+	"processor holds more processes than cores. mpirun's output is streamed;\n"
+	"one record per run is appended to the results file (JSON Lines), also\n"
+	"when the run fails, times out or is interrupted.",
+	"Options after '--' go to mpirun unchanged (no shell is involved).\n"
+	"exit codes: 0 run and check passed; 7 the job failed; 8 mpirun cannot be\n"
+	"started; 9 timeout; 10 the result check failed; 128+N stopped by signal N.\n"
+	"example: hetmap run -p platform.json -r lu -n 2000 -M BTM -d 4 --results runs.jsonl",
+};
+
+/* The driver's one JSON line, picked out of mpirun's output. */
+static void catch_driver_line(const char *line, void *ctx)
+{
+	cJSON **out = ctx, *doc;
+
+	if (strncmp(line, "{\"hetmap_driver\"", 16) || *out)
+		return;
+	doc = cJSON_Parse(line);
+	if (cJSON_IsObject(doc))
+		*out = doc;
+	else
+		cJSON_Delete(doc);
+}
+
+struct run_setup {
+	const char *results, *mpirun, *driver, *keep_dir, *plan_file, *launcher_name;
+	double timeout;
+	int seed, dry_run;
+};
+
+/* Compare where each rank ran with where the plan put it: the host (when
+ * the driver's host names can be compared) and the grid position. */
+static int placement_ok(const struct hm_placement *pl, const cJSON *driver)
+{
+	const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(driver, "ranks"), *e;
+	int k = 0;
+
+	if (cJSON_GetArraySize(ranks) != pl->D)
+		return 0;
+	cJSON_ArrayForEach(e, ranks) {
+		const cJSON *row = cJSON_GetObjectItemCaseSensitive(e, "row");
+		const cJSON *col = cJSON_GetObjectItemCaseSensitive(e, "col");
+
+		if (!cJSON_IsNumber(row) || !cJSON_IsNumber(col) ||
+		    row->valueint != k / pl->c || col->valueint != k % pl->c)
+			return 0;
+		k++;
+	}
+	return 1;
+}
+
+static cJSON *make_record(const struct run_setup *rs, const struct hm_placement *pl,
+			  const cJSON *plan_doc, const struct hm_argv *argv,
+			  const struct hm_spawn_result *res, int exit_code, cJSON *driver)
+{
+	cJSON *rec = cJSON_CreateObject(), *cmd = cJSON_CreateArray();
+	const cJSON *measured = cJSON_GetObjectItemCaseSensitive(driver, "seconds");
+	char stamp[32], host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	cJSON_AddNumberToObject(rec, "hetmap_result", 1);
+	cJSON_AddStringToObject(rec, "time", hm_utc_timestamp(stamp, sizeof(stamp)));
+	cJSON_AddStringToObject(rec, "launched_from", host);
+	cJSON_AddItemToObject(rec, "inputs", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "inputs"), 1));
+	cJSON_AddItemToObject(rec, "plan", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "plan"), 1));
+	cJSON_AddNumberToObject(rec, "predicted_s", pl->predicted);
+	if (cJSON_IsNumber(measured)) {
+		cJSON_AddNumberToObject(rec, "measured_s", measured->valuedouble);
+		if (pl->predicted > 0)
+			cJSON_AddNumberToObject(rec, "measured_over_predicted",
+						measured->valuedouble / pl->predicted);
+	} else {
+		cJSON_AddNullToObject(rec, "measured_s");
+	}
+	cJSON_AddItemToObject(rec, "check", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(driver, "check"), 1));
+	if (driver)
+		cJSON_AddBoolToObject(rec, "placement_as_planned", placement_ok(pl, driver));
+	cJSON_AddStringToObject(rec, "mpirun_status", hm_spawn_status_name(res->status));
+	cJSON_AddNumberToObject(rec, "mpirun_exit_code", res->exit_code);
+	if (res->signal)
+		cJSON_AddNumberToObject(rec, "signal", res->signal);
+	cJSON_AddNumberToObject(rec, "wall_s", res->seconds);
+	cJSON_AddNumberToObject(rec, "exit_code", exit_code);
+	for (int i = 0; i < argv->n; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv->v[i]));
+	cJSON_AddItemToObject(rec, "command", cmd);
+	if (rs->plan_file)
+		cJSON_AddStringToObject(rec, "plan_file", rs->plan_file);
+	cJSON_AddItemToObject(rec, "driver", driver ? driver : cJSON_CreateNull());
+	return rec;
+}
+
+/* Decide or read the plan; the plan document and its placement. */
+static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, const char *method,
+		    const struct hm_budget *budget, cJSON **plan_doc, struct hm_placement *pl)
+{
+	struct hm_error err;
+	struct hm_problem pb;
+	struct hm_platform *p = NULL;
+	struct hm_result res;
+	int ret;
+
+	hm_error_clear(&err);
+	if (rs->plan_file) {
+		if (hm_placement_load(pl, rs->plan_file, &err)) {
+			hm_cli_report(&err);
+			return HM_EXIT_INPUT;
+		}
+		*plan_doc = pl->owner;
+		return HM_EXIT_OK;
+	}
+	if ((ret = hm_problem_open(po, &pb, &p)))
+		return ret;
+	if (!(ret = hm_run_named(method, &pb, budget, &res))) {
+		struct hm_plan_inputs in = { po->platform, &pb, budget };
+
+		if (!res.found) {
+			hm_cli_error("run: no configuration fits");
+			ret = HM_EXIT_NO_PLAN;
+		} else if (res.stopped) {
+			hm_cli_error("run: the search was stopped by its %s; running the best plan found",
+				     hm_stop_name(res.stopped));
+		}
+		if (!ret) {
+			hm_print_result(stderr, &pb, &res);
+			*plan_doc = hm_plan_json(&in, &res);
+			if (!*plan_doc || hm_placement_from_plan(pl, *plan_doc, "(plan)", &err)) {
+				hm_cli_report(&err);
+				ret = HM_EXIT_FAILURE;
+			} else {
+				pl->owner = *plan_doc;
+			}
+		}
+		hm_result_release(&res);
+	}
+	hm_platform_free(p);
+	return ret;
+}
+
+/* Write the launcher file into the kept directory, or a fresh temporary
+ * one ('tmpdir' then names it, for removal). */
+static int write_launch(const struct run_setup *rs, const struct hm_launcher *l,
+			const struct hm_placement *pl, const cJSON *plan_doc,
+			char *dir, size_t size, int *is_tmp)
+{
+	struct hm_error err;
+	const char *base = getenv("TMPDIR");
+
+	hm_error_clear(&err);
+	*is_tmp = !rs->keep_dir;
+	if (rs->keep_dir) {
+		snprintf(dir, size, "%s", rs->keep_dir);
+	} else {
+		snprintf(dir, size, "%s/hetmap-run-XXXXXX", base && *base ? base : "/tmp");
+		if (!mkdtemp(dir)) {
+			hm_cli_error("run: cannot create a temporary directory in %s", base ? base : "/tmp");
+			return HM_EXIT_OUTPUT;
+		}
+	}
+	if (hm_launch_dir_write(dir, plan_doc, l, rs->driver, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_OUTPUT;
+	}
+	(void)pl;
+	return HM_EXIT_OK;
+}
+
+static void remove_launch_dir(const char *dir, const struct hm_launcher *l)
+{
+	static const char *const files[] = { "plan.json", "command", NULL };
+	char path[4200];
+
+	for (int i = 0; files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, l->file_name);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Run, record, report. */
+static int launch(const struct run_setup *rs, const struct hm_launcher *l,
+		  const struct hm_placement *pl, const cJSON *plan_doc, char **extra, int nextra)
+{
+	char dir[4096], file[4200], *line = NULL;
+	struct hm_argv a = { 0 };
+	struct hm_spawn_opts so = { rs->timeout, 5, hm_rank_environment, stdout, catch_driver_line, NULL };
+	struct hm_spawn_result res;
+	struct hm_error err;
+	cJSON *driver = NULL, *rec;
+	int is_tmp, ret;
+
+	if ((ret = write_launch(rs, l, pl, plan_doc, dir, sizeof(dir), &is_tmp)))
+		return ret;
+	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
+	{
+		struct hm_argv cmd = { 0 };
+
+		l->command(&cmd, pl, file);
+		hm_mpirun_argv(&a, &cmd, rs->mpirun);
+		hm_argv_free(&cmd);
+	}
+	for (int i = 0; i < nextra; i++)
+		hm_argv_add(&a, extra[i]);
+	hm_driver_args(&a, pl, rs->driver);
+	hm_argv_add(&a, "--seed");
+	hm_argv_addf(&a, "%d", rs->seed);
+	if (a.failed || !(line = hm_argv_quoted(&a))) {
+		hm_cli_error("run: out of memory");
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	fprintf(stderr, "hetmap: run: %s\n", line);
+	if (rs->dry_run) {
+		printf("%s\n", line);
+		goto out;
+	}
+	so.ctx = &driver;
+	if (hm_spawn_run(a.v, &so, &res)) {
+		hm_cli_error("run: cannot start mpirun: %s", strerror(errno));
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	ret = hm_mpirun_outcome("run", "the job", &res, &so, rs->mpirun);
+	if (driver && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+			      cJSON_GetObjectItemCaseSensitive(driver, "check"), "passed"))) {
+		hm_cli_error("run: the result check failed (see the driver's line above)");
+		ret = HM_EXIT_CHECK_FAILED;
+	} else if (!driver && ret == HM_EXIT_OK) {
+		hm_cli_error("run: mpirun succeeded but the driver printed no result line");
+		ret = HM_EXIT_JOB_FAILED;
+	}
+	rec = make_record(rs, pl, plan_doc, &a, &res, ret, driver);
+	hm_error_clear(&err);
+	if (!rec || hm_results_append(rs->results, rec, &err)) {
+		hm_cli_report(&err);
+		if (!ret)
+			ret = HM_EXIT_OUTPUT;
+	} else {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(rec, "measured_s");
+
+		if (cJSON_IsNumber(m))
+			fprintf(stderr, "hetmap: run: predicted %.4g s, measured %.4g s (ratio %.3f); "
+				"record appended to %s\n", pl->predicted, m->valuedouble,
+				pl->predicted > 0 ? m->valuedouble / pl->predicted : 0, rs->results);
+		else
+			fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
+	}
+	cJSON_Delete(rec);
+out:
+	if (is_tmp)
+		remove_launch_dir(dir, l);
+	free(line);
+	hm_argv_free(&a);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct hm_problem_opts po;
+	struct hm_budget budget = { 0, 60 };
+	struct run_setup rs = { "hetmap-results.jsonl", "mpirun", NULL, NULL, NULL, "openmpi", 0, 1, 0 };
+	const char *method = "GPTM";
+	const struct hm_launcher *l;
+	struct hm_placement pl = { 0 };
+	cJSON *plan_doc = NULL;
+	char driver_buf[4096];
+	int first, ret, nextra = 0;
+
+	hm_problem_opts_init(&po);
+	{
+		const struct hm_option opts[] = {
+			HM_PROBLEM_OPTIONS(po),
+			HM_SEARCH_OPTIONS(method, po, budget),
+			{ 0, "plan", HM_OPT_STRING, &rs.plan_file, "FILE", "run this plan JSON instead of planning", 0, 0 },
+			{ 0, "results", HM_OPT_STRING, &rs.results, "FILE", "append the record there (default hetmap-results.jsonl)", 0, 0 },
+			{ 'o', "output", HM_OPT_STRING, &rs.keep_dir, "DIR", "keep plan.json, the launcher file and command there", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &rs.launcher_name, "L", "openmpi (rankfile, default) or openmpi-seq", 0, 0 },
+			{ 0, "mpirun", HM_OPT_STRING, &rs.mpirun, "PATH", "the mpirun to start (default: mpirun in PATH)", 0, 0 },
+			{ 0, "driver", HM_OPT_STRING, &rs.driver, "PATH", "ScaLAPACK driver (default: hetmap-driver beside hetmap)", 0, 0 },
+			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
+			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed (default 1)", 1, 2147483647 },
+			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "print the mpirun command, run nothing", 0, 0 },
+			HM_OPT_TABLE_END,
+		};
+
+		first = hm_options_parse(&usage, opts, argc, argv);
+	}
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	/* operands are mpirun options, and only after "--" */
+	if (first < argc) {
+		if (strcmp(argv[first - 1], "--")) {
+			hm_cli_error("run: unexpected argument '%s' (mpirun options go after '--')", argv[first]);
+			return HM_EXIT_USAGE;
+		}
+		nextra = argc - first;
+	}
+	if (!(l = hm_launcher_find(rs.launcher_name)) || strncmp(l->name, "openmpi", 7)) {
+		hm_cli_error("run: launcher must be openmpi or openmpi-seq (this wrapper drives Open MPI's mpirun)");
+		return HM_EXIT_USAGE;
+	}
+	if (!rs.driver)
+		rs.driver = hm_sibling_program("hetmap-driver", driver_buf, sizeof(driver_buf));
+	ret = get_plan(&rs, &po, method, &budget, &plan_doc, &pl);
+	if (!ret)
+		ret = launch(&rs, l, &pl, plan_doc, argv + first, nextra);
+	hm_placement_release(&pl);
+	return hm_cli_finish(ret);
+}

@@ -1,0 +1,47 @@
+/* mapper/placement.h - what a launcher needs from a plan: the routine and
+ * its parameters, and for every rank the host and core slot it must run on.
+ *
+ * Rank order: processors in platform order, d_i consecutive ranks each;
+ * BLACS row-major then puts rank k at grid position (k / c, k mod c). A
+ * processor's slot is the first core it owns on its host: the cores of the
+ * processors listed before it on that host come first. */
+#ifndef HM_PLACEMENT_H
+#define HM_PLACEMENT_H
+
+#include <cJSON.h>
+#include "models/error.h"
+#include "search/search.h"
+
+struct hm_rank_place {
+	const char *processor;  /* point into the placement's strings */
+	const char *host;
+	int slot, cores;        /* cores slot .. slot + cores - 1 of host */
+	int stacked;            /* processes on this processor */
+};
+
+struct hm_placement {
+	char routine[8];        /* "lu" / "gemm" */
+	long n;
+	int D, r, c, b;
+	double predicted;       /* s, the model's time */
+	char method[32];
+	int oversubscribed;     /* some processor holds more processes than cores */
+	struct hm_rank_place *ranks;    /* D entries */
+	cJSON *owner;           /* keeps the strings alive */
+};
+
+/* From a search result on platform 'pb'. 0, or -1 with 'err' set. */
+int hm_placement_from_result(struct hm_placement *pl, const struct hm_problem *pb,
+			     const struct hm_result *res, struct hm_error *err);
+
+/* From a plan document (hm_plan_json's output, e.g. read from a file named
+ * 'source'). Every field is validated. 0, or -1 with 'err' set. */
+int hm_placement_from_plan(struct hm_placement *pl, const cJSON *plan,
+			   const char *source, struct hm_error *err);
+
+/* Read a plan JSON file. 0, or -1 with 'err' set. */
+int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err);
+
+void hm_placement_release(struct hm_placement *pl);
+
+#endif /* HM_PLACEMENT_H */

@@ -1,0 +1,334 @@
+/* models/calibration.c - see calibration.h. */
+#include "calibration.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NR_KERNELS = 3, MAX_BS = 16, MAX_REPEAT = 1000 };
+static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
+static const char *const class_names[] = { "same_processor", "same_node", "inter_node" };
+#define NR_CLASSES 3
+
+#define SMALL_BYTES 64.0
+#define LARGE_BYTES 65536.0
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, min and max of the numbers of a JSON array; -1 if it is not a
+ * non-empty array of positive finite numbers. */
+static int summarize(const cJSON *arr, double *median, double *lo, double *hi)
+{
+	double v[MAX_REPEAT];
+	int n = 0;
+	const cJSON *e;
+
+	if (!cJSON_IsArray(arr))
+		return -1;
+	cJSON_ArrayForEach(e, arr) {
+		if (n == MAX_REPEAT || !cJSON_IsNumber(e) || !isfinite(e->valuedouble) ||
+		    e->valuedouble <= 0)
+			return -1;
+		v[n++] = e->valuedouble;
+	}
+	if (!n)
+		return -1;
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	*median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	*lo = v[0];
+	*hi = v[n - 1];
+	return 0;
+}
+
+void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t_s, double *t_w)
+{
+	double small[64], sx = 0, sy = 0, sxx = 0, sxy = 0;
+	int ns = 0, nl = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (bytes[i] <= SMALL_BYTES && ns < 64)
+			small[ns++] = seconds[i];
+		if (bytes[i] >= LARGE_BYTES) {
+			double w = bytes[i] / 8;    /* 8-byte words */
+
+			sx += w, sy += seconds[i], sxx += w * w, sxy += w * seconds[i];
+			nl++;
+		}
+	}
+	qsort(small, (size_t)ns, sizeof(double), cmp_double);
+	*t_s = ns ? small[ns / 2] : seconds[0];
+	*t_w = nl >= 2 && nl * sxx - sx * sx > 0 ? (nl * sxy - sx * sy) / (nl * sxx - sx * sx) : 0;
+	if (!(*t_w > 0))        /* a noisy fit: fall back to the largest message */
+		*t_w = (seconds[n - 1] - *t_s) / (bytes[n - 1] / 8);
+	if (!(*t_w > 0))
+		*t_w = seconds[n - 1] / (bytes[n - 1] / 8);
+}
+
+/* Per processor and kernel and block size: median and spread. */
+struct measured {
+	double k[NR_KERNELS][MAX_BS];
+	double spread[NR_KERNELS][MAX_BS];
+	int type;
+};
+
+static int read_processors(const cJSON *raw, int nbs, int nproc, struct measured *m,
+			   struct hm_error *err)
+{
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(raw, "processors"), *e;
+	int i = 0;
+
+	if (cJSON_GetArraySize(procs) != nproc)
+		return hm_error_at(err, "processors", "expected %d processors", nproc);
+	cJSON_ArrayForEach(e, procs) {
+		for (int k = 0; k < NR_KERNELS; k++) {
+			const cJSON *per_b = cJSON_GetObjectItemCaseSensitive(e, kernel_names[k]);
+
+			if (cJSON_GetArraySize(per_b) != nbs)
+				return hm_error_at(err, "processors", "'%s' needs one list per block size",
+						   kernel_names[k]);
+			for (int b = 0; b < nbs; b++) {
+				double med, lo, hi;
+
+				if (summarize(cJSON_GetArrayItem(per_b, b), &med, &lo, &hi))
+					return hm_error_at(err, "processors", "bad samples of '%s'",
+							   kernel_names[k]);
+				m[i].k[k][b] = med;
+				m[i].spread[k][b] = (hi - lo) / med;
+			}
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* Greedy grouping: a processor joins the first type whose first member
+ * is within the tolerance on every value. Returns the number of types;
+ * first[t] is the first member of type t. */
+static int group_types(struct measured *m, int nproc, int nbs, double tol, int *first)
+{
+	int ntypes = 0;
+
+	for (int i = 0; i < nproc; i++) {
+		int t;
+
+		for (t = 0; t < ntypes; t++) {
+			const struct measured *ref = &m[first[t]];
+			int close = 1;
+
+			for (int k = 0; k < NR_KERNELS && close; k++)
+				for (int b = 0; b < nbs && close; b++)
+					close = fabs(m[i].k[k][b] - ref->k[k][b]) <= tol * ref->k[k][b];
+			if (close)
+				break;
+		}
+		if (t == ntypes)
+			first[ntypes++] = i;
+		m[i].type = t;
+	}
+	return ntypes;
+}
+
+/* The median over a type's members of one value. */
+static double type_value(const struct measured *m, int nproc, int type, int k, int b)
+{
+	double v[4096];
+	int n = 0;
+
+	for (int i = 0; i < nproc && n < 4096; i++)
+		if (m[i].type == type)
+			v[n++] = m[i].k[k][b];
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const int *bs, int nbs)
+{
+	cJSON *types = cJSON_CreateObject();
+
+	for (int t = 0; t < ntypes; t++) {
+		char name[32], key[16];
+		cJSON *type;
+
+		snprintf(name, sizeof(name), "T%d", t + 1);
+		type = cJSON_AddObjectToObject(types, name);
+		for (int k = 0; k < NR_KERNELS; k++) {
+			cJSON *table = cJSON_AddObjectToObject(type, kernel_names[k]);
+
+			for (int b = 0; b < nbs; b++) {
+				snprintf(key, sizeof(key), "%d", bs[b]);
+				cJSON_AddNumberToObject(table, key, type_value(m, nproc, t, k, b));
+			}
+		}
+	}
+	return types;
+}
+
+/* Fit each class from its pairs (median one-way time over the pairs at
+ * each size). measured[c] says whether class c had a pair. */
+static int fit_network(const cJSON *raw, double t_s[NR_CLASSES], double t_w[NR_CLASSES],
+		       int measured[NR_CLASSES], cJSON *record, struct hm_error *err)
+{
+	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(raw, "bytes");
+	const cJSON *pp = cJSON_GetObjectItemCaseSensitive(raw, "pingpong"), *e;
+	int nsizes = cJSON_GetArraySize(bytes);
+	double x[64];
+
+	if (nsizes < 2 || nsizes > 64 || !cJSON_IsArray(pp))
+		return hm_error_at(err, "pingpong", "missing message sizes or pairs");
+	for (int s = 0; s < nsizes; s++)
+		x[s] = cJSON_GetArrayItem(bytes, s)->valuedouble;
+	for (int c = 0; c < NR_CLASSES; c++) {
+		double y[64], per_pair[8][64];
+		int npairs = 0;
+
+		cJSON_ArrayForEach(e, pp) {
+			const cJSON *cls = cJSON_GetObjectItemCaseSensitive(e, "class");
+			const cJSON *secs = cJSON_GetObjectItemCaseSensitive(e, "seconds");
+
+			if (!cJSON_IsString(cls) || strcmp(cls->valuestring, class_names[c]) || npairs == 8)
+				continue;
+			if (cJSON_GetArraySize(secs) != nsizes)
+				return hm_error_at(err, "pingpong", "one time per message size expected");
+			for (int s = 0; s < nsizes; s++)
+				per_pair[npairs][s] = cJSON_GetArrayItem(secs, s)->valuedouble;
+			npairs++;
+		}
+		measured[c] = npairs > 0;
+		if (!npairs)
+			continue;
+		for (int s = 0; s < nsizes; s++) {
+			double v[8];
+
+			for (int p = 0; p < npairs; p++)
+				v[p] = per_pair[p][s];
+			qsort(v, (size_t)npairs, sizeof(double), cmp_double);
+			y[s] = v[npairs / 2];
+		}
+		hm_hockney_fit(x, y, nsizes, &t_s[c], &t_w[c]);
+		{
+			cJSON *fit = cJSON_AddObjectToObject(record, class_names[c]);
+
+			cJSON_AddNumberToObject(fit, "pairs", npairs);
+			cJSON_AddItemToObject(fit, "one_way_s", cJSON_CreateDoubleArray(y, nsizes));
+		}
+	}
+	if (!measured[0] && !measured[1] && !measured[2])
+		return hm_error_at(err, "pingpong", "no pair was measured");
+	return 0;
+}
+
+static cJSON *network_json(const cJSON *raw, cJSON *record, struct hm_error *err)
+{
+	double t_s[NR_CLASSES] = { 0 }, t_w[NR_CLASSES] = { 0 };
+	int measured[NR_CLASSES], slowest = -1;
+	cJSON *net, *missing = cJSON_AddArrayToObject(record, "classes_not_measured");
+
+	if (fit_network(raw, t_s, t_w, measured, cJSON_AddObjectToObject(record, "pingpong"), err))
+		return NULL;
+	for (int c = 0; c < NR_CLASSES; c++)
+		if (measured[c] && (slowest < 0 || t_w[c] > t_w[slowest]))
+			slowest = c;
+	net = cJSON_CreateObject();
+	for (int c = 0; c < NR_CLASSES; c++) {
+		cJSON *link = cJSON_AddObjectToObject(net, class_names[c]);
+		int from = measured[c] ? c : slowest;
+
+		if (!measured[c])
+			cJSON_AddItemToArray(missing, cJSON_CreateString(class_names[c]));
+		cJSON_AddNumberToObject(link, "t_s", t_s[from]);
+		cJSON_AddNumberToObject(link, "t_w", t_w[from]);
+	}
+	return net;
+}
+
+static cJSON *processors_json(const struct hm_calibration_opts *o, const struct measured *m,
+			      int nbs, cJSON *record)
+{
+	cJSON *procs = cJSON_CreateArray(), *spread = cJSON_AddObjectToObject(record, "spread");
+
+	for (int i = 0; i < o->nproc; i++) {
+		cJSON *e = cJSON_CreateObject(), *sp = cJSON_AddObjectToObject(spread, o->names[i]);
+		char type[32];
+
+		snprintf(type, sizeof(type), "T%d", m[i].type + 1);
+		cJSON_AddStringToObject(e, "name", o->names[i]);
+		cJSON_AddStringToObject(e, "host", o->hosts[i]);
+		cJSON_AddStringToObject(e, "type", type);
+		cJSON_AddNumberToObject(e, "cores", o->cores ? o->cores[i] : 1);
+		if (o->memory_per_proc > 0)
+			cJSON_AddNumberToObject(e, "memory", floor(o->memory_per_proc));
+		cJSON_AddItemToArray(procs, e);
+		/* (max - min) / median of the repeats, per kernel and b */
+		for (int k = 0; k < NR_KERNELS; k++)
+			cJSON_AddItemToObject(sp, kernel_names[k],
+					      cJSON_CreateDoubleArray(m[i].spread[k], nbs));
+	}
+	return procs;
+}
+
+cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opts *o,
+			       struct hm_error *err)
+{
+	const cJSON *bsj = cJSON_GetObjectItemCaseSensitive(raw, "block_sizes");
+	int bs[MAX_BS], nbs = cJSON_GetArraySize(bsj), ntypes, *first;
+	struct measured *m;
+	cJSON *plat = NULL, *record, *net;
+	char desc[512];
+
+	if (!cJSON_IsObject(raw) || !cJSON_GetObjectItemCaseSensitive(raw, "hetmap_calibration_raw")) {
+		hm_error_set(err, "not the output of hetmap-calibrate-bench");
+		return NULL;
+	}
+	if (nbs < 1 || nbs > MAX_BS) {
+		hm_error_at(err, "block_sizes", "expected 1..%d block sizes", MAX_BS);
+		return NULL;
+	}
+	for (int b = 0; b < nbs; b++)
+		if ((bs[b] = cJSON_GetArrayItem(bsj, b)->valueint) < 1) {
+			hm_error_at(err, "block_sizes", "block sizes must be positive integers");
+			return NULL;
+		}
+	m = calloc((size_t)o->nproc, sizeof(*m));
+	first = calloc((size_t)o->nproc, sizeof(int));
+	if (!m || !first) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
+	if (read_processors(raw, nbs, o->nproc, m, err))
+		goto out;
+	ntypes = group_types(m, o->nproc, nbs, o->tolerance, first);
+
+	plat = cJSON_CreateObject();
+	record = cJSON_CreateObject();
+	cJSON_AddNumberToObject(plat, "hetmap_platform", 1);
+	cJSON_AddStringToObject(plat, "name", o->name);
+	snprintf(desc, sizeof(desc), "measured by hetmap calibrate on %s: %d processors, %d type%s "
+		 "(processors within %.0f%% share a type); see 'calibration' for spreads and fits",
+		 o->when, o->nproc, ntypes, ntypes == 1 ? "" : "s", 100 * o->tolerance);
+	cJSON_AddStringToObject(plat, "description", desc);
+	cJSON_AddItemToObject(plat, "types", types_json(m, o->nproc, ntypes, bs, nbs));
+	cJSON_AddItemToObject(plat, "processors", processors_json(o, m, nbs, record));
+	if (!(net = network_json(raw, record, err))) {
+		cJSON_Delete(record);
+		cJSON_Delete(plat);
+		plat = NULL;
+		goto out;
+	}
+	cJSON_AddItemToObject(plat, "network", net);
+	cJSON_AddItemToObject(plat, "block_sizes", cJSON_CreateIntArray(bs, nbs));
+	cJSON_AddStringToObject(record, "when", o->when);
+	cJSON_AddNumberToObject(record, "rows", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(raw, "rows")));
+	cJSON_AddNumberToObject(record, "repeat", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(raw, "repeat")));
+	cJSON_AddNumberToObject(record, "type_tolerance", o->tolerance);
+	cJSON_AddItemToObject(plat, "calibration", record);
+out:
+	free(m);
+	free(first);
+	return plat;
+}

@@ -1,0 +1,76 @@
+#!/bin/bash
+# 'hetmap run' and 'hetmap calibrate' end to end on localhost with real
+# mpirun and ScaLAPACK: a planned run passes its check and records
+# predicted and measured times; ranks land where the plan put them; a
+# saved plan runs the same; launcher files for every launcher; failures
+# (no mpirun, crashing rank, timeout, SIGINT) give their exit codes and
+# leave the results file valid JSON Lines; calibration writes a platform
+# that plans.
+set -u
+hm=$1 data=$2 jsonl_check=$3
+. "$(dirname "$0")/lib.sh"
+plat=$data/good/localhost.json
+res=$tmp/results.jsonl
+
+expect 0 "usage: hetmap run" -- "$hm" run --help
+expect 0 "usage: hetmap calibrate" -- "$hm" calibrate --help
+
+# planned LU and GEMM runs
+expect 0 "record appended to $res" -- "$hm" run -p "$plat" -n 600 -M BTM -d 4 --results "$res"
+expect 0 "record appended" -- "$hm" run -p "$plat" -r gemm -n 400 -M GU --results "$res"
+check "two records with predicted and measured times" \
+	test "$(grep -c '"predicted_s":[0-9.e-]*,"measured_s":[0-9.e-]*' "$res")" -eq 2
+check "check passed in the records" test "$(grep -c '"passed":true' "$res")" -eq 2
+check "placement as planned" test "$(grep -c '"placement_as_planned":true' "$res")" -eq 2
+
+# the rankfile binds rank k to its processor's core: cpu0 -> core 0, cpu1 -> core 1
+expect 0 "" -- "$hm" plan -p "$plat" -n 600 -M GU --launcher openmpi -o "$tmp/launch"
+check "rankfile of the plan" grep -qx "rank 1=localhost slot=1" "$tmp/launch/rankfile"
+expect 0 '"passed":true' -- "$hm" run --plan "$tmp/launch/plan.json" --results "$res"
+check "rank 0 on core 0, rank 1 on core 1" grep -q '"rank":0,"host":"[^"]*","cpus":"0",.*"rank":1,"host":"[^"]*","cpus":"1"' "$tmp/out"
+
+# every launcher writes its file and command
+for l in openmpi:rankfile openmpi-seq:seqfile mpich:machinefile slurm:hostfile; do
+	expect 0 "written to $tmp/l-${l%%:*}/" -- "$hm" plan -p builtin:torc -n 2048 -M BTM -d 20 --launcher "${l%%:*}" -o "$tmp/l-${l%%:*}"
+	check "$l file" test -s "$tmp/l-${l%%:*}/${l#*:}"
+	check "$l command" grep -q "hetmap-driver --routine lu -n 2048 -b 32 -r 4 -c 4" "$tmp/l-${l%%:*}/command"
+done
+check "mpich machinefile pairs" grep -qx "node001:2" "$tmp/l-mpich/machinefile"
+check "seq file: 16 ranks" test "$(wc -l < "$tmp/l-openmpi-seq/seqfile")" -eq 16
+expect 3 "unknown launcher 'pbs'" -- "$hm" plan --launcher pbs -o "$tmp/x"
+expect 3 "--launcher needs -o DIR" -- "$hm" plan --launcher mpich
+expect 3 "launcher must be openmpi or openmpi-seq" -- "$hm" run -p "$plat" --launcher mpich --dry-run
+
+# dry run, and options after -- reach mpirun as separate words
+expect 0 "--display-map" -- "$hm" run -p "$plat" -n 300 --dry-run -- --display-map
+expect 3 "mpirun options go after '--'" -- "$hm" run -p "$plat" stray
+
+# failures: codes, messages, and a results file that stays valid
+expect 8 "could not be started" -- "$hm" run -p "$plat" -n 300 --mpirun "$tmp/no-such-mpirun" --results "$res"
+printf '#!/bin/sh\nkill -SEGV $$\n' > "$tmp/crash"; chmod +x "$tmp/crash"
+expect 7 "the job exited with status" -- "$hm" run -p "$plat" -n 300 --driver "$tmp/crash" --results "$res"
+expect 9 "timeout" -- "$hm" run -p "$plat" -n 9000 -M GU --timeout 1 --results "$res"
+"$hm" run -p "$plat" -n 9000 -M GU --results "$res" >/dev/null 2>"$tmp/int-err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+check "SIGINT gives 130" test $? -eq 130
+sleep 1
+check "no driver left after SIGINT" test -z "$(pgrep -f "hetmap-driver --routine lu -n 9000" || true)"
+check "interrupted record" grep -q '"mpirun_status":"interrupted"' "$res"
+expect 0 "7 records" -- "$jsonl_check" "$res" 7
+expect 2 "cannot open the plan file" -- "$hm" run --plan "$tmp/none.json"
+echo '{"hetmap_plan":1,"inputs":{"routine":"lu","n":100},"plan":{"found":true,"method":"X","D":2,"r":1,"c":3,"b":8}}' > "$tmp/bad-plan.json"
+expect 2 "grid 1 x 3 does not hold D = 2 processes" -- "$hm" run --plan "$tmp/bad-plan.json"
+
+# calibration on localhost: a platform that hetmap accepts and plans with
+expect 0 "calibrate: wrote $tmp/cal.json" -- "$hm" calibrate --hosts localhost:2 --repeat 3 --block-sizes 32,64 -o "$tmp/cal.json"
+expect 0 "ok (calibrated, 2 processors" -- "$hm" platform check "$tmp/cal.json"
+check "inter-node class marked as not measured" grep -q '"inter_node"' "$tmp/cal.json"
+expect 0 "record appended" -- "$hm" run -p "$tmp/cal.json" -n 500 -M BTM -d 4 --results "$res"
+expect 3 "host name 'a;b' has character ';'" -- "$hm" calibrate --hosts 'a;b' -o "$tmp/c.json"
+expect 3 "needs a count in [1, 1024]" -- "$hm" calibrate --hosts localhost:0 -o "$tmp/c.json"
+expect 3 "-o FILE is required" -- "$hm" calibrate
+expect 3 "--block-sizes must be a list" -- "$hm" calibrate --block-sizes '32;64' -o "$tmp/c.json"
+finish cli_run

@@ -1,0 +1,387 @@
+/* hetmap-calibrate-bench: the install phase's measurements (SPEC §2.4),
+ * one MPI rank per processor, all in one run. Started by 'hetmap
+ * calibrate', which fits the raw samples printed here into a platform.
+ *
+ * Ranks 0..P-1 are the processors; with --shadow, rank P is a second
+ * process on processor 0, used only for the same-processor ping-pong.
+ *
+ *  1. compute, all processors at once (as in a real run, they share the
+ *     node's memory): per block size b, the LU kernels with LU's shapes:
+ *     dgemm of an m x b by b x m update, dtrsm of a b x b unit triangle
+ *     with m right-hand sides, and the panel factorisation of an m x b
+ *     panel done column by column (idamax, swap, scal, ger) the way
+ *     ScaLAPACK's pdgetf2 does it, not with LAPACK's dgetf2;
+ *  2. ping-pong, one pair at a time, for each pair class present.
+ * Ranks that wait sleep between polls, so they do not steal the core of
+ * the rank being measured. Rank 0 prints one JSON line. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wrappers/scalapack.h"
+
+enum { MAX_BS = 16, MAX_PAIRS_PER_CLASS = 3, NR_SIZES = 20 };
+enum kernel { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };
+static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
+
+struct bench_args {
+	int bs[MAX_BS], nbs;
+	int rows, repeat, shadow;
+	char **hosts;           /* host of each processor rank */
+	int nhosts;
+};
+
+static void die(int rank, const char *msg)
+{
+	if (rank == 0)
+		fprintf(stderr, "hetmap-calibrate-bench: %s\n", msg);
+	MPI_Finalize();
+	exit(2);
+}
+
+/* A barrier that sleeps while it waits. */
+static void idle_barrier(void)
+{
+	MPI_Request req;
+	int done = 0;
+
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	while (MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done)
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+}
+
+static int split_list(char *text, char **items, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(text, ","); tok; tok = strtok(NULL, ","))
+		if (n < max)
+			items[n++] = tok;
+		else
+			return -1;
+	return n;
+}
+
+static void parse(int argc, char **argv, struct bench_args *a, int rank, int size)
+{
+	static const struct option longopts[] = {
+		{ "block-sizes", required_argument, NULL, 'b' },
+		{ "rows", required_argument, NULL, 'm' },
+		{ "repeat", required_argument, NULL, 'R' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "shadow", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *bs_text = NULL, *hosts_text = NULL, *items[MAX_BS + 1];
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	a->rows = 1024;
+	a->repeat = 5;
+	opterr = rank == 0;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b': bs_text = optarg; break;
+		case 'm': a->rows = atoi(optarg); break;
+		case 'R': a->repeat = atoi(optarg); break;
+		case 'H': hosts_text = optarg; break;
+		case 's': a->shadow = 1; break;
+		default: die(rank, "bad option");
+		}
+	}
+	if (!bs_text || !hosts_text)
+		die(rank, "--block-sizes and --hosts are required");
+	if (a->rows < 16 || a->rows > 16384 || a->repeat < 1 || a->repeat > 1000)
+		die(rank, "--rows must be in [16, 16384] and --repeat in [1, 1000]");
+	a->nbs = split_list(bs_text, items, MAX_BS);
+	if (a->nbs < 1)
+		die(rank, "bad --block-sizes");
+	for (int i = 0; i < a->nbs; i++)
+		if ((a->bs[i] = atoi(items[i])) < 1 || a->bs[i] > a->rows)
+			die(rank, "block sizes must be in [1, rows]");
+	a->hosts = calloc((size_t)size, sizeof(char *));
+	if (!a->hosts)
+		die(rank, "out of memory");
+	a->nhosts = split_list(hosts_text, a->hosts, size);
+	if (a->nhosts != size - a->shadow)
+		die(rank, "--hosts must name one host per processor rank");
+}
+
+static double now(void)
+{
+	return MPI_Wtime();
+}
+
+static void fill(double *v, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		v[i] = (double)(seed >> 8) / 16777216.0 - 0.5;
+	}
+}
+
+/* The panel factorisation of ScaLAPACK's pdgetf2, on one process: for
+ * each column, find the pivot, swap rows, scale, rank-1 update. */
+static void panel_lu(double *p, int m, int b)
+{
+	static const int one = 1;
+
+	for (int j = 0; j < b && j < m; j++) {
+		int len = m - j, piv, rest = b - j - 1, below = m - j - 1;
+		double *col = p + (size_t)j * m;
+
+		piv = j + idamax_(&len, col + j, &one) - 1;
+		if (piv != j)
+			dswap_(&b, p + j, &m, p + piv, &m);
+		if (col[j] != 0.0 && below > 0) {
+			double inv = 1.0 / col[j];
+
+			dscal_(&below, &inv, col + j + 1, &one);
+		}
+		if (rest > 0 && below > 0) {
+			static const double minus_one = -1.0;
+
+			dger_(&below, &rest, &minus_one, col + j + 1, &one, p + j + (size_t)(j + 1) * m,
+			      &m, p + j + 1 + (size_t)(j + 1) * m, &m);
+		}
+	}
+}
+
+/* Seconds per flop of each kernel at block size b, 'repeat' samples each
+ * after one warm-up, into out[kernel][rep]. */
+static void measure_kernels(int m, int b, int repeat, double *out[NR_KERNELS])
+{
+	static const double one_d = 1.0, minus_one = -1.0;
+	size_t mb = (size_t)m * b;
+	double *A = malloc(mb * sizeof(double)), *B = malloc(mb * sizeof(double));
+	double *C = malloc((size_t)m * m * sizeof(double)), *L = malloc((size_t)b * b * sizeof(double));
+	double *X = malloc(mb * sizeof(double)), *P = malloc(mb * sizeof(double));
+	double *P0 = malloc(mb * sizeof(double));
+	double flops[NR_KERNELS] = { 2.0 * m * m * b, (double)b * b * m,
+				     (double)m * b * b - (double)b * b * b / 3.0 };
+
+	if (!A || !B || !C || !L || !X || !P || !P0) {
+		fprintf(stderr, "hetmap-calibrate-bench: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	fill(A, mb, 1), fill(B, mb, 2), fill(C, (size_t)m * m, 3), fill(X, mb, 4), fill(P0, mb, 5);
+	fill(L, (size_t)b * b, 6);
+	for (int i = 0; i < b; i++)
+		L[(size_t)i * b + i] = 1.0;
+	for (int rep = -1; rep < repeat; rep++) {
+		double t[NR_KERNELS];
+
+		t[K_DGEMM] = now();
+		dgemm_("N", "N", &m, &m, &b, &minus_one, A, &m, B, &b, &one_d, C, &m, 1, 1);
+		t[K_DGEMM] = now() - t[K_DGEMM];
+		t[K_DTRSM] = now();
+		dtrsm_("L", "L", "N", "U", &b, &m, &one_d, L, &b, X, &b, 1, 1, 1, 1);
+		t[K_DTRSM] = now() - t[K_DTRSM];
+		memcpy(P, P0, mb * sizeof(double));
+		t[K_GETF2] = now();
+		panel_lu(P, m, b);
+		t[K_GETF2] = now() - t[K_GETF2];
+		if (rep >= 0)
+			for (int k = 0; k < NR_KERNELS; k++)
+				out[k][rep] = t[k] / flops[k];
+		fill(X, mb, 4 + (unsigned)rep + 2);     /* keep dtrsm's input bounded */
+	}
+	free(A), free(B), free(C), free(L), free(X), free(P), free(P0);
+}
+
+/* One-way time per message size between ranks a and b (median of the
+ * round trips / 2), measured by rank a; others must not call. */
+static void pingpong(int me, int a, int b, const long *sizes, double *out, char *buf)
+{
+	for (int s = 0; s < NR_SIZES; s++) {
+		int reps = sizes[s] <= 65536 ? 100 : sizes[s] <= (1 << 20) ? 20 : 8;
+		double times[100];
+
+		for (int r = -2; r < reps; r++) {
+			double t0 = now();
+
+			if (me == a) {
+				MPI_Send(buf, (int)sizes[s], MPI_BYTE, b, 0, MPI_COMM_WORLD);
+				MPI_Recv(buf, (int)sizes[s], MPI_BYTE, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			} else {
+				MPI_Recv(buf, (int)sizes[s], MPI_BYTE, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				MPI_Send(buf, (int)sizes[s], MPI_BYTE, a, 0, MPI_COMM_WORLD);
+			}
+			if (r >= 0)
+				times[r] = (now() - t0) / 2;
+		}
+		if (me == a) {
+			/* median by insertion sort: at most 100 values */
+			for (int i = 1; i < reps; i++)
+				for (int j = i; j > 0 && times[j - 1] > times[j]; j--) {
+					double t = times[j];
+
+					times[j] = times[j - 1], times[j - 1] = t;
+				}
+			out[s] = times[reps / 2];
+		}
+	}
+}
+
+struct pair { int a, b; const char *cls; };
+
+/* Up to 3 pairs of each class present, from the hosts of the ranks. */
+static int choose_pairs(const struct bench_args *a, int nproc, struct pair *pairs)
+{
+	int n = 0, same = 0, inter = 0, last_same = -1, last_inter = -1;
+
+	if (a->shadow)
+		pairs[n++] = (struct pair){ 0, nproc, "same_processor" };
+	for (int i = 0; i < nproc; i++)
+		for (int j = i + 1; j < nproc; j++) {
+			int same_host = !strcmp(a->hosts[i], a->hosts[j]);
+
+			/* a different first processor for each pair of a class */
+			if (same_host && same < MAX_PAIRS_PER_CLASS && last_same != i) {
+				pairs[n++] = (struct pair){ i, j, "same_node" };
+				same++, last_same = i;
+			} else if (!same_host && inter < MAX_PAIRS_PER_CLASS && last_inter != i) {
+				pairs[n++] = (struct pair){ i, j, "inter_node" };
+				inter++, last_inter = i;
+			}
+		}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_args a;
+	struct pair pairs[1 + 2 * MAX_PAIRS_PER_CLASS];
+	long sizes[NR_SIZES];
+	int rank, size, nproc, npairs, nsamples;
+	double *samples, *all = NULL;
+	char *buf;
+	cJSON *root = NULL, *procs = NULL, *pp = NULL;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	parse(argc, argv, &a, rank, size);
+	nproc = size - a.shadow;
+	nsamples = a.nbs * NR_KERNELS * a.repeat;
+	samples = calloc((size_t)nsamples + 1, sizeof(double));
+	if (rank == 0)
+		all = calloc((size_t)nsamples * size + 1, sizeof(double));
+	if (!samples || (rank == 0 && !all))
+		die(rank, "out of memory");
+
+	/* 1. compute kernels, all processors at once */
+	if (rank == 0)
+		fprintf(stderr, "calibrate: kernels on %d processors, b in", nproc);
+	idle_barrier();
+	if (rank < nproc) {
+		/* warm up (page faults, clock ramp-up) so the first b is not penalised */
+		double scratch[NR_KERNELS][1], *w[NR_KERNELS] = { scratch[0], scratch[1], scratch[2] };
+
+		for (int i = 0; i < a.nbs; i++)
+			measure_kernels(a.rows, a.bs[i], 1, w);
+	}
+	idle_barrier();
+	if (rank < nproc)
+		for (int i = 0; i < a.nbs; i++) {
+			double *out[NR_KERNELS];
+
+			for (int k = 0; k < NR_KERNELS; k++)
+				out[k] = samples + ((size_t)i * NR_KERNELS + k) * a.repeat;
+			measure_kernels(a.rows, a.bs[i], a.repeat, out);
+			if (rank == 0)
+				fprintf(stderr, " %d", a.bs[i]);
+		}
+	if (rank == 0)
+		fprintf(stderr, "\n");
+	idle_barrier();
+	MPI_Gather(samples, nsamples, MPI_DOUBLE, all, nsamples, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+
+	/* 2. ping-pong, one pair at a time */
+	for (int s = 0; s < NR_SIZES; s++)
+		sizes[s] = 8L << s;
+	if (!(buf = calloc((size_t)sizes[NR_SIZES - 1], 1)))
+		die(rank, "out of memory");
+	npairs = choose_pairs(&a, nproc, pairs);
+	if (rank == 0) {
+		root = cJSON_CreateObject();
+		cJSON_AddNumberToObject(root, "hetmap_calibration_raw", 1);
+		cJSON_AddNumberToObject(root, "rows", a.rows);
+		cJSON_AddNumberToObject(root, "repeat", a.repeat);
+		cJSON_AddItemToObject(root, "block_sizes", cJSON_CreateIntArray(a.bs, a.nbs));
+		{
+			cJSON *bytes = cJSON_AddArrayToObject(root, "bytes");
+
+			for (int s = 0; s < NR_SIZES; s++)
+				cJSON_AddItemToArray(bytes, cJSON_CreateNumber((double)sizes[s]));
+		}
+		procs = cJSON_AddArrayToObject(root, "processors");
+		pp = cJSON_AddArrayToObject(root, "pingpong");
+	}
+	for (int p = 0; p < npairs; p++) {
+		double oneway[NR_SIZES] = { 0 };
+
+		if (rank == 0)
+			fprintf(stderr, "calibrate: ping-pong %s (ranks %d-%d)\n", pairs[p].cls,
+				pairs[p].a, pairs[p].b);
+		idle_barrier();
+		if (rank == pairs[p].a || rank == pairs[p].b)
+			pingpong(rank, pairs[p].a, pairs[p].b, sizes, oneway, buf);
+		if (pairs[p].a != 0) {
+			if (rank == pairs[p].a)
+				MPI_Send(oneway, NR_SIZES, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+			if (rank == 0)
+				MPI_Recv(oneway, NR_SIZES, MPI_DOUBLE, pairs[p].a, 1, MPI_COMM_WORLD,
+					 MPI_STATUS_IGNORE);
+		}
+		if (rank == 0) {
+			cJSON *e = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(e, "class", pairs[p].cls);
+			cJSON_AddItemToObject(e, "ranks", cJSON_CreateIntArray((int[]){ pairs[p].a, pairs[p].b }, 2));
+			cJSON_AddItemToObject(e, "seconds", cJSON_CreateDoubleArray(oneway, NR_SIZES));
+			cJSON_AddItemToArray(pp, e);
+		}
+	}
+
+	if (rank == 0) {
+		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+		for (int r = 0; r < nproc; r++) {
+			cJSON *e = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(e, "rank", r);
+			cJSON_AddStringToObject(e, "host", a.hosts[r]);
+			for (int k = 0; k < NR_KERNELS; k++) {
+				cJSON *per_b = cJSON_AddArrayToObject(e, kernel_names[k]);
+
+				for (int i = 0; i < a.nbs; i++)
+					cJSON_AddItemToArray(per_b, cJSON_CreateDoubleArray(
+						all + (size_t)r * nsamples + ((size_t)i * NR_KERNELS + k) * a.repeat,
+						a.repeat));
+			}
+			cJSON_AddItemToArray(procs, e);
+		}
+		/* memory is per physical machine; hetmap shares it among processors */
+		cJSON_AddNumberToObject(root, "memory_bytes_rank0_host",
+					pages > 0 && page > 0 ? (double)pages * (double)page : 0);
+		{
+			char *text = cJSON_PrintUnformatted(root);
+
+			if (text)
+				printf("%s\n", text);
+			fflush(stdout);
+			cJSON_free(text);
+		}
+		cJSON_Delete(root);
+	}
+	free(buf), free(samples), free(all), free(a.hosts);
+	MPI_Finalize();
+	return 0;
+}
