@@ -2,12 +2,15 @@
 # Set up hetmap on Debian from a clean clone: install the Debian packages
 # that are missing, build, then run the main job (default) or the tests.
 #   sh experiments/setup.sh         plan LU n=2048 on the builtin TORC platform
-#   sh experiments/setup.sh test    run the test suite (what CI runs)
+#   sh experiments/setup.sh test    the test suite (what CI runs): the tests,
+#                                   again under ASan+UBSan, then 60 s of fuzzing
 set -eu
 mode=${1:-run}
 cd "$(dirname "$0")/.."
 
 packages="gcc make cmake pkg-config openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas-dev libcjson-dev"
+# the test mode also needs clang (libFuzzer) and valgrind
+[ "$mode" = test ] && packages="$packages clang valgrind"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -31,7 +34,14 @@ case "$mode" in
 run)
 	build/hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 25 -o build/plan-torc.json ;;
 test)
-	ctest --test-dir build --output-on-failure ;;
+	ctest --test-dir build --output-on-failure
+	echo "setup: the tests again under AddressSanitizer + UBSan" >&2
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DHETMAP_SANITIZE=ON -DHETMAP_WERROR=ON >/dev/null
+	cmake --build build-asan -j"$(nproc)" >/dev/null
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --test-dir build-asan --output-on-failure
+	echo "setup: fuzzing the platform and plan loaders for 60 s" >&2
+	sh tests/fuzz/run.sh 60 ;;
 *)
 	echo "usage: sh experiments/setup.sh [run|test]" >&2
 	exit 3 ;;

@@ -221,11 +221,37 @@ int hm_placement_from_result(struct hm_placement *pl, const struct hm_problem *p
 	return adopt(pl, hm_plan_json(&in, res), "(plan)", err);
 }
 
+/* The whole of 'f' (a file or a pipe) up to 'max' bytes; NULL if larger
+ * or unreadable. */
+static char *read_all(FILE *f, size_t max, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *buf = malloc(cap + 1), *bigger;
+
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n < cap)
+			continue;
+		if (cap >= max || !(bigger = realloc(buf, 2 * cap + 1))) {
+			free(buf);
+			return NULL;
+		}
+		buf = bigger, cap *= 2;
+	}
+	if (!buf || ferror(f)) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err)
 {
 	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	long len;
+	size_t len = 0;
+	char *text;
 	cJSON *doc;
 
 	memset(pl, 0, sizeof(*pl));
@@ -234,16 +260,11 @@ int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error
 	if (!f)
 		return hm_error_set(err, "cannot open the plan file");
 	/* plans are small: refuse anything that is clearly not one */
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > (64L << 20) ||
-	    fseek(f, 0, SEEK_SET) || !(text = malloc((size_t)len + 1)) ||
-	    fread(text, 1, (size_t)len, f) != (size_t)len) {
-		fclose(f);
-		free(text);
-		return hm_error_set(err, "cannot read the plan file (or larger than 64 MiB)");
-	}
+	text = read_all(f, 64u << 20, &len);
 	fclose(f);
-	text[len] = '\0';
-	doc = cJSON_ParseWithLength(text, (size_t)len);
+	if (!text)
+		return hm_error_set(err, "cannot read the plan file (or larger than 64 MiB)");
+	doc = cJSON_ParseWithLength(text, len);
 	free(text);
 	if (!doc)
 		return hm_error_set(err, "not valid JSON");

@@ -130,6 +130,8 @@ int hm_predict(const struct hm_model *m, const struct hm_platform *p,
 		return hm_error_set(err, "grid %dx%d does not hold the %ld processes placed", r, c, D);
 	if (b < 1 || !(n >= 1))
 		return hm_error_set(err, "n and b must be positive");
+	if (b > n)
+		return hm_error_set(err, "block size %d exceeds the matrix order n = %g", b, n);
 	hm_sp_effective(p, d, b, &sp);
 	m->time(routine, n, r, c, b, &sp, out);
 	return 0;

@@ -155,7 +155,11 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 		return hm_error_set(err, "depth %d out of range 1..%d", pb->depth, HM_MAX_DEPTH);
 	t->pb = *pb;
 	t->P = p->nr_procs;
-	t->nb = p->nr_block_sizes;
+	/* a block larger than the matrix is no block-cyclic distribution:
+	 * only candidates b <= n (ascending), at least the smallest one */
+	t->nb = 1;
+	while (t->nb < p->nr_block_sizes && p->block_sizes[t->nb] <= pb->n)
+		t->nb++;
 	t->T = p->nr_types;
 	t->block = p->block_sizes;
 	P = (size_t)t->P;

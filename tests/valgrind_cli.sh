@@ -1,0 +1,26 @@
+#!/bin/bash
+# valgrind over the CLI paths: every command, success and failure paths.
+# Any invalid access or definite/indirect leak makes valgrind exit 99.
+set -u
+vg=$1 hm=$2 data=$3
+. "$(dirname "$0")/lib.sh"
+V=("$vg" -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+   --show-leak-kinds=definite,indirect --trace-children=no)
+mini=$data/good/mini.json
+
+expect 0 "" -- "${V[@]}" "$hm" --help
+expect 0 "processors on" -- "${V[@]}" "$hm" platform show builtin:torc
+expect 2 "unknown type" -- "${V[@]}" "$hm" platform check "$data/bad/unknown_type.json"
+expect 2 "JSON syntax error" -- "${V[@]}" "$hm" platform check "$data/bad/syntax_error.json"
+expect 0 "7.62153" -- "${V[@]}" "$hm" predict -p builtin:torc -n 2048 --procs 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 --grid 1x19 -b 32
+expect 0 "plan written" -- "${V[@]}" "$hm" plan -p builtin:torc -n 2048 -M BTM -d 12 -o "$tmp/p.json"
+expect 0 "written to" -- "${V[@]}" "$hm" plan -p "$mini" -n 400 -M GPTM --launcher openmpi -o "$tmp/l"
+expect 5 "node budget" -- "${V[@]}" "$hm" plan -M exhaustive --max-nodes 50
+expect 0 "GPTM" -- "${V[@]}" "$hm" compare -p builtin:sunet -n 7680 -d 10 -f json
+expect 3 "unknown option" -- "${V[@]}" "$hm" compare --bogus
+expect 4 "" -- "${V[@]}" "$hm" plan -p "$mini" -o "$tmp/no/dir/p.json"
+expect 0 "hetmap-driver" -- "${V[@]}" "$hm" run --plan "$tmp/l/plan.json" --dry-run
+expect 2 "not in plan.processes" -- "${V[@]}" "$hm" run --dry-run --plan <(sed 's/"ranks":	\["a0"/"ranks":	["zz"/' "$data/../fuzz/plans/mini-gu.json")
+expect 0 "record appended" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 --results "$tmp/r.jsonl"
+expect 8 "could not be started" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 --mpirun "$tmp/none" --results "$tmp/r.jsonl"
+finish valgrind_cli
