@@ -29,7 +29,7 @@ int hm_run_named(const char *name, const struct hm_problem *pb,
 			}
 			return HM_EXIT_OK;
 		}
-	hm_cli_error("unknown method '%s' (BTM, BGRM, GRM, GCTM, GPTM, exhaustive, GU, CU, EU)",
+	hm_cli_error("unknown method '%s' (BTM, BGRM, GRM, GCTM, GPTM, exhaustive, exact, GU, CU, EU)",
 		     name);
 	return HM_EXIT_USAGE;
 }

@@ -7,6 +7,7 @@
  * within the depth limit unless a budget stops them. GRM's greedy LET is
  * not a bound and may cut the optimum, as in the thesis. */
 #include "search.h"
+#include "exact.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -324,12 +325,15 @@ static const struct hm_method methods[] = {
 	{ "GPTM", "greedy descent on the permutational tree to the depth limit", run_gptm },
 	{ "exhaustive", "all multisets up to the depth limit (identical processors merged): the model optimum",
 	  exhaustive },
+	/* no tree walk: search/exact.c reasons over classes of processors */
+	{ "exact", "the model optimum by classes of interchangeable processors (scales to 100s)", NULL },
 };
 
 #define NR_METHODS (int)(sizeof(methods) / sizeof(methods[0]))
 
 static const struct hm_method *const method_list[] = {
-	&methods[0], &methods[1], &methods[2], &methods[3], &methods[4], &methods[5], NULL,
+	&methods[0], &methods[1], &methods[2], &methods[3], &methods[4], &methods[5], &methods[6],
+	NULL,
 };
 
 const struct hm_method *hm_method_find(const char *name)
@@ -355,6 +359,28 @@ void hm_result_release(struct hm_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+static int run_exact(const struct hm_method *m, const struct hm_problem *pb,
+		     const struct hm_budget *budget, struct hm_result *res, struct hm_error *err)
+{
+	double start = hm_now();
+	int ret;
+
+	if (pb->depth < 1 || pb->depth > HM_MAX_DEPTH)
+		return hm_error_set(err, "depth %d out of range 1..%d", pb->depth, HM_MAX_DEPTH);
+	res->method = m->name;
+	res->P = pb->platform->nr_procs;
+	res->eet = INFINITY;
+	if (!(res->d = calloc((size_t)res->P, sizeof(int))))
+		return hm_error_set(err, "out of memory");
+	ret = hm_exact_run(pb, budget, res, err);
+	res->seconds = hm_now() - start;
+	if (ret) {
+		free(res->d);
+		res->d = NULL;
+	}
+	return ret;
+}
+
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err)
@@ -363,6 +389,8 @@ int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 
 	memset(res, 0, sizeof(*res));
 	memset(&s, 0, sizeof(s));
+	if (!m->run)
+		return run_exact(m, pb, budget, res, err);
 	if (hm_tree_init(&s.t, pb, err))
 		return -1;
 	res->method = m->name;

@@ -1,5 +1,5 @@
 /* tests/test_search.c - the searches against brute force on small random
- * platforms: BTM, BGRM and the exhaustive search must find the model
+ * platforms: BTM, BGRM, the exhaustive search and the exact optimizer must find the model
  * optimum; every LET must bound its subtree; greedy methods and users
  * must return valid plans whose EET is what the model says. */
 #include "check.h"
@@ -19,11 +19,11 @@ static int rnd(int n)
 /* A random platform: 2..6 processors of 2..3 types on 1..3 hosts, k tables
  * over b = 16, 32, 64 with speed ratios up to 8, random links, sometimes a
  * per-pair override or a memory limit. */
-static struct hm_platform *random_platform(void)
+static struct hm_platform *random_platform(int max_procs)
 {
 	static const char *const bs[] = { "16", "32", "64" };
-	char json[8192];
-	int len = 0, P = 2 + rnd(5), T = 2 + rnd(2), i, t, k;
+	char json[16384];
+	int len = 0, P = 2 + rnd(max_procs - 1), T = 2 + rnd(2), i, t, k;
 	struct hm_platform *p;
 	struct hm_error err;
 
@@ -189,7 +189,7 @@ static void methods_should_match_brute_force(void)
 	int trial, exact_checks = 0;
 
 	for (trial = 0; trial < 40; trial++) {
-		struct hm_platform *p = random_platform();
+		struct hm_platform *p = random_platform(6);
 		struct hm_problem pb;
 		struct hm_error err;
 		struct hm_tree t;
@@ -217,7 +217,7 @@ static void methods_should_match_brute_force(void)
 				CHECK(res.D <= pb.depth && res.stopped == HM_STOP_COMPLETE);
 				CHECK(res.eet >= opt * (1 - 1e-12));
 				if (!strcmp(meth->name, "BTM") || !strcmp(meth->name, "BGRM") ||
-				    !strcmp(meth->name, "exhaustive")) {
+				    !strcmp(meth->name, "exhaustive") || !strcmp(meth->name, "exact")) {
 					if (!CHECK_NEAR(res.eet, opt, 1e-12))
 						fprintf(stderr, "  %s missed the optimum (trial %d)\n",
 							meth->name, trial);
@@ -236,7 +236,7 @@ static void methods_should_match_brute_force(void)
 		}
 		hm_platform_free(p);
 	}
-	CHECK(exact_checks >= 90);  /* 30+ platforms x 3 exact methods */
+	CHECK(exact_checks >= 120);  /* 30+ platforms x 4 exact methods */
 }
 
 /* Users: GU all processors; CU the floor(P/2) fastest; EU the best of the
@@ -331,9 +331,49 @@ static void searches_should_be_deterministic(void)
 	hm_platform_free(p);
 }
 
+/* The exact optimizer on platforms with larger classes of alike
+ * processors (up to 12 processors of 2-3 types on 1-3 hosts, overrides,
+ * memory) against the exhaustive search, which walks every multiset. */
+static void exact_should_match_exhaustive(void)
+{
+	struct hm_budget budget = { 0, 0 };
+	int trial, compared = 0;
+
+	for (trial = 0; trial < 150; trial++) {
+		struct hm_platform *p = random_platform(12);
+		struct hm_problem pb;
+		struct hm_result ex, ref;
+		struct hm_error err;
+
+		if (!CHECK(p != NULL))
+			continue;
+		pb.platform = p;
+		pb.model = hm_model_default();
+		pb.routine = rnd(2) ? HM_ROUTINE_LU : HM_ROUTINE_GEMM;
+		pb.n = 500 + 500 * rnd(16);
+		pb.depth = 1 + rnd(10);
+		if (CHECK(hm_search(hm_method_find("exact"), &pb, &budget, &ex, &err) == 0) &&
+		    CHECK(hm_search(hm_method_find("exhaustive"), &pb, &budget, &ref, &err) == 0)) {
+			CHECK(ex.found == ref.found);
+			if (ex.found && ref.found) {
+				check_valid(&pb, &ex);
+				if (!CHECK_NEAR(ex.eet, ref.eet, 1e-12))
+					fprintf(stderr, "  exact %.17g vs exhaustive %.17g (trial %d, P %d)\n",
+						ex.eet, ref.eet, trial, p->nr_procs);
+				compared++;
+			}
+			hm_result_release(&ex);
+			hm_result_release(&ref);
+		}
+		hm_platform_free(p);
+	}
+	CHECK(compared >= 100);
+}
+
 int main(void)
 {
 	methods_should_match_brute_force();
+	exact_should_match_exhaustive();
 	users_should_match_their_definitions();
 	budgets_should_stop_with_the_best_so_far();
 	searches_should_be_deterministic();

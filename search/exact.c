@@ -1,0 +1,448 @@
+/* search/exact.c - the exact optimizer (see exact.h).
+ *
+ * Why it is exact. Split the processors into classes of interchangeable
+ * ones (hm_exact_classes). Under the heterogeneity rule (SPEC §2.3) the
+ * effective SPs of a placement d depend only on, per class c:
+ *   m_c   = the largest d_i in the class (0: class unused), and
+ *   multi = whether two or more of its processors are used,
+ * because every computation SP is max_i d_i k_i = max_c m_c k_c, and the
+ * communication SP is the max over existing pairs of max(d_i, d_j) t(i, j):
+ * between two used classes the largest pair is max(m_c, m_c') T[c][c'];
+ * inside a class such a pair exists iff multi (value m_c T[c][c]); the
+ * same-processor pair exists iff m_c >= 2 (value m_c T0[c]). A profile
+ * {(m_c, multi_c)} is realised by exactly the totals D in
+ *   [sum (m_c, or m_c + 1 if multi), sum (m_c, or N_c m_c if multi)]
+ * (one processor holds m_c, a second one at least 1 if multi, the rest
+ * anything up to m_c), all with the same SPs; memory only requires
+ * m_c * bytes(D) <= memory_c. So the optimum over placements equals the
+ * minimum over profiles, D in their range (and <= L), grids and b: that
+ * is what the search below enumerates, class by class.
+ *
+ * Pruning. Adding a class, or raising m_c, only raises SPs and the lowest
+ * reachable D. The model never decreases when an SP grows (the contract of
+ * struct hm_model), so min over D in [lo, L], grids and b of the model at
+ * the current SPs bounds every profile below the node; a node whose bound
+ * is not below the incumbent is cut, and with it every larger m_c of the
+ * same class. */
+#include "exact.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_VERIFY = 4000 };     /* class structure checked pair by pair up to here */
+
+struct cls {
+	int count;          /* N_c */
+	int *members;       /* ascending processor indices */
+	double memory;      /* bytes, 0 = not given */
+	struct hm_link same;    /* same-processor link */
+	double speed_key;   /* for the order: k3_dgemm at the middle b */
+};
+
+/* The running state along the path of the enumeration. */
+struct profile {
+	double kg[HM_MAX_BLOCK_SIZES], kt[HM_MAX_BLOCK_SIZES], kf[HM_MAX_BLOCK_SIZES];
+	double t_s, t_w;
+	double mem_cap;     /* bytes one process may use: min over used memory_c / m_c */
+	int lo, hi;         /* reachable totals */
+};
+
+struct exact {
+	const struct hm_problem *pb;
+	const struct hm_budget *budget;
+	struct hm_result *res;
+	int P, C, nb, L;
+	const int *block;
+	struct cls *cls;            /* in search order, fastest first */
+	struct hm_link *T;          /* [a * C + b] between classes (a != b or inside a) */
+	double *k;                  /* [(c * nb + bi) * 3 + kernel] */
+	int *div_start, *div_list;  /* divisors of D: div_list[div_start[D] .. div_start[D+1]) */
+	int *path_class, *path_m, *path_multi;  /* the profile on the path */
+	int *best_class, *best_m, *best_multi, best_len;
+	int depth;
+	double best;
+	double start;
+	long nodes, pruned;
+	int stopped;
+};
+
+/* ---- classes ----------------------------------------------------------- */
+
+static int links_equal(struct hm_link a, struct hm_link b)
+{
+	return a.t_s == b.t_s && a.t_w == b.t_w;
+}
+
+/* Sort key of a processor: what must be equal for two to share a class. */
+struct key {
+	int type, cores, node, singleton;
+	double memory;
+	int index;
+};
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct key *a = x, *b = y;
+
+	if (a->type != b->type)
+		return a->type - b->type;
+	if (a->cores != b->cores)
+		return a->cores - b->cores;
+	if (a->memory != b->memory)
+		return a->memory < b->memory ? -1 : 1;
+	if (a->node != b->node)
+		return a->node - b->node;
+	if (a->singleton != b->singleton)
+		return a->singleton - b->singleton;
+	return a->index - b->index;
+}
+
+int hm_exact_classes(const struct hm_platform *p, int *class_of, struct hm_error *err)
+{
+	/* The node matters only when same-node and inter-node links differ;
+	 * a processor with a per-pair override is a class of its own. */
+	int by_node = !links_equal(p->links[HM_LINK_SAME_NODE], p->links[HM_LINK_INTER_NODE]);
+	struct key *keys = malloc((size_t)p->nr_procs * sizeof(*keys));
+	int *rep, C = 0;
+
+	if (!keys)
+		return hm_error_set(err, "out of memory");
+	for (int i = 0; i < p->nr_procs; i++)
+		keys[i] = (struct key){ p->procs[i].type, p->procs[i].cores,
+					by_node ? p->procs[i].node : 0, 0, p->procs[i].memory, i };
+	for (int o = 0; o < p->nr_overrides; o++) {
+		keys[p->overrides[o].a].singleton = p->overrides[o].a + 1;
+		keys[p->overrides[o].b].singleton = p->overrides[o].b + 1;
+	}
+	qsort(keys, (size_t)p->nr_procs, sizeof(*keys), cmp_key);
+	for (int i = 0; i < p->nr_procs; i++) {
+		const struct key *a = &keys[i], *b = i ? &keys[i - 1] : NULL;
+
+		if (!b || a->type != b->type || a->cores != b->cores || a->memory != b->memory ||
+		    a->node != b->node || a->singleton != b->singleton)
+			C++;
+		class_of[a->index] = C - 1;
+	}
+	free(keys);
+	/* The argument of exact.c needs t(i, j) to depend on the classes only:
+	 * check it outright where that is affordable. */
+	if (p->nr_procs > MAX_VERIFY)
+		return C;
+	if (!(rep = malloc((size_t)C * C * sizeof(int))))
+		return hm_error_set(err, "out of memory");
+	for (int i = 0; i < C * C; i++)
+		rep[i] = -1;
+	for (int i = 0; i < p->nr_procs; i++)
+		for (int j = 0; j < p->nr_procs; j++) {
+			int *r = &rep[class_of[i] * C + class_of[j]];
+
+			if (i == j)
+				continue;
+			if (*r < 0) {
+				*r = i * p->nr_procs + j;
+			} else if (!links_equal(hm_platform_link(p, i, j),
+						hm_platform_link(p, *r / p->nr_procs, *r % p->nr_procs))) {
+				int other = *r / p->nr_procs;
+
+				free(rep);
+				return hm_error_set(err, "processors '%s' and '%s' are alike but linked differently",
+						    p->procs[i].name, p->procs[other].name);
+			}
+		}
+	free(rep);
+	return C;
+}
+
+static int cmp_speed(const void *x, const void *y)
+{
+	const struct cls *a = x, *b = y;
+
+	if (a->speed_key != b->speed_key)
+		return a->speed_key < b->speed_key ? -1 : 1;
+	return a->members[0] - b->members[0];
+}
+
+/* Classes in search order (fastest first), their k values per candidate b
+ * and the link table. */
+static int build(struct exact *x, struct hm_error *err)
+{
+	const struct hm_platform *p = x->pb->platform;
+	int *class_of = malloc((size_t)x->P * sizeof(int)), *fill, C;
+
+	if (!class_of)
+		return hm_error_set(err, "out of memory");
+	if ((C = hm_exact_classes(p, class_of, err)) < 0) {
+		free(class_of);
+		return -1;
+	}
+	x->C = C;
+	x->cls = calloc((size_t)C, sizeof(*x->cls));
+	fill = calloc((size_t)C, sizeof(int));
+	if (!x->cls || !fill)
+		goto oom;
+	for (int i = 0; i < x->P; i++)
+		x->cls[class_of[i]].count++;
+	for (int c = 0; c < C; c++)
+		if (!(x->cls[c].members = malloc((size_t)x->cls[c].count * sizeof(int))))
+			goto oom;
+	for (int i = 0; i < x->P; i++) {
+		struct cls *c = &x->cls[class_of[i]];
+
+		c->members[fill[class_of[i]]++] = i;
+		c->memory = p->procs[i].memory;
+		c->same = hm_platform_link(p, i, i);
+		c->speed_key = hm_table_at(&p->types[p->procs[i].type].k3_dgemm, x->block[x->nb / 2]);
+	}
+	qsort(x->cls, (size_t)C, sizeof(*x->cls), cmp_speed);
+	x->T = malloc((size_t)C * C * sizeof(*x->T));
+	x->k = malloc((size_t)C * x->nb * 3 * sizeof(double));
+	if (!x->T || !x->k)
+		goto oom;
+	for (int a = 0; a < C; a++) {
+		const struct hm_proc_type *ty = &p->types[p->procs[x->cls[a].members[0]].type];
+
+		for (int b = 0; b < C; b++) {
+			int i = x->cls[a].members[0], j = x->cls[b].members[0];
+
+			if (i == j)     /* inside a class: its first two members */
+				j = x->cls[a].count > 1 ? x->cls[a].members[1] : i;
+			x->T[a * C + b] = hm_platform_link(p, i, j);
+		}
+		for (int bi = 0; bi < x->nb; bi++) {
+			double *k = &x->k[((size_t)a * x->nb + bi) * 3];
+
+			k[0] = hm_table_at(&ty->k3_dgemm, x->block[bi]);
+			k[1] = hm_table_at(&ty->k3_dtrsm, x->block[bi]);
+			k[2] = hm_table_at(&ty->k2_dgetf2, x->block[bi]);
+		}
+	}
+	free(class_of);
+	free(fill);
+	return 0;
+oom:
+	free(class_of);
+	free(fill);
+	return hm_error_set(err, "out of memory");
+}
+
+static int divisors(struct exact *x)
+{
+	int k = 0;
+
+	x->div_start = malloc((size_t)(x->L + 2) * sizeof(int));
+	x->div_list = malloc((size_t)(x->L * (log(x->L + 1) + 3) + 16) * sizeof(int));
+	if (!x->div_start || !x->div_list)
+		return -1;
+	for (int D = 0; D <= x->L; D++) {
+		x->div_start[D] = k;
+		for (int r = 1; D > 0 && r <= D; r++)
+			if (D % r == 0)
+				x->div_list[k++] = r;
+	}
+	x->div_start[x->L + 1] = k;
+	return 0;
+}
+
+/* ---- the enumeration --------------------------------------------------- */
+
+static int out_of_budget(struct exact *x)
+{
+	if (x->stopped)
+		return 1;
+	if (x->budget->max_nodes && x->nodes >= x->budget->max_nodes)
+		x->stopped = HM_STOP_NODES;
+	else if (x->budget->max_seconds > 0 && (x->nodes & 1023) == 0 &&
+		 hm_now() - x->start > x->budget->max_seconds)
+		x->stopped = HM_STOP_TIME;
+	return x->stopped != 0;
+}
+
+/* Best time of the profile: for D in [lo, min(hi, L)] (memory allowed),
+ * every grid and b; the incumbent is updated. Returns the bound over
+ * D in [lo, L] at these SPs, stopping early once it is below the
+ * incumbent (then no cut can follow anyway). */
+static double evaluate(struct exact *x, const struct profile *pf)
+{
+	const struct hm_model *m = x->pb->model;
+	double bound = INFINITY;
+
+	for (int D = pf->lo > 0 ? pf->lo : 1; D <= x->L; D++) {
+		int in_range = D <= pf->hi &&
+			       hm_bytes_per_process(x->pb->routine, x->pb->n, D) <= pf->mem_cap;
+
+		if (!in_range && bound < x->best)
+			break;  /* beyond the profile and already not cuttable */
+		for (int bi = 0; bi < x->nb; bi++) {
+			struct hm_sp sp = { pf->kg[bi], pf->kt[bi], pf->kf[bi],
+					    D > 1 ? pf->t_s : 0, D > 1 ? pf->t_w : 0 };
+
+			for (int q = x->div_start[D]; q < x->div_start[D + 1]; q++) {
+				int r = x->div_list[q];
+				double t = m->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
+
+				if (t < bound)
+					bound = t;
+				if (in_range && t < x->best) {
+					x->best = t;
+					x->res->D = D, x->res->r = r, x->res->c = D / r;
+					x->res->b = x->block[bi];
+					x->best_len = x->depth;
+					memcpy(x->best_class, x->path_class, (size_t)x->depth * sizeof(int));
+					memcpy(x->best_m, x->path_m, (size_t)x->depth * sizeof(int));
+					memcpy(x->best_multi, x->path_multi, (size_t)x->depth * sizeof(int));
+					x->res->seconds_to_best = hm_now() - x->start;
+				}
+			}
+		}
+	}
+	return bound;
+}
+
+/* pf with class c added at count m (multi: on two or more processors). */
+static void add_class(const struct exact *x, const struct profile *pf, int c, int m, int multi,
+		      struct profile *out)
+{
+	const struct cls *k = &x->cls[c];
+	const struct hm_link *T = x->T;
+
+	*out = *pf;
+	for (int bi = 0; bi < x->nb; bi++) {
+		const double *kv = &x->k[((size_t)c * x->nb + bi) * 3];
+
+		out->kg[bi] = fmax(out->kg[bi], m * kv[0]);
+		out->kt[bi] = fmax(out->kt[bi], m * kv[1]);
+		out->kf[bi] = fmax(out->kf[bi], m * kv[2]);
+	}
+	for (int u = 0; u < x->depth; u++) {     /* pairs with the classes already used */
+		int o = x->path_class[u], mm = m > x->path_m[u] ? m : x->path_m[u];
+
+		out->t_s = fmax(out->t_s, mm * T[c * x->C + o].t_s);
+		out->t_w = fmax(out->t_w, mm * T[c * x->C + o].t_w);
+	}
+	if (multi) {
+		out->t_s = fmax(out->t_s, m * T[c * x->C + c].t_s);
+		out->t_w = fmax(out->t_w, m * T[c * x->C + c].t_w);
+	}
+	if (m >= 2) {
+		out->t_s = fmax(out->t_s, m * k->same.t_s);
+		out->t_w = fmax(out->t_w, m * k->same.t_w);
+	}
+	if (k->memory > 0)
+		out->mem_cap = fmin(out->mem_cap, k->memory / m);
+	out->lo += multi ? m + 1 : m;
+	out->hi += multi ? k->count * m : m;
+}
+
+static void enumerate(struct exact *x, const struct profile *pf, int from)
+{
+	for (int c = from; c < x->C && !out_of_budget(x); c++)
+		for (int multi = 0; multi <= (x->cls[c].count > 1); multi++)
+			for (int m = 1; pf->lo + m + multi <= x->L && !out_of_budget(x); m++) {
+				struct profile child;
+
+				add_class(x, pf, c, m, multi, &child);
+				x->path_class[x->depth] = c;
+				x->path_m[x->depth] = m;
+				x->path_multi[x->depth] = multi;
+				x->depth++;
+				x->nodes++;
+				if (x->depth > x->res->level_reached)
+					x->res->level_reached = x->depth;
+				if (evaluate(x, &child) >= x->best) {
+					/* a larger m only raises the SPs and lo: cut them all */
+					x->depth--;
+					x->pruned++;
+					break;
+				}
+				enumerate(x, &child, c + 1);
+				x->depth--;
+			}
+}
+
+/* The placement of the best profile: per class, one processor at m_c,
+ * (multi) a second one at 1 or more, then the totals D asks for, filled
+ * in member order up to m_c each. */
+static void realise(struct exact *x)
+{
+	int extra = x->res->D;
+
+	memset(x->res->d, 0, (size_t)x->P * sizeof(int));
+	for (int u = 0; u < x->best_len; u++)
+		extra -= x->best_m[u] + x->best_multi[u];
+	for (int u = 0; u < x->best_len; u++) {
+		const struct cls *k = &x->cls[x->best_class[u]];
+		int m = x->best_m[u];
+
+		x->res->d[k->members[0]] = m;
+		if (!x->best_multi[u])
+			continue;
+		x->res->d[k->members[1]] = 1;
+		for (int j = 1; j < k->count && extra > 0; j++) {
+			int add = m - x->res->d[k->members[j]];
+
+			if (add > extra)
+				add = extra;
+			x->res->d[k->members[j]] += add;
+			extra -= add;
+		}
+	}
+}
+
+static void release(struct exact *x)
+{
+	for (int c = 0; x->cls && c < x->C; c++)
+		free(x->cls[c].members);
+	free(x->cls), free(x->T), free(x->k), free(x->div_start), free(x->div_list);
+	free(x->path_class), free(x->path_m), free(x->path_multi);
+	free(x->best_class), free(x->best_m), free(x->best_multi);
+}
+
+int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
+		 struct hm_result *res, struct hm_error *err)
+{
+	const struct hm_platform *p = pb->platform;
+	struct exact x = { 0 };
+	struct profile root;
+	int ret = -1;
+
+	x.pb = pb, x.budget = budget, x.res = res;
+	x.P = p->nr_procs, x.L = pb->depth, x.block = p->block_sizes;
+	x.nb = 1;   /* candidates b <= n, at least the smallest (as search/tree.c) */
+	while (x.nb < p->nr_block_sizes && p->block_sizes[x.nb] <= pb->n)
+		x.nb++;
+	x.best = INFINITY;
+	x.start = hm_now();
+	if (build(&x, err))
+		goto out;
+	x.path_class = malloc((size_t)(x.L + 1) * sizeof(int));
+	x.path_m = malloc((size_t)(x.L + 1) * sizeof(int));
+	x.path_multi = malloc((size_t)(x.L + 1) * sizeof(int));
+	x.best_class = malloc((size_t)(x.L + 1) * sizeof(int));
+	x.best_m = malloc((size_t)(x.L + 1) * sizeof(int));
+	x.best_multi = malloc((size_t)(x.L + 1) * sizeof(int));
+	if (!x.path_class || !x.path_m || !x.path_multi || !x.best_class || !x.best_m ||
+	    !x.best_multi || divisors(&x)) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
+	memset(&root, 0, sizeof(root));
+	root.mem_cap = INFINITY;
+	enumerate(&x, &root, 0);
+	res->evaluated = x.nodes;
+	res->pruned = x.pruned;
+	res->stopped = (enum hm_stop)x.stopped;
+	if (x.best < INFINITY) {
+		struct hm_error perr;
+
+		realise(&x);
+		res->found = 1;
+		res->eet = x.best;
+		hm_predict(pb->model, p, pb->routine, pb->n, res->d, res->r, res->c, res->b,
+			   &res->pred, &perr);
+	}
+	ret = 0;
+out:
+	release(&x);
+	return ret;
+}
