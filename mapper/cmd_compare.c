@@ -6,22 +6,64 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include "search/exact.h"
 
 static const struct hm_usage usage = {
 	"compare",
-	"hetmap compare [-p FILE] [-r lu|gemm] [-n N] [-d DEPTH] [-f text|csv|json]",
-	"Run the exhaustive search, BTM, BGRM, GRM, GCTM, GPTM and the modeled\n"
-	"users GU, CU, EU on one problem and print one row each: the decision,\n"
-	"its predicted time, its ratio to the model optimum (the exhaustive\n"
-	"search), the time to solution, nodes evaluated and the level reached.",
-	"Each run has its own budget (--max-nodes, --max-time). If the exhaustive\n"
-	"search is stopped, ratios are to the best time any run found, and the\n"
-	"table says so.\n"
-	"example: hetmap compare -p builtin:sunet -n 7680 -d 25",
+	"hetmap compare [-p FILE] [-r lu|gemm] [-n N] [-d DEPTH] [--methods LIST] [-f text|csv|json]",
+	"Run the exact optimizer, BTM, BGRM, GRM, GCTM, GPTM and the modeled\n"
+	"users GU, CU, EU (or the --methods given) on one problem and print one\n"
+	"row each: the decision, its predicted time, its ratio to the model\n"
+	"optimum, the time to solution, nodes evaluated and the level reached.",
+	"The optimum is the first of 'exact' or 'exhaustive' in the list that\n"
+	"completes; when 'exact' cannot use the platform's structure, the\n"
+	"exhaustive search replaces it. Each run has its own budget (--max-nodes,\n"
+	"--max-time); if no exact run completes, ratios are to the best time any\n"
+	"run found, and the table says so.\n"
+	"example: hetmap compare -p builtin:sunet -n 7680 -d 25 --methods exhaustive,exact,BTM,GPTM,GU",
 };
 
-#define NR_METHODS 6
-#define NR_ROWS (NR_METHODS + HM_NR_USERS)
+#define MAX_ROWS 32
+#define DEFAULT_METHODS "exact,BTM,BGRM,GRM,GCTM,GPTM,GU,CU,EU"
+
+static int is_exact(const char *name)
+{
+	return !strcmp(name, "exact") || !strcmp(name, "exhaustive");
+}
+
+/* Run every name of the comma-separated 'list'; rows filled, an exit code. */
+static int run_list(const char *list, const struct hm_problem *pb, const struct hm_budget *budget,
+		    struct hm_result *rows, int *nr)
+{
+	char names[512], *save = NULL;
+
+	if (strlen(list) >= sizeof(names)) {
+		hm_cli_error("compare: --methods list too long");
+		return HM_EXIT_USAGE;
+	}
+	strcpy(names, list);
+	for (char *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		struct hm_error err;
+		int ret;
+
+		if (*nr == MAX_ROWS) {
+			hm_cli_error("compare: at most %d methods", MAX_ROWS);
+			return HM_EXIT_USAGE;
+		}
+		fprintf(stderr, "hetmap: compare: running %s...\n", name);
+		hm_error_clear(&err);
+		if (!strcasecmp(name, "exact") && hm_exact_applicable(pb->platform, &err) < 0) {
+			fprintf(stderr, "hetmap: compare: exact: %s; the exhaustive search replaces it\n",
+				err.msg);
+			name = "exhaustive";
+		}
+		if ((ret = hm_run_named(name, pb, budget, &rows[*nr])))
+			return ret;
+		(*nr)++;
+	}
+	return HM_EXIT_OK;
+}
 
 static void print_text(const struct hm_problem *pb, struct hm_result *rows, int nr,
 		       double ref, int ref_exact)
@@ -30,8 +72,8 @@ static void print_text(const struct hm_problem *pb, struct hm_result *rows, int 
 
 	printf("%s n=%.0f on %s (%d processors), depth %d, model %s\n", hm_routine_name(pb->routine),
 	       pb->n, pb->platform->name, pb->platform->nr_procs, pb->depth, pb->model->name);
-	printf("ratio: predicted time / %s\n\n", ref_exact ? "the exhaustive optimum"
-			: "the best time found (the exhaustive search was STOPPED)");
+	printf("ratio: predicted time / %s\n\n", ref_exact ? "the model optimum"
+			: "the best time found (NO exact run completed)");
 	printf("%-10s %-28s %5s %4s %7s %12s %8s %10s %10s %9s %5s\n", "method", "d", "D", "b", "grid",
 	       "predicted_s", "ratio", "time_s", "nodes", "pruned", "level");
 	for (i = 0; i < nr; i++) {
@@ -100,11 +142,10 @@ int cmd_compare(int argc, char **argv)
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, 60 };
 	const char *format = "text";
-	struct hm_result rows[NR_ROWS];
-	const struct hm_method *const *m, *order[NR_METHODS];
+	struct hm_result rows[MAX_ROWS];
+	const char *methods = DEFAULT_METHODS;
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
-	struct hm_error err;
 	int stop, fmt, ret, nr = 0, i, ref_exact;
 	double ref = INFINITY;
 
@@ -115,6 +156,7 @@ int cmd_compare(int argc, char **argv)
 			{ 'd', "depth", HM_OPT_INT, &po.depth, "L", "level limit (default 25)", 1, HM_MAX_DEPTH },
 			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "node budget of each run (default: none)", 0, 1e15 },
 			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of each run (default 60 s)", 0, 1e9 },
+			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ")", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text, csv or json", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
@@ -128,31 +170,18 @@ int cmd_compare(int argc, char **argv)
 	ret = hm_problem_open(&po, &pb, &p);
 	if (ret)
 		return ret;
-	/* the exhaustive search first: it is the reference of the ratios */
-	order[0] = hm_method_find("exhaustive");
-	for (i = 0, m = hm_method_list(); *m; m++)
-		if (*m != order[0])
-			order[++i] = *m;
-	for (i = 0; i < NR_METHODS; i++, nr++) {
-		fprintf(stderr, "hetmap: compare: running %s...\n", order[i]->name);
-		if (hm_search(order[i], &pb, &budget, &rows[nr], &err)) {
-			hm_cli_error("compare: %s", err.msg);
-			ret = HM_EXIT_USAGE;
-			goto cleanup;
+	if ((ret = run_list(methods, &pb, &budget, rows, &nr)))
+		goto cleanup;
+	/* the reference: the first exact run that completed, else the best found */
+	ref_exact = 0;
+	for (i = 0; i < nr && !ref_exact; i++)
+		if (is_exact(rows[i].method) && rows[i].found && rows[i].stopped == HM_STOP_COMPLETE) {
+			ref_exact = 1;
+			ref = rows[i].eet;
 		}
-	}
-	for (i = 0; i < HM_NR_USERS; i++, nr++)
-		if (hm_user_plan((enum hm_user)i, &pb, &rows[nr], &err)) {
-			hm_cli_error("compare: %s", err.msg);
-			ret = HM_EXIT_FAILURE;
-			goto cleanup;
-		}
-	ref_exact = rows[0].found && rows[0].stopped == HM_STOP_COMPLETE;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr && !ref_exact; i++)
 		if (rows[i].eet < ref)
 			ref = rows[i].eet;
-	if (ref_exact)
-		ref = rows[0].eet;
 	if (fmt == HM_FORMAT_TEXT)
 		print_text(&pb, rows, nr, ref, ref_exact);
 	else if (fmt == HM_FORMAT_CSV)

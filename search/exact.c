@@ -154,6 +154,17 @@ int hm_exact_classes(const struct hm_platform *p, int *class_of, struct hm_error
 	return C;
 }
 
+int hm_exact_applicable(const struct hm_platform *p, struct hm_error *err)
+{
+	int *class_of = malloc((size_t)p->nr_procs * sizeof(int)), ret;
+
+	if (!class_of)
+		return hm_error_set(err, "out of memory");
+	ret = hm_exact_classes(p, class_of, err) < 0 ? -1 : 0;
+	free(class_of);
+	return ret;
+}
+
 static int cmp_speed(const void *x, const void *y)
 {
 	const struct cls *a = x, *b = y;

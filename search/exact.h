@@ -13,6 +13,9 @@
  * when the platform has no such structure (then 'err' says why). */
 int hm_exact_classes(const struct hm_platform *p, int *class_of, struct hm_error *err);
 
+/* 0 if the exact optimizer can handle 'p', else -1 with the reason. */
+int hm_exact_applicable(const struct hm_platform *p, struct hm_error *err);
+
 /* Run the exact optimizer on 'pb' within 'budget'; fills 'res' like
  * hm_search (res->d allocated by the caller, P entries). 0, or -1. */
 int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,

@@ -220,7 +220,10 @@ static int cmp_child(const void *x, const void *y)
 /* Evaluate all children of the top node (each offered as incumbent), then
  * visit them by increasing EET: good incumbents come early, so LET >= MEET
  * cuts more. The tree, the bounds and the answer are those of SPEC §3;
- * only the order of the visit differs from plain index order. */
+ * only the order of the visit differs from plain index order, and, as in
+ * the exhaustive search, a child that only swaps interchangeable
+ * processors of an earlier sibling is skipped (its subtree is a copy;
+ * the copy kept has the lower indices, which the tie rule prefers). */
 static void branch_and_bound(struct hm_run *s, enum bnb_kind kind)
 {
 	struct hm_tree *t = &s->t;
@@ -230,6 +233,8 @@ static void branch_and_bound(struct hm_run *s, enum bnb_kind kind)
 	if (hm_tree_top(t)->level >= t->pb.depth)
 		return;
 	for (j = first; j < t->P && !stopped(s); j++) {
+		if (!hm_tree_canonical_child(t, j))
+			continue;
 		row[nr].j = j;
 		row[nr].eet = visit(s, j);
 		row[nr].est = *hm_tree_top(t);

@@ -52,14 +52,16 @@ grep -q "D = " "$tmp/out" && pass=$((pass + 1)) || { echo "FAILED: no best-so-fa
 expect 0 '"method":	"EU"' -- "$hm" plan -M eu -f json
 
 # compare: every method and user, three formats
-expect 0 "ratio: predicted time / the exhaustive optimum" -- "$hm" compare -p builtin:sunet -n 7680 -d 25
-for m in exhaustive BTM BGRM GRM GCTM GPTM GU CU EU; do
+expect 0 "ratio: predicted time / the model optimum" -- "$hm" compare -p builtin:sunet -n 7680 -d 25 --methods exhaustive,exact,BTM,BGRM,GRM,GCTM,GPTM,GU,CU,EU
+for m in exhaustive exact BTM BGRM GRM GCTM GPTM GU CU EU; do
 	grep -q "^$m " "$tmp/out" && pass=$((pass + 1)) || { echo "FAILED: compare lacks $m"; fail=$((fail + 1)); }
 done
 expect 0 "" -- "$hm" compare -p builtin:sunet -n 7680 -d 10 -f csv
 [ "$(wc -l < "$tmp/out")" -eq 10 ] && head -1 "$tmp/out" | grep -q '^platform,routine,n,depth' &&
 	pass=$((pass + 1)) || { echo "FAILED: csv shape"; fail=$((fail + 1)); }
 expect 0 '"reference_is_optimum":	true' -- "$hm" compare -p builtin:sunet -n 7680 -d 10 -f json
+expect 3 "unknown method 'nope'" -- "$hm" compare --methods BTM,nope
+expect 0 "NO exact run completed" -- "$hm" compare -p builtin:torc --methods GPTM,GU
 
 # every reference platform shows and checks
 for f in sunet torc msunet-01 msunet-02 msunet-03 mtorc-01 mtorc-02 mtorc-03; do
