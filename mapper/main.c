@@ -15,6 +15,7 @@ static const struct command commands[] = {
 	{ "predict", cmd_predict, "predict the time of one configuration (d, r x c, b)" },
 	{ "plan", cmd_plan, "search the best configuration and write a plan" },
 	{ "compare", cmd_compare, "run every method and modeled user, one table" },
+	{ "generate", cmd_generate, "build a platform from a generator description (simulation)" },
 	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },
 	{ "run", cmd_run, "plan and run the ScaLAPACK driver through mpirun, record the result" },
 	{ NULL, NULL, NULL },

@@ -57,6 +57,8 @@ struct exact {
 	struct cls *cls;            /* in search order, fastest first */
 	struct hm_link *T;          /* [a * C + b] between classes (a != b or inside a) */
 	double *k;                  /* [(c * nb + bi) * 3 + kernel] */
+	double *suffix_k;           /* [(c * nb + bi) * 3 + kernel]: min over classes >= c; row C: inf */
+	struct hm_link min_link;    /* smallest t_s and t_w between distinct processors */
 	int *div_start, *div_list;  /* divisors of D: div_list[div_start[D] .. div_start[D+1]) */
 	int *path_class, *path_m, *path_multi;  /* the profile on the path */
 	int *best_class, *best_m, *best_multi, best_len;
@@ -102,12 +104,20 @@ int hm_exact_classes(const struct hm_platform *p, int *class_of, struct hm_error
 {
 	/* The node matters only when same-node and inter-node links differ;
 	 * a processor with a per-pair override is a class of its own. */
-	int by_node = !links_equal(p->links[HM_LINK_SAME_NODE], p->links[HM_LINK_INTER_NODE]);
+	int by_node = 0;
 	struct key *keys = malloc((size_t)p->nr_procs * sizeof(*keys));
-	int *rep, C = 0;
+	int *rep, *on_node = calloc((size_t)p->nr_nodes + 1, sizeof(int)), C = 0;
 
-	if (!keys)
+	if (!keys || !on_node) {
+		free(keys);
+		free(on_node);
 		return hm_error_set(err, "out of memory");
+	}
+	/* (no same-node pair exists when every host holds one processor) */
+	for (int i = 0; i < p->nr_procs; i++)
+		if (++on_node[p->procs[i].node] > 1)
+			by_node = !links_equal(p->links[HM_LINK_SAME_NODE], p->links[HM_LINK_INTER_NODE]);
+	free(on_node);
 	for (int i = 0; i < p->nr_procs; i++)
 		keys[i] = (struct key){ p->procs[i].type, p->procs[i].cores,
 					by_node ? p->procs[i].node : 0, 0, p->procs[i].memory, i };
@@ -228,6 +238,23 @@ static int build(struct exact *x, struct hm_error *err)
 			k[2] = hm_table_at(&ty->k2_dgetf2, x->block[bi]);
 		}
 	}
+	/* what any class added later costs at least: the bound for totals the
+	 * current profile cannot hold */
+	if (!(x->suffix_k = malloc((size_t)(C + 1) * x->nb * 3 * sizeof(double))))
+		goto oom;
+	for (int i = 0; i < x->nb * 3; i++)
+		x->suffix_k[(size_t)C * x->nb * 3 + i] = INFINITY;
+	for (int c = C - 1; c >= 0; c--)
+		for (int i = 0; i < x->nb * 3; i++)
+			x->suffix_k[(size_t)c * x->nb * 3 + i] = fmin(x->k[(size_t)c * x->nb * 3 + i],
+								       x->suffix_k[(size_t)(c + 1) * x->nb * 3 + i]);
+	x->min_link.t_s = x->min_link.t_w = INFINITY;
+	for (int a = 0; a < C; a++)
+		for (int b = 0; b < C; b++)
+			if (a != b || x->cls[a].count > 1) {
+				x->min_link.t_s = fmin(x->min_link.t_s, x->T[a * C + b].t_s);
+				x->min_link.t_w = fmin(x->min_link.t_w, x->T[a * C + b].t_w);
+			}
 	free(class_of);
 	free(fill);
 	return 0;
@@ -269,25 +296,43 @@ static int out_of_budget(struct exact *x)
 	return x->stopped != 0;
 }
 
-/* Best time of the profile: for D in [lo, min(hi, L)] (memory allowed),
- * every grid and b; the incumbent is updated. Returns the bound over
- * D in [lo, L] at these SPs, stopping early once it is below the
- * incumbent (then no cut can follow anyway). */
-static double evaluate(struct exact *x, const struct profile *pf)
+/* One pass over D in [lo, L], every b and grid, at the SPs of profile
+ * 'pf'; returns the least model time seen, stopping early once it is below
+ * the incumbent (no cut can follow then).
+ *
+ * strong: the bound of the node. The profile's own totals (D <= hi, memory
+ * allowed) are candidates and update the incumbent; a total D > hi needs a
+ * class after 'last', so there the SPs are raised to those of the cheapest
+ * such class (suffix_k) and of the cheapest link.
+ * weak: every D at the profile's SPs, no candidates. It only grows with
+ * m_c (SPs and lo grow), whereas the strong bound's part for D > hi can
+ * shrink when hi grows: only the weak one may cut the larger m_c too. */
+static double scan(struct exact *x, const struct profile *pf, int last, int strong)
 {
 	const struct hm_model *m = x->pb->model;
+	const double *later = &x->suffix_k[(size_t)(last + 1) * x->nb * 3];
 	double bound = INFINITY;
 
 	for (int D = pf->lo > 0 ? pf->lo : 1; D <= x->L; D++) {
-		int in_range = D <= pf->hi &&
+		int beyond = strong && D > pf->hi;
+		int in_range = strong && D <= pf->hi &&
 			       hm_bytes_per_process(x->pb->routine, x->pb->n, D) <= pf->mem_cap;
 
 		if (!in_range && bound < x->best)
-			break;  /* beyond the profile and already not cuttable */
+			break;  /* nothing left to find, and already not cuttable */
+		if (beyond && later[0] == INFINITY)
+			break;  /* no class left to hold more processes */
 		for (int bi = 0; bi < x->nb; bi++) {
 			struct hm_sp sp = { pf->kg[bi], pf->kt[bi], pf->kf[bi],
 					    D > 1 ? pf->t_s : 0, D > 1 ? pf->t_w : 0 };
 
+			if (beyond) {
+				sp.k3_dgemm = fmax(sp.k3_dgemm, later[bi * 3 + 0]);
+				sp.k3_dtrsm = fmax(sp.k3_dtrsm, later[bi * 3 + 1]);
+				sp.k2_dgetf2 = fmax(sp.k2_dgetf2, later[bi * 3 + 2]);
+				sp.t_s = fmax(sp.t_s, x->min_link.t_s);
+				sp.t_w = fmax(sp.t_w, x->min_link.t_w);
+			}
 			for (int q = x->div_start[D]; q < x->div_start[D + 1]; q++) {
 				int r = x->div_list[q];
 				double t = m->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
@@ -360,11 +405,12 @@ static void enumerate(struct exact *x, const struct profile *pf, int from)
 				x->nodes++;
 				if (x->depth > x->res->level_reached)
 					x->res->level_reached = x->depth;
-				if (evaluate(x, &child) >= x->best) {
-					/* a larger m only raises the SPs and lo: cut them all */
+				if (scan(x, &child, c, 1) >= x->best) {
 					x->depth--;
 					x->pruned++;
-					break;
+					if (scan(x, &child, c, 0) >= x->best)
+						break;  /* and every larger m of this class */
+					continue;
 				}
 				enumerate(x, &child, c + 1);
 				x->depth--;
@@ -404,7 +450,7 @@ static void release(struct exact *x)
 {
 	for (int c = 0; x->cls && c < x->C; c++)
 		free(x->cls[c].members);
-	free(x->cls), free(x->T), free(x->k), free(x->div_start), free(x->div_list);
+	free(x->cls), free(x->T), free(x->k), free(x->suffix_k), free(x->div_start), free(x->div_list);
 	free(x->path_class), free(x->path_m), free(x->path_multi);
 	free(x->best_class), free(x->best_m), free(x->best_multi);
 }

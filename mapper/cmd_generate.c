@@ -1,0 +1,125 @@
+/* mapper/cmd_generate.c - 'hetmap generate': build a platform from a
+ * generator description (models/generator.h), check that hetmap reads it,
+ * and write it. */
+#include "cli.h"
+#include "atomic_file.h"
+#include "models/generator.h"
+#include "models/platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct hm_usage usage = {
+	"generate",
+	"hetmap generate CONFIG.json [-o PLATFORM.json]",
+	"Build a platform from a generator description: a base platform\n"
+	"('from'), added processors ('add'), random families ('random': seed,\n"
+	"processors, types, speed_ratio, per_host, k3, k2_over_k3) and a network.\n"
+	"The result is validated like any platform file and written atomically\n"
+	"(standard output without -o). Same description, same platform.",
+	"examples are in experiments/generator/ (the six larger platforms of\n"
+	"SPEC 6, 'TORC with 20 17P4', random families).\n"
+	"example: hetmap generate experiments/generator/mtorc-01.json -o mtorc-01.json",
+};
+
+/* Read and parse a JSON file; NULL after a message. */
+static cJSON *read_config(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	long len;
+	cJSON *doc = NULL;
+
+	if (!f) {
+		hm_cli_error("%s: cannot open", path);
+		return NULL;
+	}
+	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && len < (16L << 20) &&
+	    !fseek(f, 0, SEEK_SET) && (text = malloc((size_t)len + 1)) &&
+	    fread(text, 1, (size_t)len, f) == (size_t)len) {
+		text[len] = '\0';
+		doc = cJSON_Parse(text);
+		if (!doc)
+			hm_cli_error("%s: JSON syntax error", path);
+	} else {
+		hm_cli_error("%s: cannot read (or larger than 16 MiB)", path);
+	}
+	free(text);
+	fclose(f);
+	return doc;
+}
+
+int cmd_generate(int argc, char **argv)
+{
+	const char *out = NULL;
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+	cJSON *config, *plat;
+	char *text;
+	int first, rest, ret;
+	const struct hm_option opts[] = {
+		{ 'o', "output", HM_OPT_STRING, &out, "FILE", "platform JSON to write (default: standard output)", 0, 0 },
+		HM_OPT_TABLE_END,
+	};
+
+	const char *path;
+
+	first = hm_options_parse(&usage, opts, argc, argv);
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	if (first >= argc) {
+		hm_cli_error("generate: expected one CONFIG.json (see 'hetmap generate --help')");
+		return HM_EXIT_USAGE;
+	}
+	path = argv[first];
+	/* options may also follow the file: parse what comes after it */
+	rest = hm_options_parse(&usage, opts, argc - first, argv + first);
+	if (rest == -2)
+		return HM_EXIT_OK;
+	if (rest < 0)
+		return HM_EXIT_USAGE;
+	if (rest < argc - first) {
+		hm_cli_error("generate: unexpected argument '%s'", argv[first + rest]);
+		return HM_EXIT_USAGE;
+	}
+	if (!(config = read_config(path)))
+		return HM_EXIT_INPUT;
+	hm_error_clear(&err);
+	snprintf(err.file, sizeof(err.file), "%s", path);
+	plat = hm_generate_platform(config, &err);
+	cJSON_Delete(config);
+	if (!plat) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	text = cJSON_Print(plat);
+	cJSON_Delete(plat);
+	if (!text)
+		return HM_EXIT_FAILURE;
+	/* what is written must be a platform hetmap reads */
+	if (hm_platform_load_buffer(text, strlen(text), path, &p, &err)) {
+		hm_cli_report(&err);
+		free(text);
+		return HM_EXIT_INPUT;
+	}
+	fprintf(stderr, "hetmap: generate: %s: %d processors of %d types on %d hosts\n", p->name,
+		p->nr_procs, p->nr_types, p->nr_nodes);
+	hm_platform_free(p);
+	ret = HM_EXIT_OK;
+	if (out) {
+		size_t len = strlen(text);
+
+		text[len] = '\n';
+		if (hm_write_file_atomic(out, text, len + 1, &err)) {
+			hm_cli_report(&err);
+			ret = HM_EXIT_OUTPUT;
+		}
+	} else {
+		printf("%s\n", text);
+	}
+	free(text);
+	return hm_cli_finish(ret);
+}

@@ -1,0 +1,334 @@
+/* models/generator.c - see generator.h. */
+#include "generator.h"
+#include "json_read.h"
+#include "platform.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GENERATED 100000    /* as the loader: HM_MAX_PROCESSORS */
+
+static const int shape_b[4] = { 16, 32, 64, 128 };
+static const double gemm_shape[4] = { 1.3, 1.1, 1.0, 1.0 };
+static const double trsm_shape[4] = { 3.0, 2.0, 1.5, 1.2 };
+
+/* splitmix64: small, and the same numbers on every machine */
+static double uniform(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return (double)(z >> 11) / 9007199254740992.0;
+}
+
+static int check_keys(const cJSON *obj, const char *path, const char *const *allowed,
+		      struct hm_error *err)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsObject(obj))
+		return hm_error_at(err, path, "expected an object");
+	cJSON_ArrayForEach(it, obj) {
+		int k;
+
+		for (k = 0; allowed[k] && strcmp(allowed[k], it->string); k++)
+			;
+		if (!allowed[k])
+			return hm_error_at(err, path, "unknown key '%s'", it->string);
+	}
+	return 0;
+}
+
+/* The JSON text of a platform file or builtin, parsed. */
+static cJSON *load_base(const char *from, struct hm_error *err)
+{
+	cJSON *doc = NULL;
+
+	if (!strncmp(from, "builtin:", 8)) {
+		const char *text = hm_platform_builtin_json(from + 8);
+
+		if (!text) {
+			hm_error_at(err, "from", "no builtin platform '%s'", from + 8);
+			return NULL;
+		}
+		doc = cJSON_Parse(text);
+	} else {
+		FILE *f = fopen(from, "rb");
+		char *text = NULL;
+		long len;
+
+		if (!f) {
+			hm_error_at(err, "from", "cannot open '%s'", from);
+			return NULL;
+		}
+		if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && len < (256L << 20) &&
+		    !fseek(f, 0, SEEK_SET) && (text = malloc((size_t)len + 1)) &&
+		    fread(text, 1, (size_t)len, f) == (size_t)len) {
+			text[len] = '\0';
+			doc = cJSON_Parse(text);
+		}
+		free(text);
+		fclose(f);
+	}
+	if (!cJSON_IsObject(doc)) {
+		cJSON_Delete(doc);
+		hm_error_at(err, "from", "'%s' is not a platform JSON object", from);
+		return NULL;
+	}
+	return doc;
+}
+
+static int get_positive(const cJSON *obj, const char *key, const char *path, double lo, double hi,
+			double *out, struct hm_error *err)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char where[128];
+
+	if (!it)
+		return 0;   /* keep the default */
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < lo ||
+	    it->valuedouble > hi)
+		return hm_error_at(err, where, "expected a number in [%g, %g]", lo, hi);
+	*out = it->valuedouble;
+	return 0;
+}
+
+/* Append 'count' processors of 'type', 'per_host' to a host named
+ * PREFIX%04d; processor names continue from the current count. */
+static int add_processors(cJSON *procs, const char *type, long count, long per_host,
+			  const char *prefix, int *host_counter, struct hm_error *err)
+{
+	char host[300], name[64];
+
+	if (cJSON_GetArraySize(procs) + count > MAX_GENERATED)
+		return hm_error_set(err, "more than %d processors", MAX_GENERATED);
+	for (long i = 0; i < count; i++) {
+		cJSON *p = cJSON_CreateObject();
+
+		if (i % per_host == 0)
+			(*host_counter)++;
+		snprintf(host, sizeof(host), "%s%04d", prefix, *host_counter);
+		snprintf(name, sizeof(name), "G%d", cJSON_GetArraySize(procs));
+		cJSON_AddStringToObject(p, "name", name);
+		cJSON_AddStringToObject(p, "host", host);
+		cJSON_AddStringToObject(p, "type", type);
+		cJSON_AddItemToArray(procs, p);
+	}
+	return 0;
+}
+
+static int apply_add(cJSON *plat, const cJSON *add, int *host_counter, struct hm_error *err)
+{
+	static const char *const keys[] = { "type", "count", "per_host", "host_prefix", NULL };
+	const cJSON *e;
+	int i = 0;
+
+	if (!cJSON_IsArray(add))
+		return hm_error_at(err, "add", "expected an array");
+	cJSON_ArrayForEach(e, add) {
+		char path[64];
+		const char *type, *prefix = "node";
+		long count, per_host = 1;
+		const cJSON *it;
+
+		snprintf(path, sizeof(path), "add[%d]", i++);
+		if (check_keys(e, path, keys, err) ||
+		    hm_json_name(cJSON_GetObjectItemCaseSensitive(e, "type"), path, &type, err) ||
+		    hm_json_int(cJSON_GetObjectItemCaseSensitive(e, "count"), path, 1, MAX_GENERATED,
+				&count, err))
+			return -1;
+		if ((it = cJSON_GetObjectItemCaseSensitive(e, "per_host")) &&
+		    hm_json_int(it, path, 1, 4096, &per_host, err))
+			return -1;
+		if ((it = cJSON_GetObjectItemCaseSensitive(e, "host_prefix")) &&
+		    (hm_json_name(it, path, &prefix, err) || hm_check_hostname(prefix, path, err)))
+			return -1;
+		if (add_processors(cJSON_GetObjectItemCaseSensitive(plat, "processors"), type, count,
+				   per_host, prefix, host_counter, err))
+			return -1;
+	}
+	return 0;
+}
+
+static cJSON *random_type(double k3, double factor, double k2_ratio)
+{
+	cJSON *t = cJSON_CreateObject();
+	cJSON *g = cJSON_AddObjectToObject(t, "k3_dgemm"), *s = cJSON_AddObjectToObject(t, "k3_dtrsm");
+	char key[8];
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(key, sizeof(key), "%d", shape_b[i]);
+		cJSON_AddNumberToObject(g, key, k3 * factor * gemm_shape[i]);
+		cJSON_AddNumberToObject(s, key, k3 * factor * gemm_shape[i] * trsm_shape[i]);
+	}
+	cJSON_AddNumberToObject(t, "k2_dgetf2", k3 * factor * k2_ratio);
+	return t;
+}
+
+static cJSON *default_network(void)
+{
+	cJSON *net = cJSON_CreateObject(), *l;
+
+	l = cJSON_AddObjectToObject(net, "same_processor");
+	cJSON_AddStringToObject(l, "t_s", "0.5us");
+	cJSON_AddStringToObject(l, "t_w", "0.0005us");
+	l = cJSON_AddObjectToObject(net, "same_node");
+	cJSON_AddStringToObject(l, "t_s", "1us");
+	cJSON_AddStringToObject(l, "t_w", "0.001us");
+	l = cJSON_AddObjectToObject(net, "inter_node");
+	cJSON_AddStringToObject(l, "t_s", "20us");
+	cJSON_AddStringToObject(l, "t_w", "0.01us");
+	return net;
+}
+
+static int apply_random(cJSON *plat, const cJSON *rnd, int *host_counter, struct hm_error *err)
+{
+	static const char *const keys[] = { "seed", "processors", "types", "speed_ratio", "per_host",
+					    "k3", "k2_over_k3", NULL };
+	cJSON *types = cJSON_GetObjectItemCaseSensitive(plat, "types");
+	cJSON *procs = cJSON_GetObjectItemCaseSensitive(plat, "processors");
+	double seed = 1, nprocs = 100, ntypes = 4, ratio = 10, per_host = 1, k3 = 1e-9;
+	double k2lo = 4, k2hi = 12;
+	const cJSON *k2 = cJSON_GetObjectItemCaseSensitive(rnd, "k2_over_k3");
+	uint64_t state;
+	char name[64], host[64];
+
+	if (check_keys(rnd, "random", keys, err) ||
+	    get_positive(rnd, "seed", "random", 0, 4294967295.0, &seed, err) ||
+	    get_positive(rnd, "processors", "random", 1, MAX_GENERATED, &nprocs, err) ||
+	    get_positive(rnd, "types", "random", 1, 1000, &ntypes, err) ||
+	    get_positive(rnd, "speed_ratio", "random", 1, 1e6, &ratio, err) ||
+	    get_positive(rnd, "per_host", "random", 1, 4096, &per_host, err) ||
+	    get_positive(rnd, "k3", "random", 1e-15, 1, &k3, err))
+		return -1;
+	if (k2) {
+		if (cJSON_GetArraySize(k2) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(k2, 0)) ||
+		    !cJSON_IsNumber(cJSON_GetArrayItem(k2, 1)) ||
+		    !((k2lo = cJSON_GetArrayItem(k2, 0)->valuedouble) > 0) ||
+		    !((k2hi = cJSON_GetArrayItem(k2, 1)->valuedouble) >= k2lo) || !isfinite(k2hi))
+			return hm_error_at(err, "random.k2_over_k3", "expected [lo, hi] with 0 < lo <= hi");
+	}
+	if (nprocs != floor(nprocs) || ntypes != floor(ntypes) || per_host != floor(per_host))
+		return hm_error_at(err, "random", "processors, types and per_host must be integers");
+	if (cJSON_GetArraySize(procs) + nprocs > MAX_GENERATED)
+		return hm_error_at(err, "random.processors", "more than %d processors in all", MAX_GENERATED);
+	state = (uint64_t)seed;
+	for (int t = 0; t < (int)ntypes; t++) {
+		/* first type 1x, last ratio x, the others log-uniform between */
+		double f = t == 0 ? 1 : t == (int)ntypes - 1 ? ratio : exp(log(ratio) * uniform(&state));
+
+		snprintf(name, sizeof(name), "R%d", t + 1);
+		if (cJSON_GetObjectItemCaseSensitive(types, name))
+			return hm_error_at(err, "random", "type name '%s' already taken", name);
+		cJSON_AddItemToObject(types, name, random_type(k3, f, k2lo + (k2hi - k2lo) * uniform(&state)));
+	}
+	for (int i = 0; i < (int)nprocs; i++) {
+		cJSON *p = cJSON_CreateObject();
+
+		if (i % (int)per_host == 0)
+			(*host_counter)++;
+		snprintf(name, sizeof(name), "G%d", cJSON_GetArraySize(procs));
+		snprintf(host, sizeof(host), "r%05d", *host_counter);
+		cJSON_AddStringToObject(p, "name", name);
+		cJSON_AddStringToObject(p, "host", host);
+		/* every type at least once, then uniform draws */
+		snprintf(name, sizeof(name), "R%d", i < (int)ntypes ? i + 1 :
+			 1 + (int)(uniform(&state) * ntypes) % (int)ntypes);
+		cJSON_AddStringToObject(p, "type", name);
+		cJSON_AddItemToArray(procs, p);
+	}
+	if (!cJSON_GetObjectItemCaseSensitive(plat, "network"))
+		cJSON_AddItemToObject(plat, "network", default_network());
+	return 0;
+}
+
+static void set_item(cJSON *obj, const char *key, cJSON *value)
+{
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, value);
+	else
+		cJSON_AddItemToObject(obj, key, value);
+}
+
+cJSON *hm_generate_platform(const cJSON *config, struct hm_error *err)
+{
+	static const char *const keys[] = { "hetmap_generator", "name", "description", "from",
+					    "keep_processors", "types", "add", "random", "network",
+					    NULL };
+	const cJSON *from = cJSON_GetObjectItemCaseSensitive(config, "from");
+	const cJSON *keep = cJSON_GetObjectItemCaseSensitive(config, "keep_processors");
+	const cJSON *it, *e;
+	cJSON *plat;
+	long version;
+	int host_counter = 0;
+
+	if (check_keys(config, "", keys, err))
+		return NULL;
+	if (!(it = cJSON_GetObjectItemCaseSensitive(config, "hetmap_generator")) ||
+	    hm_json_int(it, "hetmap_generator", 1, 1, &version, err)) {
+		if (!it)
+			hm_error_at(err, "", "missing 'hetmap_generator': 1");
+		return NULL;
+	}
+	if (from && !cJSON_IsString(from)) {
+		hm_error_at(err, "from", "expected a platform file or builtin:NAME");
+		return NULL;
+	}
+	if (keep && !cJSON_IsBool(keep)) {
+		hm_error_at(err, "keep_processors", "expected true or false");
+		return NULL;
+	}
+	plat = from ? load_base(from->valuestring, err) : cJSON_CreateObject();
+	if (!plat)
+		return NULL;
+	cJSON_DeleteItemFromObjectCaseSensitive(plat, "calibration");
+	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(plat, "processors")) || cJSON_IsFalse(keep))
+		set_item(plat, "processors", cJSON_CreateArray());
+	if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(plat, "types")))
+		set_item(plat, "types", cJSON_CreateObject());
+	/* generated hosts must not merge with the base's */
+	host_counter = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plat, "processors"));
+	if ((it = cJSON_GetObjectItemCaseSensitive(config, "types"))) {
+		if (!cJSON_IsObject(it)) {
+			hm_error_at(err, "types", "expected an object");
+			goto fail;
+		}
+		cJSON_ArrayForEach(e, it) {
+			if (cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(plat, "types"), e->string)) {
+				hm_error_at(err, "types", "type '%s' exists already", e->string);
+				goto fail;
+			}
+			cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(plat, "types"), e->string,
+					      cJSON_Duplicate(e, 1));
+		}
+	}
+	if ((it = cJSON_GetObjectItemCaseSensitive(config, "network")))
+		set_item(plat, "network", cJSON_Duplicate(it, 1));
+	if ((it = cJSON_GetObjectItemCaseSensitive(config, "add")) &&
+	    apply_add(plat, it, &host_counter, err))
+		goto fail;
+	if ((it = cJSON_GetObjectItemCaseSensitive(config, "random")) &&
+	    apply_random(plat, it, &host_counter, err))
+		goto fail;
+	for (int k = 1; k <= 2; k++) {  /* name and description */
+		const char *key = k == 1 ? "name" : "description";
+
+		if ((it = cJSON_GetObjectItemCaseSensitive(config, key))) {
+			if (!cJSON_IsString(it)) {
+				hm_error_at(err, key, "expected a string");
+				goto fail;
+			}
+			set_item(plat, key, cJSON_CreateString(it->valuestring));
+		}
+	}
+	return plat;
+fail:
+	cJSON_Delete(plat);
+	return NULL;
+}
