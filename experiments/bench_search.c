@@ -88,6 +88,10 @@ static const struct problem problems[] = {
 	{ "builtin:torc", HM_ROUTINE_LU, 2048, 25, "exhaustive" },
 	{ "builtin:sunet", HM_ROUTINE_LU, 7680, 25, "BTM" },
 	{ "builtin:mtorc-03", HM_ROUTINE_LU, 20000, 30, "BTM" },
+	{ "builtin:mtorc-03", HM_ROUTINE_LU, 20000, 30, "BGRM" },
+	{ "builtin:mtorc-03", HM_ROUTINE_LU, 20000, 30, "GRM" },
+	{ "builtin:mtorc-03", HM_ROUTINE_LU, 20000, 30, "exact" },
+	{ "builtin:torc", HM_ROUTINE_LU, 2048, 25, "exact" },
 };
 
 int main(int argc, char **argv)

@@ -93,17 +93,17 @@ static void print_csv(const struct hm_problem *pb, struct hm_result *rows, int n
 	int i;
 
 	printf("platform,routine,n,depth,model,method,d,D,r,c,b,predicted_s,comp_s,comm_s,ratio,"
-	       "time_s,time_to_best_s,nodes,pruned,level,stopped\n");
+	       "time_s,time_to_best_s,nodes,pruned,level,stopped,processors\n");
 	for (i = 0; i < nr; i++) {
 		const struct hm_result *r = &rows[i];
 		char d[4096];
 
 		hm_format_counts(r->d, r->P, d, sizeof(d));
-		printf("%s,%s,%.0f,%d,%s,%s,\"%s\",%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%ld,%ld,%d,%s\n",
+		printf("%s,%s,%.0f,%d,%s,%s,\"%s\",%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%ld,%ld,%d,%s,%d\n",
 		       pb->platform->name, hm_routine_name(pb->routine), pb->n, pb->depth,
 		       pb->model->name, r->method, d, r->D, r->r, r->c, r->b, r->eet, r->pred.comp,
 		       r->pred.comm, r->eet / ref, r->seconds, r->seconds_to_best, r->evaluated,
-		       r->pruned, r->level_reached, hm_stop_name(r->stopped));
+		       r->pruned, r->level_reached, hm_stop_name(r->stopped), pb->platform->nr_procs);
 	}
 }
 

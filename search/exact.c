@@ -446,6 +446,22 @@ static void realise(struct exact *x)
 	}
 }
 
+/* A good incumbent from the start prunes far more: GPTM's answer (one
+ * greedy descent, milliseconds). Exactness does not depend on it: a
+ * profile is only cut when its bound is not below a time that is
+ * actually reachable. */
+static void seed_incumbent(struct exact *x, struct hm_result *seed)
+{
+	struct hm_budget quick = { 0, 1 };
+	struct hm_error err;
+
+	if (hm_search(hm_method_find("GPTM"), x->pb, &quick, seed, &err) || !seed->found)
+		return;
+	x->best = seed->eet;
+	x->res->D = seed->D, x->res->r = seed->r, x->res->c = seed->c, x->res->b = seed->b;
+	x->res->seconds_to_best = hm_now() - x->start;
+}
+
 static void release(struct exact *x)
 {
 	for (int c = 0; x->cls && c < x->C; c++)
@@ -460,6 +476,7 @@ int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
 {
 	const struct hm_platform *p = pb->platform;
 	struct exact x = { 0 };
+	struct hm_result seed = { 0 };
 	struct profile root;
 	int ret = -1;
 
@@ -485,6 +502,7 @@ int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
 	}
 	memset(&root, 0, sizeof(root));
 	root.mem_cap = INFINITY;
+	seed_incumbent(&x, &seed);
 	enumerate(&x, &root, 0);
 	res->evaluated = x.nodes;
 	res->pruned = x.pruned;
@@ -492,7 +510,10 @@ int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
 	if (x.best < INFINITY) {
 		struct hm_error perr;
 
-		realise(&x);
+		if (x.best_len)
+			realise(&x);
+		else    /* nothing beat the seed: its placement is the answer */
+			memcpy(res->d, seed.d, (size_t)x.P * sizeof(int));
 		res->found = 1;
 		res->eet = x.best;
 		hm_predict(pb->model, p, pb->routine, pb->n, res->d, res->r, res->c, res->b,
@@ -500,6 +521,7 @@ int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
 	}
 	ret = 0;
 out:
+	hm_result_release(&seed);
 	release(&x);
 	return ret;
 }

@@ -70,4 +70,28 @@ done
 expect 0 "ok (mini, 3 processors, 2 types)" -- "$hm" platform check "$data/good/mini.json"
 expect 3 "expected 'show FILE'" -- "$hm" platform show
 
+# generate: the configurations of experiments/generator give platforms that
+# plan exactly as the builtin ones they describe; bad configurations are refused
+gen=$data/../../experiments/generator
+for f in "$gen"/*.json; do
+	expect 0 "hetmap: generate:" -- "$hm" generate "$f" -o "$tmp/gen-$(basename "$f")"
+done
+for pf in msunet-01 msunet-02 msunet-03 mtorc-01 mtorc-02 mtorc-03; do
+	a=$("$hm" plan -p builtin:$pf -n 20000 -d 30 -M exact 2>&1 | grep predicted)
+	b=$("$hm" plan -p "$tmp/gen-$pf.json" -n 20000 -d 30 -M exact 2>&1 | grep predicted)
+	check "generated $pf plans as the builtin one" test -n "$a" -a "$a" = "$b"
+done
+expect 0 "" -- "$hm" generate "$gen/random-200.json" -o "$tmp/r1.json"
+expect 0 "" -- "$hm" generate "$gen/random-200.json" -o "$tmp/r2.json"
+check "same description, same platform" cmp -s "$tmp/r1.json" "$tmp/r2.json"
+echo '{"hetmap_generator": 1, "bogus": 1}' > "$tmp/g1.json"
+expect 2 "unknown key 'bogus'" -- "$hm" generate "$tmp/g1.json"
+echo '{"hetmap_generator": 1, "from": "builtin:torc", "add": [{"type": "QUANTUM", "count": 2}]}' > "$tmp/g2.json"
+expect 2 "unknown type 'QUANTUM'" -- "$hm" generate "$tmp/g2.json"
+echo '{"hetmap_generator": 1, "random": {"processors": 200000}}' > "$tmp/g3.json"
+expect 2 "random.processors: expected a number in [1, 100000]" -- "$hm" generate "$tmp/g3.json"
+echo '{"hetmap_generator": 1, "from": "builtin:torc", "add": [{"type": "ATH", "count": 1, "host_prefix": "a;b"}]}' > "$tmp/g4.json"
+expect 2 "has character ';'" -- "$hm" generate "$tmp/g4.json"
+expect 3 "expected one CONFIG.json" -- "$hm" generate
+expect 2 "cannot open" -- "$hm" generate "$tmp/none.json"
 finish cli
