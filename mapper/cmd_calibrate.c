@@ -111,47 +111,36 @@ static void catch_raw(const char *line, void *ctx)
 }
 
 struct cal_setup {
-	const char *hosts, *out, *name, *block_sizes, *mpirun, *bench;
+	const char *hosts, *out, *name, *block_sizes, *mpirun, *bench, *launcher;
 	int rows, repeat;
-	double tolerance, timeout;
+	double tolerance, timeout, min_time;
 };
 
-/* Rankfile: rank i on processor i's core, the shadow rank beside rank 0. */
-static int write_rankfile(const char *path, const struct host_list *h, struct hm_error *err)
+/* The benchmark's ranks as a placement: rank i on processor i, the shadow
+ * rank beside rank 0; the launcher then writes its file and command. */
+static int placement_of(const struct host_list *h, struct hm_placement *pl)
 {
-	size_t size = (size_t)(h->n + 1) * 300, len = 0;
-	char *text = malloc(size);
-	int ret;
-
-	if (!text)
-		return hm_error_set(err, "out of memory");
-	for (int i = 0; i <= h->n; i++) {
+	memset(pl, 0, sizeof(*pl));
+	pl->D = h->n + 1;
+	pl->oversubscribed = 1;         /* the shadow shares processor 0 */
+	if (!(pl->ranks = calloc((size_t)pl->D, sizeof(*pl->ranks))))
+		return -1;
+	for (int i = 0; i < pl->D; i++) {
 		int p = i < h->n ? i : 0;
 
-		len += (size_t)snprintf(text + len, size - len, "rank %d=%s slot=%d\n", i, h->hosts[p],
-					h->slot[p]);
+		pl->ranks[i] = (struct hm_rank_place){ h->names[p], h->hosts[p], h->slot[p], 1,
+						       p == 0 ? 2 : 1 };
 	}
-	ret = hm_write_file_atomic(path, text, len, err);
-	free(text);
-	return ret;
+	return 0;
 }
 
 static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const struct host_list *h,
-		       const char *rankfile, char **extra, int nextra)
+		       const struct hm_launcher *l, const struct hm_placement *pl,
+		       const char *file, char **extra, int nextra)
 {
 	struct hm_argv cmd = { 0 };
 
-	hm_argv_add(&cmd, "mpirun");
-	hm_argv_add(&cmd, "-np");
-	hm_argv_addf(&cmd, "%d", h->n + 1);
-	hm_argv_add(&cmd, "--rankfile");
-	hm_argv_add(&cmd, rankfile);
-	hm_argv_add(&cmd, "--oversubscribe");
-	hm_argv_add(&cmd, "--mca");
-	hm_argv_add(&cmd, "mpi_yield_when_idle");
-	hm_argv_add(&cmd, "1");
-	hm_argv_add(&cmd, "-x");
-	hm_argv_add(&cmd, "OPENBLAS_NUM_THREADS=1");
+	l->command(&cmd, pl, file);
 	hm_mpirun_argv(a, &cmd, cs->mpirun);
 	hm_argv_free(&cmd);
 	for (int i = 0; i < nextra; i++)
@@ -161,6 +150,7 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 	hm_argv_add(a, cs->block_sizes);
 	hm_argv_addf(a, "--rows=%d", cs->rows);
 	hm_argv_addf(a, "--repeat=%d", cs->repeat);
+	hm_argv_addf(a, "--min-time=%g", cs->min_time);
 	hm_argv_add(a, "--shadow");
 	hm_argv_add(a, "--hosts");
 	{
@@ -227,8 +217,10 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 
 static int calibrate(const struct cal_setup *cs, const struct host_list *h, char **extra, int nextra)
 {
-	char dir[4096], rankfile[4200], *line = NULL;
+	char dir[4096], file[4200], *line = NULL, *text = NULL;
 	const char *base = getenv("TMPDIR");
+	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
+	struct hm_placement pl;
 	struct hm_argv a = { 0 };
 	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, catch_raw, NULL };
 	struct hm_spawn_result res;
@@ -241,14 +233,18 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 		hm_cli_error("calibrate: cannot create a temporary directory: %s", strerror(errno));
 		return HM_EXIT_OUTPUT;
 	}
-	snprintf(rankfile, sizeof(rankfile), "%s/rankfile", dir);
+	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
 	hm_error_clear(&err);
-	if (write_rankfile(rankfile, h, &err)) {
-		hm_cli_report(&err);
-		rmdir(dir);
-		return HM_EXIT_OUTPUT;
+	if (placement_of(h, &pl) || !(text = l->file_text(&pl))) {
+		ret = HM_EXIT_FAILURE;
+		goto out;
 	}
-	bench_argv(&a, cs, h, rankfile, extra, nextra);
+	if (hm_write_file_atomic(file, text, strlen(text), &err)) {
+		hm_cli_report(&err);
+		ret = HM_EXIT_OUTPUT;
+		goto out;
+	}
+	bench_argv(&a, cs, h, l, &pl, file, extra, nextra);
 	if (a.failed || !(line = hm_argv_quoted(&a))) {
 		ret = HM_EXIT_FAILURE;
 		goto out;
@@ -269,9 +265,11 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 		ret = write_platform(cs, h, raw);
 out:
 	cJSON_Delete(raw);
-	unlink(rankfile);
+	unlink(file);
 	rmdir(dir);
+	free(text);
 	free(line);
+	free(pl.ranks);
 	hm_argv_free(&a);
 	return ret;
 }
@@ -279,7 +277,7 @@ out:
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", "mpirun", NULL,
-				1024, 10, 0.20, 600 };
+				"openmpi", 1024, 5, 0.20, 600, 0.2 };
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
 	int first, ret, nextra = 0;
@@ -294,9 +292,11 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "name", HM_OPT_STRING, &cs.name, "NAME", "platform name (default calibrated)", 0, 0 },
 			{ 0, "block-sizes", HM_OPT_STRING, &cs.block_sizes, "LIST", "block sizes to measure (default 16,32,64,128,256)", 0, 0 },
 			{ 0, "rows", HM_OPT_INT, &cs.rows, "M", "rows of the kernel shapes (default 1024)", 64, 16384 },
-			{ 0, "repeat", HM_OPT_INT, &cs.repeat, "R", "repetitions of each measurement (default 10)", 1, 1000 },
+			{ 0, "repeat", HM_OPT_INT, &cs.repeat, "R", "repetitions of each measurement (default 5)", 1, 1000 },
+			{ 0, "min-time", HM_OPT_DOUBLE, &cs.min_time, "S", "each sample repeats a kernel for at least S seconds (default 0.2: many periods of a CPU quota)", 0, 60 },
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
 			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun in PATH)", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (rankfile, default) or openmpi-seq (no binding; e.g. virtual nodes)", 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
 			HM_OPT_TABLE_END,
@@ -317,6 +317,10 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (!cs.out) {
 		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
+		return HM_EXIT_USAGE;
+	}
+	if (!hm_launcher_find(cs.launcher) || strncmp(cs.launcher, "openmpi", 7)) {
+		hm_cli_error("calibrate: launcher must be openmpi or openmpi-seq");
 		return HM_EXIT_USAGE;
 	}
 	{

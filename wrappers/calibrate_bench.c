@@ -33,6 +33,7 @@ static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k
 struct bench_args {
 	int bs[MAX_BS], nbs;
 	int rows, repeat, shadow;
+	double min_time;        /* seconds each sample runs at least */
 	char **hosts;           /* host of each processor rank */
 	int nhosts;
 };
@@ -76,6 +77,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "shadow", no_argument, NULL, 's' },
+		{ "min-time", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *bs_text = NULL, *hosts_text = NULL, *items[MAX_BS + 1];
@@ -84,6 +86,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 	memset(a, 0, sizeof(*a));
 	a->rows = 1024;
 	a->repeat = 5;
+	a->min_time = 0.2;
 	opterr = rank == 0;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -92,13 +95,15 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		case 'R': a->repeat = atoi(optarg); break;
 		case 'H': hosts_text = optarg; break;
 		case 's': a->shadow = 1; break;
+		case 't': a->min_time = atof(optarg); break;
 		default: die(rank, "bad option");
 		}
 	}
 	if (!bs_text || !hosts_text)
 		die(rank, "--block-sizes and --hosts are required");
-	if (a->rows < 16 || a->rows > 16384 || a->repeat < 1 || a->repeat > 1000)
-		die(rank, "--rows must be in [16, 16384] and --repeat in [1, 1000]");
+	if (a->rows < 16 || a->rows > 16384 || a->repeat < 1 || a->repeat > 1000 ||
+	    !(a->min_time >= 0 && a->min_time <= 60))
+		die(rank, "--rows must be in [16, 16384], --repeat in [1, 1000], --min-time in [0, 60]");
 	a->nbs = split_list(bs_text, items, MAX_BS);
 	if (a->nbs < 1)
 		die(rank, "bad --block-sizes");
@@ -153,46 +158,70 @@ static void panel_lu(double *p, int m, int b)
 	}
 }
 
-/* Seconds per flop of each kernel at block size b, 'repeat' samples each
- * after one warm-up, into out[kernel][rep]. */
-static void measure_kernels(int m, int b, int repeat, double *out[NR_KERNELS])
+/* Buffers of one block size's kernels. */
+struct kernel_data {
+	int m, b;
+	double *A, *B, *C, *L, *X, *X0, *P, *P0;
+};
+
+/* One call of kernel k; its input is restored first (outside the time). */
+static double time_kernel(struct kernel_data *d, int k)
 {
 	static const double one_d = 1.0, minus_one = -1.0;
+	size_t mb = (size_t)d->m * d->b;
+	double t;
+
+	if (k == K_DTRSM)       /* repeated solves would drift to inf/NaN */
+		memcpy(d->X, d->X0, mb * sizeof(double));
+	if (k == K_GETF2)
+		memcpy(d->P, d->P0, mb * sizeof(double));
+	t = now();
+	if (k == K_DGEMM)
+		dgemm_("N", "N", &d->m, &d->m, &d->b, &minus_one, d->A, &d->m, d->B, &d->b, &one_d,
+		       d->C, &d->m, 1, 1);
+	else if (k == K_DTRSM)
+		dtrsm_("L", "L", "N", "U", &d->b, &d->m, &one_d, d->L, &d->b, d->X, &d->b, 1, 1, 1, 1);
+	else
+		panel_lu(d->P, d->m, d->b);
+	return now() - t;
+}
+
+/* Seconds per flop of each kernel at block size b, 'repeat' samples each
+ * after one warm-up, into out[kernel][rep]. A sample repeats the kernel
+ * for at least 'min_time' seconds: a CPU quota (an emulated slow node)
+ * lets a call shorter than its period run at full speed, so only a span
+ * of many periods shows the share. */
+static void measure_kernels(int m, int b, int repeat, double min_time, double *out[NR_KERNELS])
+{
 	size_t mb = (size_t)m * b;
-	double *A = malloc(mb * sizeof(double)), *B = malloc(mb * sizeof(double));
-	double *C = malloc((size_t)m * m * sizeof(double)), *L = malloc((size_t)b * b * sizeof(double));
-	double *X = malloc(mb * sizeof(double)), *P = malloc(mb * sizeof(double));
-	double *P0 = malloc(mb * sizeof(double));
+	struct kernel_data d = { m, b, malloc(mb * sizeof(double)), malloc(mb * sizeof(double)),
+				 malloc((size_t)m * m * sizeof(double)), malloc((size_t)b * b * sizeof(double)),
+				 malloc(mb * sizeof(double)), malloc(mb * sizeof(double)),
+				 malloc(mb * sizeof(double)), malloc(mb * sizeof(double)) };
 	double flops[NR_KERNELS] = { 2.0 * m * m * b, (double)b * b * m,
 				     (double)m * b * b - (double)b * b * b / 3.0 };
 
-	if (!A || !B || !C || !L || !X || !P || !P0) {
+	if (!d.A || !d.B || !d.C || !d.L || !d.X || !d.X0 || !d.P || !d.P0) {
 		fprintf(stderr, "hetmap-calibrate-bench: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
-	fill(A, mb, 1), fill(B, mb, 2), fill(C, (size_t)m * m, 3), fill(X, mb, 4), fill(P0, mb, 5);
-	fill(L, (size_t)b * b, 6);
+	fill(d.A, mb, 1), fill(d.B, mb, 2), fill(d.C, (size_t)m * m, 3), fill(d.X0, mb, 4);
+	fill(d.P0, mb, 5), fill(d.L, (size_t)b * b, 6);
 	for (int i = 0; i < b; i++)
-		L[(size_t)i * b + i] = 1.0;
-	for (int rep = -1; rep < repeat; rep++) {
-		double t[NR_KERNELS];
+		d.L[(size_t)i * b + i] = 1.0;
+	for (int rep = -1; rep < repeat; rep++)
+		for (int k = 0; k < NR_KERNELS; k++) {
+			double start = now(), busy = 0;
+			long calls = 0;
 
-		t[K_DGEMM] = now();
-		dgemm_("N", "N", &m, &m, &b, &minus_one, A, &m, B, &b, &one_d, C, &m, 1, 1);
-		t[K_DGEMM] = now() - t[K_DGEMM];
-		t[K_DTRSM] = now();
-		dtrsm_("L", "L", "N", "U", &b, &m, &one_d, L, &b, X, &b, 1, 1, 1, 1);
-		t[K_DTRSM] = now() - t[K_DTRSM];
-		memcpy(P, P0, mb * sizeof(double));
-		t[K_GETF2] = now();
-		panel_lu(P, m, b);
-		t[K_GETF2] = now() - t[K_GETF2];
-		if (rep >= 0)
-			for (int k = 0; k < NR_KERNELS; k++)
-				out[k][rep] = t[k] / flops[k];
-		fill(X, mb, 4 + (unsigned)rep + 2);     /* keep dtrsm's input bounded */
-	}
-	free(A), free(B), free(C), free(L), free(X), free(P), free(P0);
+			do {
+				busy += time_kernel(&d, k);
+				calls++;
+			} while (rep >= 0 && now() - start < min_time);
+			if (rep >= 0)
+				out[k][rep] = busy / calls / flops[k];
+		}
+	free(d.A), free(d.B), free(d.C), free(d.L), free(d.X), free(d.X0), free(d.P), free(d.P0);
 }
 
 /* One-way time per message size between ranks a and b (median of the
@@ -285,7 +314,7 @@ int main(int argc, char **argv)
 		double scratch[NR_KERNELS][1], *w[NR_KERNELS] = { scratch[0], scratch[1], scratch[2] };
 
 		for (int i = 0; i < a.nbs; i++)
-			measure_kernels(a.rows, a.bs[i], 1, w);
+			measure_kernels(a.rows, a.bs[i], 1, 0, w);
 	}
 	idle_barrier();
 	if (rank < nproc)
@@ -294,7 +323,7 @@ int main(int argc, char **argv)
 
 			for (int k = 0; k < NR_KERNELS; k++)
 				out[k] = samples + ((size_t)i * NR_KERNELS + k) * a.repeat;
-			measure_kernels(a.rows, a.bs[i], a.repeat, out);
+			measure_kernels(a.rows, a.bs[i], a.repeat, a.min_time, out);
 			if (rank == 0)
 				fprintf(stderr, " %d", a.bs[i]);
 		}
