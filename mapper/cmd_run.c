@@ -265,7 +265,7 @@ static int launch(const struct run_setup *rs, const struct hm_launcher *l,
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(rec, "measured_s");
 
 		if (cJSON_IsNumber(m))
-			fprintf(stderr, "hetmap: run: predicted %.4g s, measured %.4g s (ratio %.3f); "
+			fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f); "
 				"record appended to %s\n", pl->predicted, m->valuedouble,
 				pl->predicted > 0 ? m->valuedouble / pl->predicted : 0, rs->results);
 		else

@@ -10,9 +10,11 @@
 #include <string.h>
 
 extern const struct hm_model hm_model_thesis;
+extern const struct hm_model hm_model_grid;
 
 static const struct hm_model *const models[] = {
-	&hm_model_thesis,
+	&hm_model_thesis,   /* the default: SPEC §2, the reference */
+	&hm_model_grid,
 	NULL,
 };
 

@@ -209,6 +209,48 @@ static void memory_should_limit_processes(void)
 	hm_platform_free(p);
 }
 
+/* The grid model on the same TORC case, by hand: computation as above
+ * (0.904203641263158 + 0.423845456842105 + 0.01048576); r = 1, c = 19, so
+ * lg r = 0, lg c = ceil(log2 19) = 5:
+ *   latency   (2048 / 32) * (5 + 0) * 100e-6 + 3 * 2048 * 0 = 0.032
+ *   bandwidth (2048^2 / 1 * 5 + 0) / 2 * 0.72e-6          = 7.5497472
+ * and on a 4 x 4 grid of the 16 DPIII (k3 0.003, k2 0.015, t 100/0.72 us):
+ *   dgemm 2 * 2048^3 / 48 * 0.003e-6 = 1.073741824, dtrsm 8 / 16 * 2048^2 * 32 * 0.003e-6
+ *   = 0.201326592, dgetf2 0.01048576; latency (64 * 4 + 3 * 2048 * 2) * 100e-6 = 1.2544;
+ *   bandwidth (2048^2 / 4 * 2 * 2) / 2 * 0.72e-6 = 1.50994944. */
+static void grid_model_should_match_hand_values(void)
+{
+	const struct hm_model *grid = hm_model_find("grid");
+	struct hm_prediction t;
+	struct hm_error err;
+	int d[19] = { 0 }, i;
+
+	if (!CHECK(grid != NULL))
+		return;
+	for (i = 0; i < 19; i++)
+		d[i] = 1;
+	CHECK(hm_predict(grid, torc, HM_ROUTINE_LU, 2048, d, 1, 19, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comm_latency, 0.032, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 7.5497472, 1e-12);
+	CHECK_NEAR(t.total, 0.904203641263158 + 0.423845456842105 + 0.01048576 + 0.032 + 7.5497472, 1e-12);
+	for (i = 16; i < 19; i++)
+		d[i] = 0;
+	CHECK(hm_predict(grid, torc, HM_ROUTINE_LU, 2048, d, 4, 4, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comp, 1.073741824 + 0.201326592 + 0.01048576, 1e-12);
+	CHECK_NEAR(t.comm_latency, 1.2544, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 1.50994944, 1e-12);
+	/* r x 1 costs more than 1 x r: the pivot synchronisation runs down columns */
+	for (i = 2; i < 16; i++)
+		d[i] = 0;
+	{
+		struct hm_prediction tall, wide;
+
+		CHECK(hm_predict(grid, torc, HM_ROUTINE_LU, 2048, d, 2, 1, 32, &tall, &err) == 0);
+		CHECK(hm_predict(grid, torc, HM_ROUTINE_LU, 2048, d, 1, 2, 32, &wide, &err) == 0);
+		CHECK(tall.total > wide.total);
+	}
+}
+
 int main(void)
 {
 	struct hm_error err;
@@ -219,6 +261,7 @@ int main(void)
 		return 1;
 	}
 	torc_all_processors_1x19_should_match_hand_values();
+	grid_model_should_match_hand_values();
 	max_rule_should_scale_by_processes_per_processor();
 	same_processor_pairs_should_cost_d_times();
 	one_process_should_not_communicate();
