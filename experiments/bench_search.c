@@ -36,7 +36,7 @@ static struct hm_platform *load(const char *name)
 static void bench_model(int repeats)
 {
 	struct hm_platform *torc = load("builtin:torc");
-	const struct hm_model *m = hm_model_default();
+	const struct hm_model *m = hm_model_find("thesis");
 	struct hm_sp sp;
 	struct hm_prediction pr;
 	struct hm_error err;
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(problems) / sizeof(problems[0]); i++) {
 		const struct problem *q = &problems[i];
 		struct hm_platform *p = load(q->platform);
-		struct hm_problem pb = { p, hm_model_default(), q->routine, q->n, q->depth };
+		struct hm_problem pb = { p, hm_model_find("thesis"), q->routine, q->n, q->depth };
 		struct hm_budget budget = { 0, 120 };
 		double *t = calloc((size_t)repeats, sizeof(double)), eet = 0;
 		long nodes = 0;

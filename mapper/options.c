@@ -187,7 +187,13 @@ int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
 	}
 	pb->model = o->model ? hm_model_find(o->model) : hm_model_default();
 	if (!pb->model) {
-		hm_cli_error("unknown model '%s' (known: %s)", o->model, hm_model_list()[0]->name);
+		char known[256] = "";
+		size_t len = 0;
+
+		for (const struct hm_model *const *m = hm_model_list(); *m; m++)
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+						len ? ", " : "", (*m)->name);
+		hm_cli_error("unknown model '%s' (known: %s)", o->model, known);
 		return HM_EXIT_USAGE;
 	}
 	if (o->n != floor(o->n)) {

@@ -149,7 +149,7 @@ static void bad_configurations_should_be_rejected(void)
 	CHECK(hm_predict(m, sunet, HM_ROUTINE_LU, 100, neg, 1, 0, 32, &t, &err) == -1);
 	CHECK(hm_predict(m, sunet, HM_ROUTINE_LU, 100, none, 1, 1, 32, &t, &err) == -1);
 	CHECK(hm_predict(m, sunet, HM_ROUTINE_LU, 100, d, 1, 3, 0, &t, &err) == -1);
-	CHECK(hm_model_find("thesis") == m && hm_model_find("nope") == NULL);
+	CHECK(hm_model_find("grid") == m && hm_model_find("thesis") != NULL && hm_model_find("nope") == NULL);
 }
 
 /* The searches' bounds need: time never decreases when an SP grows. */

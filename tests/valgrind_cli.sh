@@ -12,7 +12,7 @@ expect 0 "" -- "${V[@]}" "$hm" --help
 expect 0 "processors on" -- "${V[@]}" "$hm" platform show builtin:torc
 expect 2 "unknown type" -- "${V[@]}" "$hm" platform check "$data/bad/unknown_type.json"
 expect 2 "JSON syntax error" -- "${V[@]}" "$hm" platform check "$data/bad/syntax_error.json"
-expect 0 "7.62153" -- "${V[@]}" "$hm" predict -p builtin:torc -n 2048 --procs 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 --grid 1x19 -b 32
+expect 0 "7.62153" -- "${V[@]}" "$hm" predict -m thesis -p builtin:torc -n 2048 --procs 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 --grid 1x19 -b 32
 expect 0 "plan written" -- "${V[@]}" "$hm" plan -p builtin:torc -n 2048 -M BTM -d 12 -o "$tmp/p.json"
 expect 0 "written to" -- "${V[@]}" "$hm" plan -p "$mini" -n 400 -M GPTM --launcher openmpi -o "$tmp/l"
 expect 5 "node budget" -- "${V[@]}" "$hm" plan -M exhaustive --max-nodes 50

@@ -3,7 +3,8 @@
 # platforms (n = 7680 on SUNEt, 2048 and 4096 on TORC, 20000 on the larger
 # ones; depth limits 15, 20, 25, 30) and on a random family (P = 25 .. 1000
 # processors of up to 20 types, speeds up to 50x apart, one per host;
-# n = 20000, depth 30), each compared with the exact optimum.
+# n = 20000, depth 30), each compared with the exact optimum. The model is
+# the reference one of SPEC §2 (-m thesis), as in the thesis' own study.
 #
 #   sh experiments/simulation/study.sh
 #
@@ -26,9 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 compare() {     # platform n depth
 	echo "study: $1 n=$2 depth $3" >&2
-	"$hm" compare -p "$1" -n "$2" -d "$3" --methods "$methods" --max-time "$budget" -f csv \
+	"$hm" compare -p "$1" -n "$2" -d "$3" -m thesis --methods "$methods" --max-time "$budget" -f csv \
 		2>/dev/null | tail -n +2 >> "$tmp/all.csv"
-	"$hm" compare -p "$1" -n "$2" -d "$3" --methods "$methods" --max-time "$budget" -f json \
+	"$hm" compare -p "$1" -n "$2" -d "$3" -m thesis --methods "$methods" --max-time "$budget" -f json \
 		2>/dev/null | tr -d '\n\t' >> "$tmp/all.jsonl"
 	echo >> "$tmp/all.jsonl"
 }

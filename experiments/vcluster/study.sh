@@ -16,13 +16,14 @@
 #     percentage error, Spearman rank correlation, speedup of the hetmap plan
 #     over GU, CU and EU, its ratio to the best measured configuration).
 #
-# MODEL=name selects the model the plans and predictions use (default: the
-# default model); OUT=dir the output directory.
+# MODEL=name selects the model the plans and predictions use (default:
+# grid, hetmap's default); the outputs go to experiments/results/vcluster-MODEL
+# (OUT=dir to change it).
 set -eu
 cd "$(dirname "$0")/../.."
 desc=${1:-experiments/vcluster/ref4.json}
-out=${OUT:-experiments/results/vcluster}
-model=${MODEL:-}
+model=${MODEL:-grid}
+out=${OUT:-experiments/results/vcluster-$model}
 reps=3
 [ "$(id -u)" -eq 0 ] || { echo "study: the virtual cluster needs root (cgroups, /etc/hosts)" >&2; exit 4; }
 [ -x build/hetmap-vcluster ] || sh experiments/setup.sh >/dev/null
@@ -108,8 +109,8 @@ done
 elapsed=$(( $(date +%s) - start ))
 cp "$tmp/table.tsv" "$out/table.tsv"
 
-# ---- analysis -------------------------------------------------------------
-awk -F'\t' -v elapsed="$elapsed" -v model="${model:-default}" '
+# ---- analysis (experiments/vcluster/rescore.sh scores another model on these runs) -------------------------------------------------------------
+awk -F'\t' -v elapsed="$elapsed" -v model="$model" '
 NR == 1 { next }
 { g = $1; n[g]++; k = n[g]; lab[g, k] = $2; p[g, k] = $7; m[g, k] = $8
   if ($8 > 0) { ape += ($7 - $8 < 0 ? $8 - $7 : $7 - $8) / $8; napes++ }
@@ -162,7 +163,7 @@ set output "$out/predicted-vs-measured.png"
 set logscale xy
 set xlabel "predicted time (s)"
 set ylabel "measured time (s, median of 3)"
-set title "Emulated cluster ($(basename "$desc")): model ${model:-default} vs ScaLAPACK runs"
+set title "Emulated cluster ($(basename "$desc")): model $model vs ScaLAPACK runs"
 set key top left
 set grid
 f(x) = x
