@@ -280,7 +280,8 @@ int cmd_calibrate(int argc, char **argv)
 				"openmpi", 1024, 5, 0.20, 600, 0.2 };
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
-	int first, ret, nextra = 0;
+	char **extra;
+	int ret, nextra = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	snprintf(default_hosts, sizeof(default_hosts), "localhost:%ld", ncpu > 0 ? ncpu : 1);
@@ -302,27 +303,15 @@ int cmd_calibrate(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		first = hm_options_parse(&usage, opts, argc, argv);
-	}
-	if (first == -2)
-		return HM_EXIT_OK;
-	if (first < 0)
-		return HM_EXIT_USAGE;
-	if (first < argc) {
-		if (strcmp(argv[first - 1], "--")) {
-			hm_cli_error("calibrate: unexpected argument '%s' (mpirun options go after '--')", argv[first]);
-			return HM_EXIT_USAGE;
-		}
-		nextra = argc - first;
+		if ((ret = hm_mpirun_parse(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
+			return ret;
 	}
 	if (!cs.out) {
 		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
 		return HM_EXIT_USAGE;
 	}
-	if (!hm_launcher_find(cs.launcher) || strncmp(cs.launcher, "openmpi", 7)) {
-		hm_cli_error("calibrate: launcher must be openmpi or openmpi-seq");
+	if (!hm_openmpi_launcher("calibrate", cs.launcher))
 		return HM_EXIT_USAGE;
-	}
 	{
 		/* the block sizes reach the benchmark as one argument: check them here */
 		const char *s = cs.block_sizes;
@@ -339,7 +328,7 @@ int cmd_calibrate(int argc, char **argv)
 		host_list_free(&h);
 		return HM_EXIT_USAGE;
 	}
-	ret = calibrate(&cs, &h, argv + first, nextra);
+	ret = calibrate(&cs, &h, extra, nextra);
 	host_list_free(&h);
 	return hm_cli_finish(ret);
 }

@@ -290,7 +290,8 @@ int cmd_run(int argc, char **argv)
 	struct hm_placement pl = { 0 };
 	cJSON *plan_doc = NULL;
 	char driver_buf[4096];
-	int first, ret, nextra = 0;
+	char **extra;
+	int ret, nextra = 0;
 
 	hm_problem_opts_init(&po);
 	{
@@ -309,29 +310,16 @@ int cmd_run(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		first = hm_options_parse(&usage, opts, argc, argv);
+		if ((ret = hm_mpirun_parse(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
+			return ret;
 	}
-	if (first == -2)
-		return HM_EXIT_OK;
-	if (first < 0)
+	if (!(l = hm_openmpi_launcher("run", rs.launcher_name)))
 		return HM_EXIT_USAGE;
-	/* operands are mpirun options, and only after "--" */
-	if (first < argc) {
-		if (strcmp(argv[first - 1], "--")) {
-			hm_cli_error("run: unexpected argument '%s' (mpirun options go after '--')", argv[first]);
-			return HM_EXIT_USAGE;
-		}
-		nextra = argc - first;
-	}
-	if (!(l = hm_launcher_find(rs.launcher_name)) || strncmp(l->name, "openmpi", 7)) {
-		hm_cli_error("run: launcher must be openmpi or openmpi-seq (this wrapper drives Open MPI's mpirun)");
-		return HM_EXIT_USAGE;
-	}
 	if (!rs.driver)
 		rs.driver = hm_sibling_program("hetmap-driver", driver_buf, sizeof(driver_buf));
 	ret = get_plan(&rs, &po, method, &budget, &plan_doc, &pl);
 	if (!ret)
-		ret = launch(&rs, l, &pl, plan_doc, argv + first, nextra);
+		ret = launch(&rs, l, &pl, plan_doc, extra, nextra);
 	hm_placement_release(&pl);
 	return hm_cli_finish(ret);
 }

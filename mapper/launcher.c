@@ -199,27 +199,31 @@ static void openmpi_common(struct hm_argv *a, const struct hm_placement *pl)
 	hm_argv_add(a, "OPENBLAS_NUM_THREADS=1");
 }
 
-static void openmpi_command(struct hm_argv *a, const struct hm_placement *pl, const char *file)
+/* mpirun -np D FILE-OPTION FILE [--mca rmaps seq] + the common options */
+static void openmpi_mpirun(struct hm_argv *a, const struct hm_placement *pl, const char *option,
+			   const char *file, int seq)
 {
 	hm_argv_add(a, "mpirun");
 	hm_argv_add(a, "-np");
 	hm_argv_addf(a, "%d", pl->D);
-	hm_argv_add(a, "--rankfile");
+	hm_argv_add(a, option);
 	hm_argv_add(a, file);
+	if (seq) {
+		hm_argv_add(a, "--mca");
+		hm_argv_add(a, "rmaps");
+		hm_argv_add(a, "seq");
+	}
 	openmpi_common(a, pl);
+}
+
+static void openmpi_command(struct hm_argv *a, const struct hm_placement *pl, const char *file)
+{
+	openmpi_mpirun(a, pl, "--rankfile", file, 0);
 }
 
 static void openmpi_seq_command(struct hm_argv *a, const struct hm_placement *pl, const char *file)
 {
-	hm_argv_add(a, "mpirun");
-	hm_argv_add(a, "-np");
-	hm_argv_addf(a, "%d", pl->D);
-	hm_argv_add(a, "--hostfile");
-	hm_argv_add(a, file);
-	hm_argv_add(a, "--mca");
-	hm_argv_add(a, "rmaps");
-	hm_argv_add(a, "seq");
-	openmpi_common(a, pl);
+	openmpi_mpirun(a, pl, "--hostfile", file, 1);
 }
 
 static void mpich_command(struct hm_argv *a, const struct hm_placement *pl, const char *file)

@@ -51,6 +51,41 @@ int hm_mpirun_outcome(const char *cmd, const char *what, const struct hm_spawn_r
 	return HM_EXIT_FAILURE;
 }
 
+int hm_mpirun_parse(const struct hm_usage *u, const struct hm_option *opts, int argc,
+		    char **argv, char ***extra, int *nextra)
+{
+	int first = hm_options_parse(u, opts, argc, argv);
+
+	*extra = argv + argc;
+	*nextra = 0;
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	if (first < argc) {
+		if (strcmp(argv[first - 1], "--")) {
+			hm_cli_error("%s: unexpected argument '%s' (mpirun options go after '--')",
+				     u->name, argv[first]);
+			return HM_EXIT_USAGE;
+		}
+		*extra = argv + first;
+		*nextra = argc - first;
+	}
+	return -1;
+}
+
+const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)
+{
+	const struct hm_launcher *l = hm_launcher_find(name);
+
+	if (!l || strncmp(l->name, "openmpi", 7)) {
+		hm_cli_error("%s: launcher must be openmpi or openmpi-seq (hetmap drives Open MPI's mpirun)",
+			     cmd);
+		return NULL;
+	}
+	return l;
+}
+
 const char *hm_spawn_status_name(enum hm_spawn_status s)
 {
 	static const char *const names[] = { "exited", "signaled", "not_found", "timeout",

@@ -18,6 +18,16 @@ void hm_mpirun_argv(struct hm_argv *out, const struct hm_argv *cmd, const char *
 int hm_mpirun_outcome(const char *cmd, const char *what, const struct hm_spawn_result *res,
 		      const struct hm_spawn_opts *opts, const char *mpirun);
 
+/* Parse the options of a command that drives mpirun: operands are mpirun
+ * options and only come after "--" (*extra, *nextra). Returns -1 when the
+ * command goes on, else the exit code to return at once. */
+int hm_mpirun_parse(const struct hm_usage *u, const struct hm_option *opts, int argc,
+		    char **argv, char ***extra, int *nextra);
+
+/* Launcher 'name' if it is one of Open MPI's, else NULL after a message
+ * naming 'cmd'. */
+const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name);
+
 /* "exited", "signaled", "not_found", "timeout", "interrupted". */
 const char *hm_spawn_status_name(enum hm_spawn_status s);
 

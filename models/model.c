@@ -140,3 +140,13 @@ int hm_predict(const struct hm_model *m, const struct hm_platform *p,
 	m->time(routine, n, r, c, b, &sp, out);
 	return 0;
 }
+
+double hm_prediction_sum(struct hm_prediction *t, struct hm_prediction *parts)
+{
+	t->comp = t->comp_gemm + t->comp_trsm + t->comp_getf2;
+	t->comm = t->comm_latency + t->comm_bandwidth;
+	t->total = t->comp + t->comm;
+	if (parts)
+		*parts = *t;
+	return t->total;
+}

@@ -39,6 +39,10 @@ struct hm_prediction {
 	double comm_bandwidth;  /* t_w term */
 };
 
+/* Fill comp, comm and total of 't' from its terms, copy it to 'parts'
+ * (may be NULL) and return the total: the last step of every model. */
+double hm_prediction_sum(struct hm_prediction *t, struct hm_prediction *parts);
+
 struct hm_model {
 	const char *name;
 	const char *summary;

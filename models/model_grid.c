@@ -51,12 +51,7 @@ static double grid_time(enum hm_routine routine, double n, int r, int c, int b,
 		t.comm_latency = (n / b * (lc + lr) + 3.0 * n * lr) * sp->t_s;
 		t.comm_bandwidth = (n * n / r * lc + n * n / c * lr) / 2.0 * sp->t_w;
 	}
-	t.comp = t.comp_gemm + t.comp_trsm + t.comp_getf2;
-	t.comm = t.comm_latency + t.comm_bandwidth;
-	t.total = t.comp + t.comm;
-	if (parts)
-		*parts = t;
-	return t.total;
+	return hm_prediction_sum(&t, parts);
 }
 
 const struct hm_model hm_model_grid = {

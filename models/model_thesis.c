@@ -30,12 +30,7 @@ static double thesis_time(enum hm_routine routine, double n, int r, int c, int b
 			t.comm_bandwidth = (n * n / r + n * n / c) * sp->t_w;
 		}
 	}
-	t.comp = t.comp_gemm + t.comp_trsm + t.comp_getf2;
-	t.comm = t.comm_latency + t.comm_bandwidth;
-	t.total = t.comp + t.comm;
-	if (parts)
-		*parts = t;
-	return t.total;
+	return hm_prediction_sum(&t, parts);
 }
 
 const struct hm_model hm_model_thesis = {
