@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../.."
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DHETMAP_FUZZ=ON -DBUILD_TESTING=ON \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz --target fuzz_loaders -j"$(nproc)" >/dev/null
+mkdir -p tests/fuzz/regressions
 corpus=build-fuzz/corpus
 mkdir -p "$corpus"
 cp experiments/platforms/*.json tests/data/good/*.json tests/data/bad/*.json \
