@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "atomic_file.h"
 #include "models/generator.h"
+#include "models/read_file.h"
 #include "models/platform.h"
 
 #include <stdio.h>
@@ -26,27 +27,20 @@ static const struct hm_usage usage = {
 /* Read and parse a JSON file; NULL after a message. */
 static cJSON *read_config(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	long len;
-	cJSON *doc = NULL;
+	enum hm_read_status status;
+	size_t len;
+	char *text = hm_read_file(path, 16u << 20, &len, &status);
+	cJSON *doc;
 
-	if (!f) {
-		hm_cli_error("%s: cannot open", path);
+	if (!text) {
+		hm_cli_error("%s: %s", path, status == HM_READ_OPEN ? "cannot open" :
+			     "cannot read (or larger than 16 MiB)");
 		return NULL;
 	}
-	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && len < (16L << 20) &&
-	    !fseek(f, 0, SEEK_SET) && (text = malloc((size_t)len + 1)) &&
-	    fread(text, 1, (size_t)len, f) == (size_t)len) {
-		text[len] = '\0';
-		doc = cJSON_Parse(text);
-		if (!doc)
-			hm_cli_error("%s: JSON syntax error", path);
-	} else {
-		hm_cli_error("%s: cannot read (or larger than 16 MiB)", path);
-	}
+	doc = cJSON_ParseWithLength(text, len);
 	free(text);
-	fclose(f);
+	if (!doc)
+		hm_cli_error("%s: JSON syntax error", path);
 	return doc;
 }
 

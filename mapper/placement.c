@@ -6,6 +6,7 @@
 #include "placement.h"
 #include "plan.h"
 #include "models/json_read.h"
+#include "models/read_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,35 +222,9 @@ int hm_placement_from_result(struct hm_placement *pl, const struct hm_problem *p
 	return adopt(pl, hm_plan_json(&in, res), "(plan)", err);
 }
 
-/* The whole of 'f' (a file or a pipe) up to 'max' bytes; NULL if larger
- * or unreadable. */
-static char *read_all(FILE *f, size_t max, size_t *len)
-{
-	size_t cap = 65536, n = 0, got;
-	char *buf = malloc(cap + 1), *bigger;
-
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n < cap)
-			continue;
-		if (cap >= max || !(bigger = realloc(buf, 2 * cap + 1))) {
-			free(buf);
-			return NULL;
-		}
-		buf = bigger, cap *= 2;
-	}
-	if (!buf || ferror(f)) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	enum hm_read_status status;
 	size_t len = 0;
 	char *text;
 	cJSON *doc;
@@ -257,13 +232,10 @@ int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error
 	memset(pl, 0, sizeof(*pl));
 	hm_error_clear(err);
 	snprintf(err->file, sizeof(err->file), "%s", path);
-	if (!f)
-		return hm_error_set(err, "cannot open the plan file");
 	/* plans are small: refuse anything that is clearly not one */
-	text = read_all(f, 64u << 20, &len);
-	fclose(f);
-	if (!text)
-		return hm_error_set(err, "cannot read the plan file (or larger than 64 MiB)");
+	if (!(text = hm_read_file(path, 64u << 20, &len, &status)))
+		return hm_error_set(err, status == HM_READ_OPEN ? "cannot open the plan file" :
+				    "cannot read the plan file (or larger than 64 MiB)");
 	doc = cJSON_ParseWithLength(text, len);
 	free(text);
 	if (!doc)

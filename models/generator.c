@@ -2,6 +2,7 @@
 #include "generator.h"
 #include "json_read.h"
 #include "platform.h"
+#include "read_file.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -58,22 +59,16 @@ static cJSON *load_base(const char *from, struct hm_error *err)
 		}
 		doc = cJSON_Parse(text);
 	} else {
-		FILE *f = fopen(from, "rb");
-		char *text = NULL;
-		long len;
+		enum hm_read_status status;
+		size_t len;
+		char *text = hm_read_file(from, 256u << 20, &len, &status);
 
-		if (!f) {
+		if (!text && status == HM_READ_OPEN) {
 			hm_error_at(err, "from", "cannot open '%s'", from);
 			return NULL;
 		}
-		if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && len < (256L << 20) &&
-		    !fseek(f, 0, SEEK_SET) && (text = malloc((size_t)len + 1)) &&
-		    fread(text, 1, (size_t)len, f) == (size_t)len) {
-			text[len] = '\0';
-			doc = cJSON_Parse(text);
-		}
+		doc = text ? cJSON_ParseWithLength(text, len) : NULL;
 		free(text);
-		fclose(f);
 	}
 	if (!cJSON_IsObject(doc)) {
 		cJSON_Delete(doc);

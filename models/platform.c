@@ -7,6 +7,7 @@
 #include "platform.h"
 #include "units.h"
 #include "json_read.h"
+#include "read_file.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -713,10 +714,9 @@ int hm_platform_load_buffer(const char *json, size_t len, const char *name,
 int hm_platform_load(const char *path, struct hm_platform **out,
 		     struct hm_error *err)
 {
+	enum hm_read_status status;
 	const char *builtin;
-	FILE *f;
 	char *buf;
-	long size;
 	size_t got;
 	int ret;
 
@@ -732,29 +732,13 @@ int hm_platform_load(const char *path, struct hm_platform **out,
 		return hm_platform_load_buffer(builtin, strlen(builtin), path, out, err);
 	}
 	snprintf(err->file, sizeof(err->file), "%s", path);
-	f = fopen(path, "rb");
-	if (!f)
-		return hm_error_set(err, "cannot open: %s", strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return hm_error_set(err, "cannot read (not a regular file?)");
+	if (!(buf = hm_read_file(path, MAX_FILE_BYTES, &got, &status))) {
+		if (status == HM_READ_OPEN)
+			return hm_error_set(err, "cannot open: %s", strerror(errno));
+		if (status == HM_READ_TOO_BIG)
+			return hm_error_set(err, "file is larger than %ld bytes", MAX_FILE_BYTES);
+		return hm_error_set(err, "cannot read: %s", strerror(errno));
 	}
-	if (size > MAX_FILE_BYTES) {
-		fclose(f);
-		return hm_error_set(err, "file is %ld bytes (at most %ld)", size, MAX_FILE_BYTES);
-	}
-	buf = malloc((size_t)size + 1);
-	if (!buf) {
-		fclose(f);
-		return hm_error_set(err, "out of memory");
-	}
-	got = fread(buf, 1, (size_t)size, f);
-	fclose(f);
-	if (got != (size_t)size) {
-		free(buf);
-		return hm_error_set(err, "short read");
-	}
-	buf[got] = '\0';
 	ret = hm_platform_load_buffer(buf, got, path, out, err);
 	free(buf);
 	return ret;
