@@ -63,6 +63,10 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
  * --help, HM_EXIT_USAGE after a message). */
 int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts,
 			  int argc, char **argv);
+/* The same for a command that passes operands on to mpirun: they may only
+ * come after "--" and are returned in *rest, *nrest. */
+int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv, char ***rest, int *nrest);
 void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts);
 
 /* Options shared by predict, plan and compare. */

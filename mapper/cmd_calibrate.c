@@ -138,13 +138,7 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 		       const struct hm_launcher *l, const struct hm_placement *pl,
 		       const char *file, char **extra, int nextra)
 {
-	struct hm_argv cmd = { 0 };
-
-	l->command(&cmd, pl, file);
-	hm_mpirun_argv(a, &cmd, cs->mpirun);
-	hm_argv_free(&cmd);
-	for (int i = 0; i < nextra; i++)
-		hm_argv_add(a, extra[i]);
+	hm_mpirun_argv(a, l, pl, file, cs->mpirun, extra, nextra);
 	hm_argv_add(a, cs->bench);
 	hm_argv_add(a, "--block-sizes");
 	hm_argv_add(a, cs->block_sizes);
@@ -218,7 +212,6 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 static int calibrate(const struct cal_setup *cs, const struct host_list *h, char **extra, int nextra)
 {
 	char dir[4096], file[4200], *line = NULL, *text = NULL;
-	const char *base = getenv("TMPDIR");
 	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
 	struct hm_placement pl;
 	struct hm_argv a = { 0 };
@@ -228,11 +221,8 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 	cJSON *raw = NULL;
 	int ret;
 
-	snprintf(dir, sizeof(dir), "%s/hetmap-calibrate-XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(dir)) {
-		hm_cli_error("calibrate: cannot create a temporary directory: %s", strerror(errno));
-		return HM_EXIT_OUTPUT;
-	}
+	if ((ret = hm_mpirun_temp_dir("calibrate", dir, sizeof(dir))))
+		return ret;
 	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
 	hm_error_clear(&err);
 	if (placement_of(h, &pl) || !(text = l->file_text(&pl))) {
@@ -303,7 +293,7 @@ int cmd_calibrate(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		if ((ret = hm_mpirun_parse(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
+		if ((ret = hm_options_parse_rest(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
 			return ret;
 	}
 	if (!cs.out) {

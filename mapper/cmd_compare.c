@@ -107,13 +107,15 @@ static void print_csv(const struct hm_problem *pb, struct hm_result *rows, int n
 	}
 }
 
-static int print_json(const struct hm_problem *pb, const char *path, struct hm_result *rows,
-		      int nr, double ref, int ref_exact)
+/* The comparison as one JSON document (NULL when out of memory). */
+static cJSON *compare_json(const struct hm_problem *pb, const char *path, struct hm_result *rows,
+			   int nr, double ref, int ref_exact)
 {
 	cJSON *o = cJSON_CreateObject(), *arr;
-	char *text;
 	int i;
 
+	if (!o)
+		return NULL;
 	cJSON_AddStringToObject(o, "platform", path);
 	cJSON_AddStringToObject(o, "platform_name", pb->platform->name);
 	cJSON_AddStringToObject(o, "routine", hm_routine_name(pb->routine));
@@ -129,12 +131,7 @@ static int print_json(const struct hm_problem *pb, const char *path, struct hm_r
 		cJSON_AddNumberToObject(r, "ratio", rows[i].eet / ref);
 		cJSON_AddItemToArray(arr, r);
 	}
-	text = cJSON_Print(o);
-	if (text)
-		printf("%s\n", text);
-	free(text);
-	cJSON_Delete(o);
-	return text ? HM_EXIT_OK : HM_EXIT_FAILURE;
+	return o;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -143,7 +140,7 @@ int cmd_compare(int argc, char **argv)
 	struct hm_budget budget = { 0, 60 };
 	const char *format = "text";
 	struct hm_result rows[MAX_ROWS];
-	const char *methods = DEFAULT_METHODS;
+	const char *methods = DEFAULT_METHODS, *json_out = NULL;
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	int stop, fmt, ret, nr = 0, i, ref_exact;
@@ -158,6 +155,7 @@ int cmd_compare(int argc, char **argv)
 			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of each run (default 60 s)", 0, 1e9 },
 			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ")", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text, csv or json", 0, 0 },
+			{ 'o', "output", HM_OPT_STRING, &json_out, "FILE", "also write the JSON document there (atomically)", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 
@@ -186,8 +184,24 @@ int cmd_compare(int argc, char **argv)
 		print_text(&pb, rows, nr, ref, ref_exact);
 	else if (fmt == HM_FORMAT_CSV)
 		print_csv(&pb, rows, nr, ref);
-	else
-		ret = print_json(&pb, po.platform, rows, nr, ref, ref_exact);
+	if (fmt == HM_FORMAT_JSON || json_out) {
+		/* one run, two forms: a study needs the table and the document */
+		cJSON *doc = compare_json(&pb, po.platform, rows, nr, ref, ref_exact);
+		char *text = fmt == HM_FORMAT_JSON && doc ? cJSON_Print(doc) : NULL;
+		struct hm_error err;
+
+		hm_error_clear(&err);
+		if (!doc || (fmt == HM_FORMAT_JSON && !text))
+			ret = HM_EXIT_FAILURE;
+		else if (text)
+			printf("%s\n", text);
+		if (doc && json_out && hm_json_write(json_out, doc, &err)) {
+			hm_cli_report(&err);
+			ret = HM_EXIT_OUTPUT;
+		}
+		free(text);
+		cJSON_Delete(doc);
+	}
 cleanup:
 	for (i = 0; i < nr; i++)
 		hm_result_release(&rows[i]);

@@ -161,31 +161,24 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 	return ret;
 }
 
-/* Write the launcher file into the kept directory, or a fresh temporary
- * one ('tmpdir' then names it, for removal). */
+/* Write plan, launcher file and command into the kept directory, or a
+ * fresh temporary one (*is_tmp then says so, for its removal). */
 static int write_launch(const struct run_setup *rs, const struct hm_launcher *l,
-			const struct hm_placement *pl, const cJSON *plan_doc,
-			char *dir, size_t size, int *is_tmp)
+			const cJSON *plan_doc, char *dir, size_t size, int *is_tmp)
 {
 	struct hm_error err;
-	const char *base = getenv("TMPDIR");
+	int ret;
 
 	hm_error_clear(&err);
 	*is_tmp = !rs->keep_dir;
-	if (rs->keep_dir) {
+	if (rs->keep_dir)
 		snprintf(dir, size, "%s", rs->keep_dir);
-	} else {
-		snprintf(dir, size, "%s/hetmap-run-XXXXXX", base && *base ? base : "/tmp");
-		if (!mkdtemp(dir)) {
-			hm_cli_error("run: cannot create a temporary directory in %s", base ? base : "/tmp");
-			return HM_EXIT_OUTPUT;
-		}
-	}
+	else if ((ret = hm_mpirun_temp_dir("run", dir, size)))
+		return ret;
 	if (hm_launch_dir_write(dir, plan_doc, l, rs->driver, &err)) {
 		hm_cli_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
-	(void)pl;
 	return HM_EXIT_OK;
 }
 
@@ -215,18 +208,10 @@ static int launch(const struct run_setup *rs, const struct hm_launcher *l,
 	cJSON *driver = NULL, *rec;
 	int is_tmp, ret;
 
-	if ((ret = write_launch(rs, l, pl, plan_doc, dir, sizeof(dir), &is_tmp)))
+	if ((ret = write_launch(rs, l, plan_doc, dir, sizeof(dir), &is_tmp)))
 		return ret;
 	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
-	{
-		struct hm_argv cmd = { 0 };
-
-		l->command(&cmd, pl, file);
-		hm_mpirun_argv(&a, &cmd, rs->mpirun);
-		hm_argv_free(&cmd);
-	}
-	for (int i = 0; i < nextra; i++)
-		hm_argv_add(&a, extra[i]);
+	hm_mpirun_argv(&a, l, pl, file, rs->mpirun, extra, nextra);
 	hm_driver_args(&a, pl, rs->driver);
 	hm_argv_add(&a, "--seed");
 	hm_argv_addf(&a, "%d", rs->seed);
@@ -310,7 +295,7 @@ int cmd_run(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		if ((ret = hm_mpirun_parse(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
+		if ((ret = hm_options_parse_rest(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
 			return ret;
 	}
 	if (!(l = hm_openmpi_launcher("run", rs.launcher_name)))

@@ -269,15 +269,6 @@ const struct hm_launcher *hm_launcher_find(const char *name)
 	return NULL;
 }
 
-const struct hm_launcher *const *hm_launcher_list(void)
-{
-	static const struct hm_launcher *list[NR_LAUNCHERS + 1];
-
-	for (int i = 0; i < NR_LAUNCHERS; i++)
-		list[i] = &launchers[i];
-	return list;
-}
-
 void hm_driver_args(struct hm_argv *a, const struct hm_placement *pl, const char *driver)
 {
 	hm_argv_add(a, driver);

@@ -33,9 +33,8 @@ struct hm_launcher {
 	void (*command)(struct hm_argv *a, const struct hm_placement *pl, const char *file);
 };
 
-/* Launcher by name, or NULL; and the NULL-terminated list of all. */
+/* Launcher by name (case-insensitive), or NULL. */
 const struct hm_launcher *hm_launcher_find(const char *name);
-const struct hm_launcher *const *hm_launcher_list(void);
 
 /* The driver's arguments for the plan: DRIVER --routine R -n N -b B -r R -c C. */
 void hm_driver_args(struct hm_argv *a, const struct hm_placement *pl, const char *driver);

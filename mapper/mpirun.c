@@ -4,6 +4,8 @@
 #include "cli.h"
 #include "mpirun.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,16 +13,35 @@
  * a core; a threaded BLAS would oversubscribe it behind our back. */
 const char *const hm_rank_environment[] = { "OPENBLAS_NUM_THREADS=1", NULL };
 
-void hm_mpirun_argv(struct hm_argv *out, const struct hm_argv *cmd, const char *mpirun)
+void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const struct hm_placement *pl,
+		    const char *file, const char *mpirun, char **extra, int nextra)
 {
+	struct hm_argv cmd = { 0 };
+
+	l->command(&cmd, pl, file);
 	hm_argv_add(out, mpirun);
 	/* Open MPI refuses root unless told; CI and containers run as root */
 	if (geteuid() == 0)
 		hm_argv_add(out, "--allow-run-as-root");
-	for (int i = 1; i < cmd->n; i++)
-		hm_argv_add(out, cmd->v[i]);
-	if (cmd->failed)
+	for (int i = 1; i < cmd.n; i++)
+		hm_argv_add(out, cmd.v[i]);
+	for (int i = 0; i < nextra; i++)
+		hm_argv_add(out, extra[i]);
+	if (cmd.failed)
 		out->failed = 1;
+	hm_argv_free(&cmd);
+}
+
+int hm_mpirun_temp_dir(const char *cmd, char *dir, size_t size)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(dir, size, "%s/hetmap-%s-XXXXXX", base && *base ? base : "/tmp", cmd);
+	if (!mkdtemp(dir)) {
+		hm_cli_error("%s: cannot create a temporary directory: %s", cmd, strerror(errno));
+		return HM_EXIT_OUTPUT;
+	}
+	return HM_EXIT_OK;
 }
 
 int hm_mpirun_outcome(const char *cmd, const char *what, const struct hm_spawn_result *res,
@@ -28,50 +49,22 @@ int hm_mpirun_outcome(const char *cmd, const char *what, const struct hm_spawn_r
 {
 	char how[256];
 
+	if (res->status == HM_SPAWN_EXITED && res->exit_code == 0)
+		return HM_EXIT_OK;
 	hm_spawn_describe(res, opts, how, sizeof(how));
-	switch (res->status) {
-	case HM_SPAWN_EXITED:
-		if (res->exit_code == 0)
-			return HM_EXIT_OK;
-		hm_cli_error("%s: %s %s", cmd, what, how);
-		return HM_EXIT_JOB_FAILED;
-	case HM_SPAWN_SIGNALED:
-		hm_cli_error("%s: %s %s", cmd, what, how);
-		return HM_EXIT_JOB_FAILED;
-	case HM_SPAWN_NOT_FOUND:
+	if (res->status == HM_SPAWN_NOT_FOUND) {
 		hm_cli_error("%s: '%s' %s (install openmpi-bin, or give --mpirun PATH)", cmd, mpirun, how);
 		return HM_EXIT_NO_MPIRUN;
+	}
+	hm_cli_error("%s: %s %s", cmd, what, how);
+	switch (res->status) {
 	case HM_SPAWN_TIMEOUT:
-		hm_cli_error("%s: %s %s", cmd, what, how);
 		return HM_EXIT_TIMEOUT;
 	case HM_SPAWN_INTERRUPTED:
-		hm_cli_error("%s: %s %s", cmd, what, how);
 		return 128 + res->signal;
+	default:        /* exited non-zero, or killed by a signal */
+		return HM_EXIT_JOB_FAILED;
 	}
-	return HM_EXIT_FAILURE;
-}
-
-int hm_mpirun_parse(const struct hm_usage *u, const struct hm_option *opts, int argc,
-		    char **argv, char ***extra, int *nextra)
-{
-	int first = hm_options_parse(u, opts, argc, argv);
-
-	*extra = argv + argc;
-	*nextra = 0;
-	if (first == -2)
-		return HM_EXIT_OK;
-	if (first < 0)
-		return HM_EXIT_USAGE;
-	if (first < argc) {
-		if (strcmp(argv[first - 1], "--")) {
-			hm_cli_error("%s: unexpected argument '%s' (mpirun options go after '--')",
-				     u->name, argv[first]);
-			return HM_EXIT_USAGE;
-		}
-		*extra = argv + first;
-		*nextra = argc - first;
-	}
-	return -1;
 }
 
 const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)

@@ -234,18 +234,33 @@ const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
 	return buf;
 }
 
-int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts,
-			  int argc, char **argv)
+int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv, char ***rest, int *nrest)
 {
 	int first = hm_options_parse(u, opts, argc, argv);
 
+	if (rest) {
+		*rest = argv + argc;
+		*nrest = 0;
+	}
 	if (first == -2)
 		return HM_EXIT_OK;
 	if (first < 0)
 		return HM_EXIT_USAGE;
 	if (first < argc) {
-		hm_cli_error("%s: unexpected argument '%s'", u->name, argv[first]);
-		return HM_EXIT_USAGE;
+		if (!rest || strcmp(argv[first - 1], "--")) {
+			hm_cli_error("%s: unexpected argument '%s'%s", u->name, argv[first],
+				     rest ? " (mpirun options go after '--')" : "");
+			return HM_EXIT_USAGE;
+		}
+		*rest = argv + first;
+		*nrest = argc - first;
 	}
 	return -1;
+}
+
+int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv)
+{
+	return hm_options_parse_rest(u, opts, argc, argv, NULL, NULL);
 }

@@ -62,6 +62,9 @@ expect 0 "" -- "$hm" compare -p builtin:sunet -n 7680 -d 10 -f csv
 	pass=$((pass + 1)) || { echo "FAILED: csv shape"; fail=$((fail + 1)); }
 expect 0 '"reference_is_optimum":	true' -- "$hm" compare -p builtin:sunet -n 7680 -d 10 -f json
 expect 3 "unknown method 'nope'" -- "$hm" compare --methods BTM,nope
+expect 0 "" -- "$hm" compare -p builtin:sunet -n 7680 -d 10 -f csv -o "$tmp/cmp.json"
+check "compare -o writes the JSON document beside the CSV" grep -q '"reference_is_optimum":	true' "$tmp/cmp.json"
+expect 4 "" -- "$hm" compare -p builtin:sunet -d 5 -o "$tmp/no/such/dir/cmp.json"
 expect 0 "NO exact run completed" -- "$hm" compare -p builtin:torc --methods GPTM,GU
 
 # every reference platform shows and checks

@@ -28,9 +28,8 @@ trap 'rm -rf "$tmp"' EXIT
 compare() {     # platform n depth
 	echo "study: $1 n=$2 depth $3" >&2
 	"$hm" compare -p "$1" -n "$2" -d "$3" -m thesis --methods "$methods" --max-time "$budget" -f csv \
-		2>/dev/null | tail -n +2 >> "$tmp/all.csv"
-	"$hm" compare -p "$1" -n "$2" -d "$3" -m thesis --methods "$methods" --max-time "$budget" -f json \
-		2>/dev/null | tr -d '\n\t' >> "$tmp/all.jsonl"
+		-o "$tmp/one.json" 2>/dev/null | tail -n +2 >> "$tmp/all.csv"
+	tr -d '\n\t' < "$tmp/one.json" >> "$tmp/all.jsonl"
 	echo >> "$tmp/all.jsonl"
 }
 
