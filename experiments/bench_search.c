@@ -8,6 +8,7 @@
  * and the wall time of each method on the problems of the search issue,
  * as median and range over REPEATS runs (default 5). */
 #include "search/search.h"
+#include "search/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include "results.h"
 #include "atomic_file.h"
 #include "models/calibration.h"
-#include "models/json_read.h"
+#include "models/hostname.h"
 #include "models/platform.h"
 
 #include <errno.h>
@@ -24,11 +24,11 @@ static const struct hm_usage usage = {
 	"hetmap calibrate [--hosts HOST[:N],...] -o PLATFORM.json [options] [-- MPIRUN-OPTIONS]",
 	"Measure the system parameters of the given processors in one MPI run\n"
 	"(k3_dgemm, k3_dtrsm and k2_dgetf2 per block size with OpenBLAS, the way\n"
-	"LU uses them; t_s and t_w of each pair class by ping-pong), fit them and\n"
+	"LU uses them; t_s and t_w of each link scope by ping-pong), fit them and\n"
 	"write a platform JSON. HOST:N stands for N processors (cores) of HOST,\n"
 	"named HOST-0 .. HOST-(N-1). Progress goes to standard error.",
-	"Classes that cannot be measured (one host: no inter-node pair) copy the\n"
-	"slowest measured class and are listed under calibration.classes_not_measured.\n"
+	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
+	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"
 	"example: hetmap calibrate --hosts localhost:2 -o build/localhost.json",
 };
 

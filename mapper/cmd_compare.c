@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "search/exact.h"
 
 static const struct hm_usage usage = {
 	"compare",
@@ -17,8 +16,7 @@ static const struct hm_usage usage = {
 	"row each: the decision, its predicted time, its ratio to the model\n"
 	"optimum, the time to solution, nodes evaluated and the level reached.",
 	"The optimum is the first of 'exact' or 'exhaustive' in the list that\n"
-	"completes; when 'exact' cannot use the platform's structure, the\n"
-	"exhaustive search replaces it. Each run has its own budget (--max-nodes,\n"
+	"completes. Each run has its own budget (--max-nodes,\n"
 	"--max-time); if no exact run completes, ratios are to the best time any\n"
 	"run found, and the table says so.\n"
 	"example: hetmap compare -p builtin:sunet -n 7680 -d 25 --methods exhaustive,exact,BTM,GPTM,GU",
@@ -44,7 +42,6 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 	}
 	strcpy(names, list);
 	for (char *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		struct hm_error err;
 		int ret;
 
 		if (*nr == MAX_ROWS) {
@@ -52,12 +49,6 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 			return HM_EXIT_USAGE;
 		}
 		fprintf(stderr, "hetmap: compare: running %s...\n", name);
-		hm_error_clear(&err);
-		if (!strcasecmp(name, "exact") && hm_exact_applicable(pb->platform, &err) < 0) {
-			fprintf(stderr, "hetmap: compare: exact: %s; the exhaustive search replaces it\n",
-				err.msg);
-			name = "exhaustive";
-		}
 		if ((ret = hm_run_named(name, pb, budget, &rows[*nr])))
 			return ret;
 		(*nr)++;

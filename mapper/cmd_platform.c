@@ -63,14 +63,11 @@ static void show_processors(const struct hm_platform *p)
 
 static void show_network(const struct hm_platform *p)
 {
-	static const char *const names[HM_LINK_NCLASSES] = {
-		"same processor", "same node", "inter node",
-	};
 	int c, i;
 
 	printf("network (Hockney t_s, t_w per 8-byte word):\n");
-	for (c = 0; c < HM_LINK_NCLASSES; c++)
-		printf("  %-15s t_s = %9.4g us   t_w = %9.4g us\n", names[c],
+	for (c = 0; c < HM_LINK_NSCOPES; c++)
+		printf("  %-15s t_s = %9.4g us   t_w = %9.4g us\n", hm_link_scope_name((enum hm_link_scope)c),
 		       p->links[c].t_s * 1e6, p->links[c].t_w * 1e6);
 	for (i = 0; i < p->nr_overrides; i++) {
 		const struct hm_link_override *o = &p->overrides[i];
@@ -95,7 +92,7 @@ static int show(const char *file)
 	if (p->description[0])
 		printf("  %s\n", p->description);
 	printf("  %d processors on %d hosts, %d types, %d candidate block sizes\n\n",
-	       p->nr_procs, p->nr_nodes, p->nr_types, p->nr_block_sizes);
+	       p->nr_procs, p->nr_hosts, p->nr_types, p->nr_block_sizes);
 	show_types(p);
 	printf("\n");
 	show_processors(p);

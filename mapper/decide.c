@@ -1,36 +1,29 @@
 /* mapper/decide.c - run a search method or a modeled user by name, the
- * way 'plan' and 'run' both decide. */
+ * way 'plan', 'run' and 'compare' all decide. */
 #include "cli.h"
 
-#include <string.h>
-#include <strings.h>
-
-/* Run a method or a user by name; an exit code. */
 int hm_run_named(const char *name, const struct hm_problem *pb,
-		     const struct hm_budget *budget, struct hm_result *res)
+		 const struct hm_budget *budget, struct hm_result *res)
 {
 	const struct hm_method *m = hm_method_find(name);
 	struct hm_error err;
-	int u;
 
 	hm_error_clear(&err);
-	if (m) {
-		if (hm_search(m, pb, budget, res, &err)) {
-			hm_cli_error("%s", err.msg);
-			return HM_EXIT_USAGE;
-		}
-		return HM_EXIT_OK;
-	}
-	for (u = 0; u < HM_NR_USERS; u++)
-		if (!strcasecmp(name, hm_user_name((enum hm_user)u))) {
-			if (hm_user_plan((enum hm_user)u, pb, res, &err)) {
-				hm_cli_error("%s", err.msg);
-				return HM_EXIT_FAILURE;
-			}
-			return HM_EXIT_OK;
-		}
-	hm_cli_error("unknown method '%s' (BTM, BGRM, GRM, GCTM, GPTM, exhaustive, exact, GU, CU, EU)",
-		     name);
-	return HM_EXIT_USAGE;
-}
+	if (!m) {
+		char searches[256], users[64];
 
+		hm_cli_error("unknown method '%s' (methods: %s; users: %s)", name,
+			     hm_method_names(HM_METHOD_SEARCH, searches, sizeof(searches)),
+			     hm_method_names(HM_METHOD_USER, users, sizeof(users)));
+		return HM_EXIT_USAGE;
+	}
+	if (hm_method_applies(m, pb, &err)) {    /* the problem is refused */
+		hm_cli_error("%s: %s", m->name, err.msg);
+		return HM_EXIT_USAGE;
+	}
+	if (hm_search(m, pb, budget, res, &err)) {      /* it could not run */
+		hm_cli_error("%s: %s", m->name, err.msg);
+		return HM_EXIT_FAILURE;
+	}
+	return HM_EXIT_OK;
+}

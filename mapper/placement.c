@@ -6,6 +6,7 @@
 #include "placement.h"
 #include "plan.h"
 #include "models/json_read.h"
+#include "models/hostname.h"
 #include "models/read_file.h"
 
 #include <stdio.h>

@@ -33,7 +33,7 @@ static cJSON *prediction_json(const struct hm_prediction *pr)
 cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 {
 	cJSON *o = cJSON_CreateObject(), *procs, *ranks, *search;
-	int *next_slot = calloc((size_t)p->nr_nodes + 1, sizeof(int));
+	int *next_slot = calloc((size_t)p->nr_hosts + 1, sizeof(int));
 	int i, k;
 
 	if (!o || !next_slot) {
@@ -53,10 +53,10 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 	for (i = 0; i < res->P; i++) {
 		/* a processor's cores follow those of the processors before it
 		 * on its host: that is its slot in a rankfile */
-		int slot = next_slot[p->procs[i].node];
+		int slot = next_slot[p->procs[i].host_id];
 		cJSON *e;
 
-		next_slot[p->procs[i].node] += p->procs[i].cores;
+		next_slot[p->procs[i].host_id] += p->procs[i].cores;
 		if (res->d[i] == 0)
 			continue;
 		e = cJSON_CreateObject();

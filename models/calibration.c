@@ -8,8 +8,7 @@
 
 enum { NR_KERNELS = 3, MAX_BS = 16, MAX_REPEAT = 1000 };
 static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
-static const char *const class_names[] = { "same_processor", "same_node", "inter_node" };
-#define NR_CLASSES 3
+#define NR_SCOPES HM_LINK_NSCOPES
 
 #define SMALL_BYTES 64.0
 #define LARGE_BYTES 65536.0
@@ -169,10 +168,10 @@ static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const 
 	return types;
 }
 
-/* Fit each class from its pairs (median one-way time over the pairs at
- * each size). measured[c] says whether class c had a pair. */
-static int fit_network(const cJSON *raw, double t_s[NR_CLASSES], double t_w[NR_CLASSES],
-		       int measured[NR_CLASSES], cJSON *record, struct hm_error *err)
+/* Fit each link scope from its pairs (median one-way time over the pairs
+ * at each size). measured[c] says whether scope c had a pair. */
+static int fit_network(const cJSON *raw, double t_s[NR_SCOPES], double t_w[NR_SCOPES],
+		       int measured[NR_SCOPES], cJSON *record, struct hm_error *err)
 {
 	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(raw, "bytes");
 	const cJSON *pp = cJSON_GetObjectItemCaseSensitive(raw, "pingpong"), *e;
@@ -183,15 +182,15 @@ static int fit_network(const cJSON *raw, double t_s[NR_CLASSES], double t_w[NR_C
 		return hm_error_at(err, "pingpong", "missing message sizes or pairs");
 	for (int s = 0; s < nsizes; s++)
 		x[s] = cJSON_GetArrayItem(bytes, s)->valuedouble;
-	for (int c = 0; c < NR_CLASSES; c++) {
+	for (int c = 0; c < NR_SCOPES; c++) {
 		double y[64], per_pair[8][64];
 		int npairs = 0;
 
 		cJSON_ArrayForEach(e, pp) {
-			const cJSON *cls = cJSON_GetObjectItemCaseSensitive(e, "class");
+			const cJSON *scope = cJSON_GetObjectItemCaseSensitive(e, "scope");
 			const cJSON *secs = cJSON_GetObjectItemCaseSensitive(e, "seconds");
 
-			if (!cJSON_IsString(cls) || strcmp(cls->valuestring, class_names[c]) || npairs == 8)
+			if (!cJSON_IsString(scope) || strcmp(scope->valuestring, hm_link_scope_name((enum hm_link_scope)c)) || npairs == 8)
 				continue;
 			if (cJSON_GetArraySize(secs) != nsizes)
 				return hm_error_at(err, "pingpong", "one time per message size expected");
@@ -212,7 +211,7 @@ static int fit_network(const cJSON *raw, double t_s[NR_CLASSES], double t_w[NR_C
 		}
 		hm_hockney_fit(x, y, nsizes, &t_s[c], &t_w[c]);
 		{
-			cJSON *fit = cJSON_AddObjectToObject(record, class_names[c]);
+			cJSON *fit = cJSON_AddObjectToObject(record, hm_link_scope_name((enum hm_link_scope)c));
 
 			cJSON_AddNumberToObject(fit, "pairs", npairs);
 			cJSON_AddItemToObject(fit, "one_way_s", cJSON_CreateDoubleArray(y, nsizes));
@@ -225,22 +224,22 @@ static int fit_network(const cJSON *raw, double t_s[NR_CLASSES], double t_w[NR_C
 
 static cJSON *network_json(const cJSON *raw, cJSON *record, struct hm_error *err)
 {
-	double t_s[NR_CLASSES] = { 0 }, t_w[NR_CLASSES] = { 0 };
-	int measured[NR_CLASSES], slowest = -1;
-	cJSON *net, *missing = cJSON_AddArrayToObject(record, "classes_not_measured");
+	double t_s[NR_SCOPES] = { 0 }, t_w[NR_SCOPES] = { 0 };
+	int measured[NR_SCOPES], slowest = -1;
+	cJSON *net, *missing = cJSON_AddArrayToObject(record, "scopes_not_measured");
 
 	if (fit_network(raw, t_s, t_w, measured, cJSON_AddObjectToObject(record, "pingpong"), err))
 		return NULL;
-	for (int c = 0; c < NR_CLASSES; c++)
+	for (int c = 0; c < NR_SCOPES; c++)
 		if (measured[c] && (slowest < 0 || t_w[c] > t_w[slowest]))
 			slowest = c;
 	net = cJSON_CreateObject();
-	for (int c = 0; c < NR_CLASSES; c++) {
-		cJSON *link = cJSON_AddObjectToObject(net, class_names[c]);
+	for (int c = 0; c < NR_SCOPES; c++) {
+		cJSON *link = cJSON_AddObjectToObject(net, hm_link_scope_name((enum hm_link_scope)c));
 		int from = measured[c] ? c : slowest;
 
 		if (!measured[c])
-			cJSON_AddItemToArray(missing, cJSON_CreateString(class_names[c]));
+			cJSON_AddItemToArray(missing, cJSON_CreateString(hm_link_scope_name((enum hm_link_scope)c)));
 		cJSON_AddNumberToObject(link, "t_s", t_s[from]);
 		cJSON_AddNumberToObject(link, "t_w", t_w[from]);
 	}

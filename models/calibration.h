@@ -1,22 +1,22 @@
 /* models/calibration.h - from the raw samples of hetmap-calibrate-bench to
- * a platform description (SPEC §2.4).
+ * a platform description (models/README.md, "System parameters").
  *
  *  - k values: median of the repeats per processor and block size; the
  *    spread (max - min) / median is kept in the "calibration" record;
  *  - types: processors whose k values all lie within 'tolerance' of a
  *    type's first member share that type (values: the members' median),
  *    so identical cores give one type and the exact search can use it;
- *  - Hockney t_s, t_w per pair class, fitted per message-size range as
+ *  - Hockney t_s, t_w per link scope, fitted per message-size range as
  *    the MPI protocol switch near 4 KiB demands: t_s from the small
  *    messages (<= 64 B: the median one-way time), t_w as the least-squares
  *    slope over the large ones (>= 64 KiB), which are what LU and GEMM
- *    send. A class that could not be measured (one host: no inter-node
- *    pair) takes the slowest measured class and is listed as such. */
+ *    send. A scope that could not be measured (one host: no inter-node
+ *    pair) takes the slowest measured scope and is listed as such. */
 #ifndef HM_CALIBRATION_H
 #define HM_CALIBRATION_H
 
 #include <cJSON.h>
-#include "error.h"
+#include "platform.h"
 
 struct hm_calibration_opts {
 	const char *name;           /* platform name */

@@ -1,6 +1,7 @@
 /* models/generator.c - see generator.h. */
 #include "generator.h"
 #include "json_read.h"
+#include "hostname.h"
 #include "platform.h"
 #include "read_file.h"
 
@@ -10,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_GENERATED 100000    /* as the loader: HM_MAX_PROCESSORS */
+#define MAX_GENERATED HM_MAX_PROCESSORS   /* what the loader accepts */
+#define MAX_FIXED_KEYS 64
 
 static const int shape_b[4] = { 16, 32, 64, 128 };
 static const double gemm_shape[4] = { 1.3, 1.1, 1.0, 1.0 };
@@ -30,19 +32,7 @@ static double uniform(uint64_t *state)
 static int check_keys(const cJSON *obj, const char *path, const char *const *allowed,
 		      struct hm_error *err)
 {
-	const cJSON *it;
-
-	if (!cJSON_IsObject(obj))
-		return hm_error_at(err, path, "expected an object");
-	cJSON_ArrayForEach(it, obj) {
-		int k;
-
-		for (k = 0; allowed[k] && strcmp(allowed[k], it->string); k++)
-			;
-		if (!allowed[k])
-			return hm_error_at(err, path, "unknown key '%s'", it->string);
-	}
-	return 0;
+	return hm_json_check_keys(obj, path, allowed, MAX_FIXED_KEYS, err);
 }
 
 /* The JSON text of a platform file or builtin, parsed. */

@@ -1,6 +1,7 @@
 /* models/json_read.h - typed reads of cJSON values with the error style of
  * the loaders (JSON path and reason). Shared by the platform loader and
- * the plan loader, so both judge names, hosts and integers alike. */
+ * the plan loader and the generator, so all judge keys, names and
+ * integers alike. */
 #ifndef HM_JSON_READ_H
 #define HM_JSON_READ_H
 
@@ -16,9 +17,10 @@ int hm_json_name(const cJSON *it, const char *path, const char **out, struct hm_
 int hm_json_int(const cJSON *it, const char *path, long lo, long hi, long *out,
 		struct hm_error *err);
 
-/* Host names go into launcher files and mpirun's arguments: allow only
- * what DNS allows (letters, digits, '-', '.') plus '_', and no leading '-'
- * that mpirun could read as an option. */
-int hm_check_hostname(const char *host, const char *path, struct hm_error *err);
+/* 'obj' is an object of at most 'max_keys' keys, each in 'allowed'
+ * (NULL-terminated; an empty list allows any key), none given twice
+ * (cJSON would keep both and lookups would see the first). */
+int hm_json_check_keys(const cJSON *obj, const char *path, const char *const *allowed,
+		       int max_keys, struct hm_error *err);
 
 #endif /* HM_JSON_READ_H */

@@ -4,6 +4,7 @@
  * of non-negative terms that only grow when a process is added, so the
  * effective SPs of a node are a floor for all of its descendants. */
 #include "model.h"
+#include "minmax.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@ static const struct hm_model *const models[] = {
 	/* the default first: the grid model predicted LU better than the
 	 * reference on the emulated cluster (README, experiments/results/vcluster-*) */
 	&hm_model_grid,
-	&hm_model_thesis,   /* SPEC §2 exactly: select with -m thesis */
+	&hm_model_thesis,   /* the thesis's model exactly: select with -m thesis */
 	NULL,
 };
 
@@ -59,11 +60,6 @@ const struct hm_model *const *hm_model_list(void)
 	return models;
 }
 
-static double max2(double a, double b)
-{
-	return a > b ? a : b;
-}
-
 void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
 		     struct hm_sp *out)
 {
@@ -76,9 +72,9 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
 		if (d[i] <= 0)
 			continue;
 		t = &p->types[p->procs[i].type];
-		out->k3_dgemm = max2(out->k3_dgemm, d[i] * hm_table_at(&t->k3_dgemm, b));
-		out->k3_dtrsm = max2(out->k3_dtrsm, d[i] * hm_table_at(&t->k3_dtrsm, b));
-		out->k2_dgetf2 = max2(out->k2_dgetf2, d[i] * hm_table_at(&t->k2_dgetf2, b));
+		out->k3_dgemm = hm_max(out->k3_dgemm, d[i] * hm_table_at(&t->k3_dgemm, b));
+		out->k3_dtrsm = hm_max(out->k3_dtrsm, d[i] * hm_table_at(&t->k3_dtrsm, b));
+		out->k2_dgetf2 = hm_max(out->k2_dgetf2, d[i] * hm_table_at(&t->k2_dgetf2, b));
 		/* pairs (i, j), j >= i; (i, i) exists only with two processes on i */
 		for (j = i; j < p->nr_procs; j++) {
 			struct hm_link l;
@@ -88,8 +84,8 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
 				continue;
 			l = hm_platform_link(p, i, j);
 			m = d[i] > d[j] ? d[i] : d[j];
-			out->t_s = max2(out->t_s, m * l.t_s);
-			out->t_w = max2(out->t_w, m * l.t_w);
+			out->t_s = hm_max(out->t_s, m * l.t_s);
+			out->t_w = hm_max(out->t_w, m * l.t_w);
 		}
 	}
 }
@@ -149,4 +145,28 @@ double hm_prediction_sum(struct hm_prediction *t, struct hm_prediction *parts)
 	if (parts)
 		*parts = *t;
 	return t->total;
+}
+
+void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,
+		       struct hm_prediction *t)
+{
+	double p = (double)r * c;
+
+	t->comp_gemm = 2.0 * n * n * n / (3.0 * p) * sp->k3_dgemm;
+	t->comp_trsm = (r + c) / p * n * n * b * sp->k3_dtrsm;
+	t->comp_getf2 = n * b * b / 3.0 * sp->k2_dgetf2;
+}
+
+double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
+			  struct hm_prediction *parts)
+{
+	struct hm_prediction t;
+
+	memset(&t, 0, sizeof(t));
+	t.comp_gemm = 2.0 * n * n * n / ((double)r * c) * sp->k3_dgemm;
+	if ((double)r * c > 1) {
+		t.comm_latency = 2.0 * ceil(n / b) * sp->t_s;
+		t.comm_bandwidth = (n * n / r + n * n / c) * sp->t_w;
+	}
+	return hm_prediction_sum(&t, parts);
 }

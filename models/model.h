@@ -1,8 +1,9 @@
 /* models/model.h - execution-time models of ScaLAPACK LU (pdgetrf) and
- * matrix product (pdgemm) on a heterogeneous platform (SPEC §2).
+ * matrix product (pdgemm) on a heterogeneous platform (models/README.md
+ * has the equations).
  *
  * A prediction is made in two steps:
- *  1. the heterogeneity rule (SPEC §2.3) turns the process counts d[] into
+ *  1. the heterogeneity rule turns the process counts d[] into
  *     effective system parameters 'struct hm_sp' at one block size b;
  *  2. a model turns (n, r, c, b, effective SPs) into a time.
  * The searches run step 1 incrementally along tree paths and call step 2
@@ -53,6 +54,14 @@ struct hm_model {
 	double (*time)(enum hm_routine routine, double n, int r, int c, int b,
 		       const struct hm_sp *sp, struct hm_prediction *parts);
 };
+
+/* Terms every model shares. LU's arithmetic (eq. 5.3): comp_gemm,
+ * comp_trsm and comp_getf2 of 't' (the other fields are left alone). */
+void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,
+		       struct hm_prediction *t);
+/* pdgemm by SUMMA: the whole prediction, its total returned. */
+double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
+			  struct hm_prediction *parts);
 
 /* Model 'name', or NULL. The first one is the default. */
 const struct hm_model *hm_model_find(const char *name);

@@ -1,6 +1,5 @@
 /* models/model_grid.c - the reference model with LU's communication split
- * by grid direction (SPEC §2.3 "a model that knows ... row broadcasts vs
- * column broadcasts"), written after the emulated-cluster study
+ * by grid direction (row broadcasts vs column broadcasts), written after the emulated-cluster study
  * (experiments/results/vcluster) showed the reference model blind to the
  * grid's orientation: an r x 1 grid ran 2-3.5x slower than 1 x r with the
  * same processes, where eq. 5.4 (symmetric in r and c) predicts equal times.
@@ -20,10 +19,7 @@
  * decreases when an SP grows, as the exact searches require. */
 #include "model.h"
 
-#include <math.h>
 #include <string.h>
-
-extern const struct hm_model hm_model_thesis;
 
 /* ceil(log2(x)) for x >= 1: the steps of a binomial tree over x processes */
 static double tree_steps(int x)
@@ -42,11 +38,9 @@ static double grid_time(enum hm_routine routine, double n, int r, int c, int b,
 	double p = (double)r * c, lr = tree_steps(r), lc = tree_steps(c);
 
 	if (routine != HM_ROUTINE_LU)
-		return hm_model_thesis.time(routine, n, r, c, b, sp, parts);
+		return hm_gemm_summa_time(n, r, c, b, sp, parts);
 	memset(&t, 0, sizeof(t));
-	t.comp_gemm = 2.0 * n * n * n / (3.0 * p) * sp->k3_dgemm;
-	t.comp_trsm = (r + c) / p * n * n * b * sp->k3_dtrsm;
-	t.comp_getf2 = n * b * b / 3.0 * sp->k2_dgetf2;
+	hm_lu_computation(n, r, c, b, sp, &t);
 	if (p > 1) {
 		t.comm_latency = (n / b * (lc + lr) + 3.0 * n * lr) * sp->t_s;
 		t.comm_bandwidth = (n * n / r * lc + n * n / c * lr) / 2.0 * sp->t_w;

@@ -1,31 +1,22 @@
-/* models/platform.c - platform JSON loader and link costs (see platform.h).
- *
- * The loader is strict: every key is known, every number finite and in
- * range, every reference resolved; the first problem found is reported with
- * the JSON path where it is. cJSON stays inside this file: values are copied
- * into hetmap structs and the tree is freed before returning. */
+/* models/platform.c - a platform's invariants and queries (see platform.h):
+ * its sorted name index, the numbering of its hosts, its sorted link
+ * overrides and the link cost of any pair. platform_load.c fills a
+ * platform from JSON and calls the hm_platform_index/sort functions here. */
 #include "platform.h"
-#include "units.h"
-#include "json_read.h"
-#include "read_file.h"
 
-#include <cJSON.h>
-#include <errno.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILE_BYTES (64L << 20)  /* a 100000-processor file is ~10 MB */
-#define MAX_NAME HM_MAX_NAME
-
-/* Loader state: the platform being filled and where errors go. */
-struct loader {
-	struct hm_platform *p;
-	struct hm_error *err;
+static const char *const link_scope_names[HM_LINK_NSCOPES] = {
+	"same_processor", "same_node", "inter_node",
 };
 
-static char *xstrdup(const char *s)
+const char *hm_link_scope_name(enum hm_link_scope s)
+{
+	return (unsigned)s < HM_LINK_NSCOPES ? link_scope_names[s] : "?";
+}
+
+char *hm_strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *d = malloc(n);
@@ -47,13 +38,13 @@ void hm_platform_free(struct hm_platform *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nr_types; i++) {
+	for (i = 0; p->types && i < p->nr_types; i++) {
 		free(p->types[i].name);
 		table_free(&p->types[i].k3_dgemm);
 		table_free(&p->types[i].k3_dtrsm);
 		table_free(&p->types[i].k2_dgetf2);
 	}
-	for (i = 0; i < p->nr_procs; i++) {
+	for (i = 0; p->procs && i < p->nr_procs; i++) {
 		free(p->procs[i].name);
 		free(p->procs[i].host);
 	}
@@ -67,246 +58,47 @@ void hm_platform_free(struct hm_platform *p)
 	free(p);
 }
 
-/* ---- generic checks ------------------------------------------------- */
-
-/* Fail on keys outside 'allowed' (NULL-terminated) and on duplicate keys,
- * which cJSON would otherwise accept silently (the first one would win). */
-static int check_keys(struct loader *ld, const cJSON *obj, const char *path,
-		      const char *const *allowed)
-{
-	const cJSON *it, *prev;
-	const char *const *a;
-
-	for (it = obj->child; it; it = it->next) {
-		for (a = allowed; *a; a++)
-			if (!strcmp(*a, it->string))
-				break;
-		if (allowed[0] && !*a)
-			return hm_error_at(ld->err, path, "unknown key '%s'", it->string);
-		for (prev = obj->child; prev != it; prev = prev->next)
-			if (!strcmp(prev->string, it->string))
-				return hm_error_at(ld->err, path, "duplicate key '%s'", it->string);
-	}
-	return 0;
-}
-
-static int want_object(struct loader *ld, const cJSON *it, const char *path)
-{
-	if (!cJSON_IsObject(it))
-		return hm_error_at(ld->err, path, "expected an object");
-	return 0;
-}
-
-static int get_name(struct loader *ld, const cJSON *it, const char *path,
-		    const char **out)
-{
-	return hm_json_name(it, path, out, ld->err);
-}
-
-static int check_hostname(struct loader *ld, const char *host, const char *path)
-{
-	return hm_check_hostname(host, path, ld->err);
-}
-
-/* A positive quantity: a JSON number (SI) or a string with a unit.
- * 'allow_zero' admits 0 (e.g. a free same-processor link). */
-static int get_quantity(struct loader *ld, const cJSON *it, const char *path,
-			enum hm_unit_kind kind, int allow_zero, double *out)
-{
-	char why[256];
-
-	if (cJSON_IsNumber(it)) {
-		double v = it->valuedouble;
-
-		if (!isfinite(v))
-			return hm_error_at(ld->err, path, "value is not finite");
-		if (v < 0 || (v == 0 && !allow_zero))
-			return hm_error_at(ld->err, path, "must be %s (got %g)",
-					   allow_zero ? ">= 0" : "> 0", v);
-		*out = v;
-		return 0;
-	}
-	if (cJSON_IsString(it)) {
-		if (allow_zero && !strcmp(it->valuestring, "0")) {
-			*out = 0;
-			return 0;
-		}
-		if (hm_unit_parse(it->valuestring, kind, out, why, sizeof(why)))
-			return hm_error_at(ld->err, path, "%s", why);
-		return 0;
-	}
-	return hm_error_at(ld->err, path, "expected a number (%s) or a string with a unit",
-			   hm_unit_name(kind));
-}
-
-static int get_int(struct loader *ld, const cJSON *it, const char *path,
-		   long lo, long hi, long *out)
-{
-	return hm_json_int(it, path, lo, hi, out, ld->err);
-}
-
-/* A block size written as an object key: decimal digits only. */
-static int parse_block_key(struct loader *ld, const char *key, const char *path, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(key, &end, 10);
-	if (!key[0] || *end || key[0] == '+' || key[0] == '-' || key[0] == ' ' || errno)
-		return hm_error_at(ld->err, path, "key '%s' is not a block size (a positive integer)", key);
-	if (v < 1 || v > HM_MAX_BLOCK)
-		return hm_error_at(ld->err, path, "block size %ld out of range 1..%d", v, HM_MAX_BLOCK);
-	*out = (int)v;
-	return 0;
-}
-
-/* ---- types ------------------------------------------------------------ */
-
-/* A per-flop cost: one value for all b, or an object {"16": k, "32": k}. */
-static int load_table(struct loader *ld, const cJSON *it, const char *path,
-		      struct hm_table *t)
-{
-	char sub[512];
-	const cJSON *e;
-	int n = 0, i, j;
-
-	if (!cJSON_IsObject(it)) {
-		t->b = calloc(1, sizeof(int));
-		t->k = calloc(1, sizeof(double));
-		if (!t->b || !t->k)
-			return hm_error_at(ld->err, path, "out of memory");
-		t->n = 1;
-		return get_quantity(ld, it, path, HM_UNIT_SECONDS_PER_FLOP, 0, &t->k[0]);
-	}
-	if (check_keys(ld, it, path, (const char *const[]){ NULL }))
-		return -1;
-	n = cJSON_GetArraySize(it);
-	if (n == 0)
-		return hm_error_at(ld->err, path, "table has no entries");
-	if (n > 64)
-		return hm_error_at(ld->err, path, "table has %d entries (at most 64)", n);
-	t->b = calloc((size_t)n, sizeof(int));
-	t->k = calloc((size_t)n, sizeof(double));
-	if (!t->b || !t->k)
-		return hm_error_at(ld->err, path, "out of memory");
-	for (e = it->child, i = 0; e; e = e->next, i++) {
-		int b = 0;
-		double k = 0;
-
-		snprintf(sub, sizeof(sub), "%s.%s", path, e->string);
-		if (parse_block_key(ld, e->string, path, &b) ||
-		    get_quantity(ld, e, sub, HM_UNIT_SECONDS_PER_FLOP, 0, &k))
-			return -1;
-		/* insertion sort: tables are tiny */
-		for (j = t->n; j > 0 && t->b[j - 1] > b; j--) {
-			t->b[j] = t->b[j - 1];
-			t->k[j] = t->k[j - 1];
-		}
-		if (j > 0 && t->b[j - 1] == b)
-			return hm_error_at(ld->err, sub, "block size %d given twice", b);
-		t->b[j] = b;
-		t->k[j] = k;
-		t->n++;
-	}
-	return 0;
-}
-
-static int load_type(struct loader *ld, const cJSON *it, const char *path,
-		     struct hm_proc_type *ty)
-{
-	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2",
-					    "description", NULL };
-	const cJSON *k3 = cJSON_GetObjectItemCaseSensitive(it, "k3");
-	const cJSON *gemm = cJSON_GetObjectItemCaseSensitive(it, "k3_dgemm");
-	const cJSON *trsm = cJSON_GetObjectItemCaseSensitive(it, "k3_dtrsm");
-	const cJSON *k2 = cJSON_GetObjectItemCaseSensitive(it, "k2_dgetf2");
-	char sub[512];
-
-	if (want_object(ld, it, path) || check_keys(ld, it, path, keys))
-		return -1;
-	/* "k3" is a shorthand for equal k3_dgemm and k3_dtrsm, as in the thesis */
-	if (k3 && (gemm || trsm))
-		return hm_error_at(ld->err, path, "give either 'k3' or 'k3_dgemm'/'k3_dtrsm', not both");
-	if (!k3 && !gemm)
-		return hm_error_at(ld->err, path, "missing 'k3_dgemm'");
-	if (!k3 && !trsm)
-		return hm_error_at(ld->err, path, "missing 'k3_dtrsm'");
-	if (!k2)
-		return hm_error_at(ld->err, path, "missing 'k2_dgetf2'");
-	snprintf(sub, sizeof(sub), "%s.%s", path, k3 ? "k3" : "k3_dgemm");
-	if (load_table(ld, k3 ? k3 : gemm, sub, &ty->k3_dgemm))
-		return -1;
-	snprintf(sub, sizeof(sub), "%s.%s", path, k3 ? "k3" : "k3_dtrsm");
-	if (load_table(ld, k3 ? k3 : trsm, sub, &ty->k3_dtrsm))
-		return -1;
-	snprintf(sub, sizeof(sub), "%s.k2_dgetf2", path);
-	return load_table(ld, k2, sub, &ty->k2_dgetf2);
-}
-
-static int load_types(struct loader *ld, const cJSON *types)
-{
-	struct hm_platform *p = ld->p;
-	const cJSON *it;
-	char path[512];
-	int n;
-
-	if (!types)
-		return hm_error_at(ld->err, "", "missing 'types'");
-	if (want_object(ld, types, "types") ||
-	    check_keys(ld, types, "types", (const char *const[]){ NULL }))
-		return -1;
-	n = cJSON_GetArraySize(types);
-	if (n == 0)
-		return hm_error_at(ld->err, "types", "no processor types");
-	if (n > HM_MAX_TYPES)
-		return hm_error_at(ld->err, "types", "%d types (at most %d)", n, HM_MAX_TYPES);
-	p->types = calloc((size_t)n, sizeof(*p->types));
-	if (!p->types)
-		return hm_error_at(ld->err, "types", "out of memory");
-	for (it = types->child; it; it = it->next) {
-		struct hm_proc_type *ty = &p->types[p->nr_types++];
-
-		snprintf(path, sizeof(path), "types.%s", it->string);
-		if (!it->string[0] || strlen(it->string) >= MAX_NAME)
-			return hm_error_at(ld->err, path, "type name must have 1..%d characters", MAX_NAME - 1);
-		ty->name = xstrdup(it->string);
-		if (!ty->name)
-			return hm_error_at(ld->err, path, "out of memory");
-		if (load_type(ld, it, path, ty))
-			return -1;
-	}
-	return 0;
-}
-
-static int find_type(const struct hm_platform *p, const char *name)
-{
-	int i;
-
-	for (i = 0; i < p->nr_types; i++)
-		if (!strcmp(p->types[i].name, name))
-			return i;
-	return -1;
-}
-
-/* ---- processors ------------------------------------------------------- */
-
 static int cmp_name_index(const void *a, const void *b)
 {
 	return strcmp(((const struct hm_name_index *)a)->name,
 		      ((const struct hm_name_index *)b)->name);
 }
 
+/* Number the distinct hosts (in host-name order): processors on one host
+ * share its memory bus and its same-node links. Sorting keeps this
+ * O(P log P) where a pairwise scan would be O(P^2). */
+static int number_hosts(struct hm_platform *p)
+{
+	struct hm_name_index *hosts = malloc((size_t)p->nr_procs * sizeof(*hosts));
+	int i;
+
+	if (!hosts)
+		return -1;
+	for (i = 0; i < p->nr_procs; i++) {
+		hosts[i].name = p->procs[i].host;
+		hosts[i].index = i;
+	}
+	qsort(hosts, (size_t)p->nr_procs, sizeof(*hosts), cmp_name_index);
+	p->nr_hosts = 0;
+	for (i = 0; i < p->nr_procs; i++) {
+		if (i > 0 && strcmp(hosts[i].name, hosts[i - 1].name))
+			p->nr_hosts++;
+		p->procs[hosts[i].index].host_id = p->nr_hosts;
+	}
+	p->nr_hosts++;
+	free(hosts);
+	return 0;
+}
+
 /* Sort the names once: duplicates become neighbours, and lookups while
  * loading overrides and plans stay O(log P) on 100000-processor files. */
-static int index_names(struct loader *ld)
+int hm_platform_index(struct hm_platform *p)
 {
-	struct hm_platform *p = ld->p;
 	int i;
 
 	p->by_name = malloc((size_t)p->nr_procs * sizeof(*p->by_name));
 	if (!p->by_name)
-		return hm_error_at(ld->err, "processors", "out of memory");
+		return -2;
 	for (i = 0; i < p->nr_procs; i++) {
 		p->by_name[i].name = p->procs[i].name;
 		p->by_name[i].index = i;
@@ -314,144 +106,11 @@ static int index_names(struct loader *ld)
 	qsort(p->by_name, (size_t)p->nr_procs, sizeof(*p->by_name), cmp_name_index);
 	for (i = 1; i < p->nr_procs; i++)
 		if (!cmp_name_index(&p->by_name[i], &p->by_name[i - 1])) {
-			char path[64];
 			int a = p->by_name[i].index, b = p->by_name[i - 1].index;
-			int later = a > b ? a : b;
 
-			snprintf(path, sizeof(path), "processors[%d].name", later);
-			return hm_error_at(ld->err, path, "duplicate processor name '%s'",
-					   p->procs[later].name);
+			return a > b ? a : b;
 		}
-	return 0;
-}
-
-/* Number the distinct hosts (in host-name order); processors on one host
- * are on one node, which decides the same-node link class. Sorting keeps
- * this O(P log P) where a pairwise scan would be O(P^2). */
-static int assign_nodes(struct loader *ld)
-{
-	struct hm_platform *p = ld->p;
-	struct hm_name_index *hosts = malloc((size_t)p->nr_procs * sizeof(*hosts));
-	int i;
-
-	if (!hosts)
-		return hm_error_at(ld->err, "processors", "out of memory");
-	for (i = 0; i < p->nr_procs; i++) {
-		hosts[i].name = p->procs[i].host;
-		hosts[i].index = i;
-	}
-	qsort(hosts, (size_t)p->nr_procs, sizeof(*hosts), cmp_name_index);
-	p->nr_nodes = 0;
-	for (i = 0; i < p->nr_procs; i++) {
-		if (i > 0 && strcmp(hosts[i].name, hosts[i - 1].name))
-			p->nr_nodes++;
-		p->procs[hosts[i].index].node = p->nr_nodes;
-	}
-	p->nr_nodes++;
-	free(hosts);
-	return 0;
-}
-
-static int load_processor(struct loader *ld, const cJSON *it, const char *path,
-			  struct hm_processor *pr)
-{
-	static const char *const keys[] = { "name", "host", "type", "cores", "memory", NULL };
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-	const cJSON *host = cJSON_GetObjectItemCaseSensitive(it, "host");
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(it, "type");
-	const cJSON *cores = cJSON_GetObjectItemCaseSensitive(it, "cores");
-	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(it, "memory");
-	char sub[512];
-	const char *s;
-	long v;
-
-	if (want_object(ld, it, path) || check_keys(ld, it, path, keys))
-		return -1;
-	if (!name)
-		return hm_error_at(ld->err, path, "missing 'name'");
-	snprintf(sub, sizeof(sub), "%s.name", path);
-	if (get_name(ld, name, sub, &s) || !(pr->name = xstrdup(s)))
-		return -1;
-	snprintf(sub, sizeof(sub), "%s.host", path);
-	if (host) {
-		if (get_name(ld, host, sub, &s))
-			return -1;
-	} else {
-		s = pr->name;   /* one processor per host unless said otherwise */
-	}
-	if (check_hostname(ld, s, sub) || !(pr->host = xstrdup(s)))
-		return -1;
-	if (!type)
-		return hm_error_at(ld->err, path, "missing 'type'");
-	snprintf(sub, sizeof(sub), "%s.type", path);
-	if (get_name(ld, type, sub, &s))
-		return -1;
-	pr->type = find_type(ld->p, s);
-	if (pr->type < 0)
-		return hm_error_at(ld->err, sub, "unknown type '%s'", s);
-	pr->cores = 1;
-	if (cores) {
-		snprintf(sub, sizeof(sub), "%s.cores", path);
-		if (get_int(ld, cores, sub, 1, 4096, &v))
-			return -1;
-		pr->cores = (int)v;
-	}
-	if (mem) {
-		snprintf(sub, sizeof(sub), "%s.memory", path);
-		if (get_quantity(ld, mem, sub, HM_UNIT_BYTES, 0, &pr->memory))
-			return -1;
-	}
-	return 0;
-}
-
-static int load_processors(struct loader *ld, const cJSON *procs)
-{
-	struct hm_platform *p = ld->p;
-	const cJSON *it;
-	char path[64];
-	int n;
-
-	if (!procs)
-		return hm_error_at(ld->err, "", "missing 'processors'");
-	if (!cJSON_IsArray(procs))
-		return hm_error_at(ld->err, "processors", "expected an array");
-	n = cJSON_GetArraySize(procs);
-	if (n == 0)
-		return hm_error_at(ld->err, "processors", "empty processor list");
-	if (n > HM_MAX_PROCESSORS)
-		return hm_error_at(ld->err, "processors", "%d processors (at most %d)",
-				   n, HM_MAX_PROCESSORS);
-	p->procs = calloc((size_t)n, sizeof(*p->procs));
-	if (!p->procs)
-		return hm_error_at(ld->err, "processors", "out of memory");
-	for (it = procs->child; it; it = it->next) {
-		snprintf(path, sizeof(path), "processors[%d]", p->nr_procs);
-		if (load_processor(ld, it, path, &p->procs[p->nr_procs++]))
-			return -1;
-	}
-	return index_names(ld) || assign_nodes(ld);
-}
-
-/* ---- network ---------------------------------------------------------- */
-
-static int load_link(struct loader *ld, const cJSON *it, const char *path,
-		     struct hm_link *l, const char *const *keys)
-{
-	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(it, "t_s");
-	const cJSON *tw = cJSON_GetObjectItemCaseSensitive(it, "t_w");
-	char sub[512];
-
-	if (want_object(ld, it, path) || check_keys(ld, it, path, keys))
-		return -1;
-	if (!ts)
-		return hm_error_at(ld->err, path, "missing 't_s'");
-	if (!tw)
-		return hm_error_at(ld->err, path, "missing 't_w'");
-	snprintf(sub, sizeof(sub), "%s.t_s", path);
-	if (get_quantity(ld, ts, sub, HM_UNIT_SECONDS, 1, &l->t_s))
-		return -1;
-	snprintf(sub, sizeof(sub), "%s.t_w", path);
-	return get_quantity(ld, tw, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w);
+	return number_hosts(p) ? -2 : -1;
 }
 
 static int cmp_override(const void *x, const void *y)
@@ -463,288 +122,16 @@ static int cmp_override(const void *x, const void *y)
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
-static int load_overrides(struct loader *ld, const cJSON *pairs)
+int hm_platform_sort_overrides(struct hm_platform *p)
 {
-	static const char *const keys[] = { "between", "t_s", "t_w", NULL };
-	struct hm_platform *p = ld->p;
-	const cJSON *it;
-	char path[128], sub[160];
-	int n, i;
+	int i;
 
-	if (!cJSON_IsArray(pairs))
-		return hm_error_at(ld->err, "network.pairs", "expected an array");
-	n = cJSON_GetArraySize(pairs);
-	p->overrides = calloc((size_t)n + 1, sizeof(*p->overrides));
-	if (!p->overrides)
-		return hm_error_at(ld->err, "network.pairs", "out of memory");
-	for (it = pairs->child; it; it = it->next) {
-		struct hm_link_override *o = &p->overrides[p->nr_overrides];
-		const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
-		int ends[2], e;
-
-		snprintf(path, sizeof(path), "network.pairs[%d]", p->nr_overrides);
-		if (load_link(ld, it, path, &o->link, keys))
-			return -1;
-		snprintf(sub, sizeof(sub), "%s.between", path);
-		if (!between)
-			return hm_error_at(ld->err, path, "missing 'between'");
-		if (!cJSON_IsArray(between) || cJSON_GetArraySize(between) != 2)
-			return hm_error_at(ld->err, sub, "expected an array of two processor names");
-		for (e = 0; e < 2; e++) {
-			const char *s;
-
-			if (get_name(ld, cJSON_GetArrayItem(between, e), sub, &s))
-				return -1;
-			ends[e] = hm_platform_find(p, s);
-			if (ends[e] < 0)
-				return hm_error_at(ld->err, sub, "unknown processor '%s'", s);
-		}
-		if (ends[0] == ends[1])
-			return hm_error_at(ld->err, sub, "a pair needs two different processors");
-		o->a = ends[0] < ends[1] ? ends[0] : ends[1];
-		o->b = ends[0] < ends[1] ? ends[1] : ends[0];
-		p->nr_overrides++;
-	}
 	qsort(p->overrides, (size_t)p->nr_overrides, sizeof(*p->overrides), cmp_override);
 	for (i = 1; i < p->nr_overrides; i++)
 		if (!cmp_override(&p->overrides[i], &p->overrides[i - 1]))
-			return hm_error_at(ld->err, "network.pairs", "pair '%s'-'%s' given twice",
-					   p->procs[p->overrides[i].a].name,
-					   p->procs[p->overrides[i].b].name);
-	return 0;
+			return i;
+	return -1;
 }
-
-static const char *const link_class_names[HM_LINK_NCLASSES] = {
-	"same_processor", "same_node", "inter_node",
-};
-
-static int load_network(struct loader *ld, const cJSON *net)
-{
-	static const char *const keys[] = { "same_processor", "same_node", "inter_node",
-					    "pairs", "description", NULL };
-	static const char *const link_keys[] = { "t_s", "t_w", NULL };
-	const cJSON *pairs;
-	char path[64];
-	int c;
-
-	if (!net)
-		return hm_error_at(ld->err, "", "missing 'network'");
-	if (want_object(ld, net, "network") || check_keys(ld, net, "network", keys))
-		return -1;
-	for (c = 0; c < HM_LINK_NCLASSES; c++) {
-		const cJSON *it = cJSON_GetObjectItemCaseSensitive(net, link_class_names[c]);
-
-		snprintf(path, sizeof(path), "network.%s", link_class_names[c]);
-		if (!it)
-			return hm_error_at(ld->err, "network", "missing network class '%s'",
-					   link_class_names[c]);
-		if (load_link(ld, it, path, &ld->p->links[c], link_keys))
-			return -1;
-	}
-	pairs = cJSON_GetObjectItemCaseSensitive(net, "pairs");
-	return pairs ? load_overrides(ld, pairs) : 0;
-}
-
-/* ---- block sizes ---------------------------------------------------- */
-
-static int add_block_size(struct loader *ld, int b, const char *path)
-{
-	struct hm_platform *p = ld->p;
-	int j;
-
-	for (j = 0; j < p->nr_block_sizes; j++)
-		if (p->block_sizes[j] == b)
-			return 0;
-	if (p->nr_block_sizes == HM_MAX_BLOCK_SIZES)
-		return hm_error_at(ld->err, path, "more than %d candidate block sizes",
-				   HM_MAX_BLOCK_SIZES);
-	for (j = p->nr_block_sizes; j > 0 && p->block_sizes[j - 1] > b; j--)
-		p->block_sizes[j] = p->block_sizes[j - 1];
-	p->block_sizes[j] = b;
-	p->nr_block_sizes++;
-	return 0;
-}
-
-/* Candidates are 'block_sizes' if given, else every b of any k table. */
-static int load_block_sizes(struct loader *ld, const cJSON *bs)
-{
-	struct hm_platform *p = ld->p;
-	const cJSON *it;
-	char path[64];
-	int i, j;
-
-	if (bs) {
-		if (!cJSON_IsArray(bs) || cJSON_GetArraySize(bs) == 0)
-			return hm_error_at(ld->err, "block_sizes", "expected a non-empty array of integers");
-		i = 0;
-		for (it = bs->child; it; it = it->next, i++) {
-			long v;
-
-			snprintf(path, sizeof(path), "block_sizes[%d]", i);
-			if (get_int(ld, it, path, 1, HM_MAX_BLOCK, &v))
-				return -1;
-			for (j = 0; j < p->nr_block_sizes; j++)
-				if (p->block_sizes[j] == v)
-					return hm_error_at(ld->err, path, "block size %ld given twice", v);
-			if (add_block_size(ld, (int)v, path))
-				return -1;
-		}
-		return 0;
-	}
-	for (i = 0; i < p->nr_types; i++) {
-		const struct hm_table *t[3] = { &p->types[i].k3_dgemm, &p->types[i].k3_dtrsm,
-						&p->types[i].k2_dgetf2 };
-		int k;
-
-		for (k = 0; k < 3; k++)
-			for (j = 0; j < t[k]->n; j++)
-				if (t[k]->b[j] > 0 && add_block_size(ld, t[k]->b[j], "types"))
-					return hm_error_at(ld->err, "types",
-							   "the tables name more than %d block sizes; list the candidates in 'block_sizes'",
-							   HM_MAX_BLOCK_SIZES);
-	}
-	if (p->nr_block_sizes == 0)
-		return hm_error_at(ld->err, "", "no block size given: add 'block_sizes' or tables over b");
-	return 0;
-}
-
-/* ---- top level -------------------------------------------------------- */
-
-/* 1-based line and column of 'pos' in 'text', for syntax errors. */
-static void line_col(const char *text, const char *pos, int *line, int *col)
-{
-	const char *s;
-
-	*line = 1;
-	*col = 1;
-	for (s = text; s < pos; s++) {
-		if (*s == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-static int load_root(struct loader *ld, const cJSON *root)
-{
-	static const char *const keys[] = { "name", "description", "types", "processors",
-					    "network", "block_sizes", "hetmap_platform", "calibration", NULL };
-	struct hm_platform *p = ld->p;
-	/* how 'hetmap calibrate' measured the values: kept for people, not read */
-	const cJSON *calibration = cJSON_GetObjectItemCaseSensitive(root, "calibration");
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-	const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
-	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "hetmap_platform");
-	const char *s = "unnamed";
-
-	if (!cJSON_IsObject(root))
-		return hm_error_at(ld->err, "", "the top level must be an object");
-	if (check_keys(ld, root, "", keys))
-		return -1;
-	if (version && (!cJSON_IsNumber(version) || version->valuedouble != 1))
-		return hm_error_at(ld->err, "hetmap_platform", "unsupported format version (this hetmap reads 1)");
-	if (name && get_name(ld, name, "name", &s))
-		return -1;
-	p->name = xstrdup(s);
-	if (desc && !cJSON_IsString(desc))
-		return hm_error_at(ld->err, "description", "expected a string");
-	if (calibration && !cJSON_IsObject(calibration))
-		return hm_error_at(ld->err, "calibration", "expected an object");
-	p->description = xstrdup(desc ? desc->valuestring : "");
-	if (!p->name || !p->description)
-		return hm_error_at(ld->err, "", "out of memory");
-	return load_types(ld, cJSON_GetObjectItemCaseSensitive(root, "types")) ||
-	       load_processors(ld, cJSON_GetObjectItemCaseSensitive(root, "processors")) ||
-	       load_network(ld, cJSON_GetObjectItemCaseSensitive(root, "network")) ||
-	       load_block_sizes(ld, cJSON_GetObjectItemCaseSensitive(root, "block_sizes"));
-}
-
-int hm_platform_load_buffer(const char *json, size_t len, const char *name,
-			    struct hm_platform **out, struct hm_error *err)
-{
-	struct loader ld = { NULL, err };
-	const char *end = NULL;
-	cJSON *root;
-	int ret;
-
-	*out = NULL;
-	hm_error_clear(err);
-	if (err)
-		snprintf(err->file, sizeof(err->file), "%s", name);
-	if (memchr(json, '\0', len))
-		return hm_error_set(err, "file contains a NUL byte");
-	root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-	if (!root) {
-		int line, col;
-
-		if (!end)
-			end = json;
-		line_col(json, end, &line, &col);
-		return hm_error_set(err, "JSON syntax error at line %d, column %d", line, col);
-	}
-	while (end < json + len && strchr(" \t\r\n", *end))
-		end++;
-	if (end < json + len) {
-		int line, col;
-
-		cJSON_Delete(root);
-		line_col(json, end, &line, &col);
-		return hm_error_set(err, "unexpected text after the JSON value at line %d, column %d",
-				    line, col);
-	}
-	ld.p = calloc(1, sizeof(*ld.p));
-	if (!ld.p) {
-		cJSON_Delete(root);
-		return hm_error_set(err, "out of memory");
-	}
-	ret = load_root(&ld, root);
-	cJSON_Delete(root);
-	if (!ret && !(ld.p->source = xstrdup(name)))
-		ret = hm_error_set(err, "out of memory");
-	if (ret) {
-		hm_platform_free(ld.p);
-		return -1;
-	}
-	*out = ld.p;
-	return 0;
-}
-
-int hm_platform_load(const char *path, struct hm_platform **out,
-		     struct hm_error *err)
-{
-	enum hm_read_status status;
-	const char *builtin;
-	char *buf;
-	size_t got;
-	int ret;
-
-	*out = NULL;
-	hm_error_clear(err);
-	if (!strncmp(path, "builtin:", 8)) {
-		builtin = hm_platform_builtin_json(path + 8);
-		if (!builtin) {
-			snprintf(err->file, sizeof(err->file), "%s", path);
-			return hm_error_set(err, "no builtin platform '%s' (see 'hetmap platform list')",
-					    path + 8);
-		}
-		return hm_platform_load_buffer(builtin, strlen(builtin), path, out, err);
-	}
-	snprintf(err->file, sizeof(err->file), "%s", path);
-	if (!(buf = hm_read_file(path, MAX_FILE_BYTES, &got, &status))) {
-		if (status == HM_READ_OPEN)
-			return hm_error_set(err, "cannot open: %s", strerror(errno));
-		if (status == HM_READ_TOO_BIG)
-			return hm_error_set(err, "file is larger than %ld bytes", MAX_FILE_BYTES);
-		return hm_error_set(err, "cannot read: %s", strerror(errno));
-	}
-	ret = hm_platform_load_buffer(buf, got, path, out, err);
-	free(buf);
-	return ret;
-}
-
-/* ---- queries ---------------------------------------------------------- */
 
 int hm_platform_find(const struct hm_platform *p, const char *name)
 {
@@ -768,8 +155,8 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
 		if (o)
 			return o->link;
 	}
-	return p->links[p->procs[i].node == p->procs[j].node ?
-			HM_LINK_SAME_NODE : HM_LINK_INTER_NODE];
+	return p->links[p->procs[i].host_id == p->procs[j].host_id ?
+			HM_LINK_SAME_HOST : HM_LINK_INTER_HOST];
 }
 
 double hm_table_at(const struct hm_table *t, int b)
@@ -785,4 +172,13 @@ double hm_table_at(const struct hm_table *t, int b)
 			return t->k[i - 1] + f * (t->k[i] - t->k[i - 1]);
 		}
 	return t->k[t->n - 1];
+}
+
+int hm_platform_block_count(const struct hm_platform *p, double n)
+{
+	int nb = 1;
+
+	while (nb < p->nr_block_sizes && p->block_sizes[nb] <= n)
+		nb++;
+	return nb;
 }

@@ -1,5 +1,9 @@
 /* models/platform.h - a heterogeneous cluster and its measured system
- * parameters (SPEC §1), read from a platform JSON file.
+ * parameters (models/README.md), read from a platform JSON file.
+ *
+ * Words: a processor is what a process is placed on; a host is a machine
+ * with a name in launcher files, holding one or more processors. (A
+ * "node" is a node of a search tree, in search/, never a host.)
  *
  * A platform owns all its arrays and strings; pointers into it stay valid
  * until hm_platform_free(). All values are SI: seconds, seconds per flop,
@@ -34,17 +38,23 @@ struct hm_processor {
 	char *name;         /* unique within the platform */
 	char *host;         /* name written into launcher files */
 	int type;           /* index into types[] */
-	int node;           /* index of its host among distinct hosts */
+	int host_id;        /* index of its host among distinct hosts */
 	int cores;          /* >= 1; informational for now */
 	double memory;      /* bytes usable by its processes, 0 = not given */
 };
 
-enum hm_link_class {
+/* Where the two ends of a message are: the scope decides the link's cost
+ * unless a per-pair override says otherwise. (JSON keys: see
+ * hm_link_scope_name; "node" there is the file format's word for host.) */
+enum hm_link_scope {
 	HM_LINK_SAME_PROCESSOR, /* two processes on one processor */
-	HM_LINK_SAME_NODE,      /* different processors, same host */
-	HM_LINK_INTER_NODE,     /* different hosts */
-	HM_LINK_NCLASSES
+	HM_LINK_SAME_HOST,      /* different processors, same host */
+	HM_LINK_INTER_HOST,     /* different hosts */
+	HM_LINK_NSCOPES
 };
+
+/* "same_processor", "same_node", "inter_node": the keys of 'network'. */
+const char *hm_link_scope_name(enum hm_link_scope s);
 
 /* Hockney cost of a message of w words: t_s + w * t_w. */
 struct hm_link {
@@ -72,8 +82,8 @@ struct hm_platform {
 	int nr_procs;
 	struct hm_processor *procs;
 	struct hm_name_index *by_name;  /* nr_procs entries, sorted by name */
-	int nr_nodes;               /* distinct hosts */
-	struct hm_link links[HM_LINK_NCLASSES];
+	int nr_hosts;               /* distinct hosts */
+	struct hm_link links[HM_LINK_NSCOPES];
 	int nr_overrides;
 	struct hm_link_override *overrides; /* sorted by (a, b) */
 	int nr_block_sizes;
@@ -101,6 +111,21 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j);
 
 /* Value of a table at block size b (interpolated, clamped). */
 double hm_table_at(const struct hm_table *t, int b);
+
+/* Candidate block sizes for order n: the first k of block_sizes, those
+ * <= n (a block larger than the matrix is no block-cyclic distribution),
+ * at least the smallest one. Returns k. */
+int hm_platform_block_count(const struct hm_platform *p, double n);
+
+/* For platform_load.c, which fills the struct: build by_name and number
+ * the hosts. -1 on success, -2 out of memory, else the index of a
+ * processor whose name is taken. */
+int hm_platform_index(struct hm_platform *p);
+/* Sort the overrides; -1, or the index of a pair given twice. */
+int hm_platform_sort_overrides(struct hm_platform *p);
+
+/* A copy of 's' (malloc), or NULL. */
+char *hm_strdup(const char *s);
 
 /* Names of the builtin platforms, NULL-terminated. */
 const char *const *hm_platform_builtin_names(void);

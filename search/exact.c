@@ -1,7 +1,8 @@
 /* search/exact.c - the exact optimizer (see exact.h).
  *
- * Why it is exact. Split the processors into classes of interchangeable
- * ones (hm_exact_classes). Under the heterogeneity rule (SPEC §2.3) the
+ * Why it is exact (search/README.md has the argument at more length).
+ * Split the processors into classes of interchangeable ones
+ * (search/classes.h). Under the heterogeneity rule the
  * effective SPs of a placement d depend only on, per class c:
  *   m_c   = the largest d_i in the class (0: class unused), and
  *   multi = whether two or more of its processors are used,
@@ -25,12 +26,14 @@
  * is not below the incumbent is cut, and with it every larger m_c of the
  * same class. */
 #include "exact.h"
+#include "classes.h"
+#include "clock.h"
+#include "divisors.h"
+#include "tree_search.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { MAX_VERIFY = 4000 };     /* class structure checked pair by pair up to here */
 
 struct cls {
 	int count;          /* N_c */
@@ -59,7 +62,7 @@ struct exact {
 	double *k;                  /* [(c * nb + bi) * 3 + kernel] */
 	double *suffix_k;           /* [(c * nb + bi) * 3 + kernel]: min over classes >= c; row C: inf */
 	struct hm_link min_link;    /* smallest t_s and t_w between distinct processors */
-	int *div_start, *div_list;  /* divisors of D: div_list[div_start[D] .. div_start[D+1]) */
+	struct hm_divisors div;     /* grids of 1..L processes */
 	int *path_class, *path_m, *path_multi;  /* the profile on the path */
 	int *best_class, *best_m, *best_multi, best_len;
 	int depth;
@@ -70,110 +73,6 @@ struct exact {
 };
 
 /* ---- classes ----------------------------------------------------------- */
-
-static int links_equal(struct hm_link a, struct hm_link b)
-{
-	return a.t_s == b.t_s && a.t_w == b.t_w;
-}
-
-/* Sort key of a processor: what must be equal for two to share a class. */
-struct key {
-	int type, cores, node, singleton;
-	double memory;
-	int index;
-};
-
-static int cmp_key(const void *x, const void *y)
-{
-	const struct key *a = x, *b = y;
-
-	if (a->type != b->type)
-		return a->type - b->type;
-	if (a->cores != b->cores)
-		return a->cores - b->cores;
-	if (a->memory != b->memory)
-		return a->memory < b->memory ? -1 : 1;
-	if (a->node != b->node)
-		return a->node - b->node;
-	if (a->singleton != b->singleton)
-		return a->singleton - b->singleton;
-	return a->index - b->index;
-}
-
-int hm_exact_classes(const struct hm_platform *p, int *class_of, struct hm_error *err)
-{
-	/* The node matters only when same-node and inter-node links differ;
-	 * a processor with a per-pair override is a class of its own. */
-	int by_node = 0;
-	struct key *keys = malloc((size_t)p->nr_procs * sizeof(*keys));
-	int *rep, *on_node = calloc((size_t)p->nr_nodes + 1, sizeof(int)), C = 0;
-
-	if (!keys || !on_node) {
-		free(keys);
-		free(on_node);
-		return hm_error_set(err, "out of memory");
-	}
-	/* (no same-node pair exists when every host holds one processor) */
-	for (int i = 0; i < p->nr_procs; i++)
-		if (++on_node[p->procs[i].node] > 1)
-			by_node = !links_equal(p->links[HM_LINK_SAME_NODE], p->links[HM_LINK_INTER_NODE]);
-	free(on_node);
-	for (int i = 0; i < p->nr_procs; i++)
-		keys[i] = (struct key){ p->procs[i].type, p->procs[i].cores,
-					by_node ? p->procs[i].node : 0, 0, p->procs[i].memory, i };
-	for (int o = 0; o < p->nr_overrides; o++) {
-		keys[p->overrides[o].a].singleton = p->overrides[o].a + 1;
-		keys[p->overrides[o].b].singleton = p->overrides[o].b + 1;
-	}
-	qsort(keys, (size_t)p->nr_procs, sizeof(*keys), cmp_key);
-	for (int i = 0; i < p->nr_procs; i++) {
-		const struct key *a = &keys[i], *b = i ? &keys[i - 1] : NULL;
-
-		if (!b || a->type != b->type || a->cores != b->cores || a->memory != b->memory ||
-		    a->node != b->node || a->singleton != b->singleton)
-			C++;
-		class_of[a->index] = C - 1;
-	}
-	free(keys);
-	/* The argument of exact.c needs t(i, j) to depend on the classes only:
-	 * check it outright where that is affordable. */
-	if (p->nr_procs > MAX_VERIFY)
-		return C;
-	if (!(rep = malloc((size_t)C * C * sizeof(int))))
-		return hm_error_set(err, "out of memory");
-	for (int i = 0; i < C * C; i++)
-		rep[i] = -1;
-	for (int i = 0; i < p->nr_procs; i++)
-		for (int j = 0; j < p->nr_procs; j++) {
-			int *r = &rep[class_of[i] * C + class_of[j]];
-
-			if (i == j)
-				continue;
-			if (*r < 0) {
-				*r = i * p->nr_procs + j;
-			} else if (!links_equal(hm_platform_link(p, i, j),
-						hm_platform_link(p, *r / p->nr_procs, *r % p->nr_procs))) {
-				int other = *r / p->nr_procs;
-
-				free(rep);
-				return hm_error_set(err, "processors '%s' and '%s' are alike but linked differently",
-						    p->procs[i].name, p->procs[other].name);
-			}
-		}
-	free(rep);
-	return C;
-}
-
-int hm_exact_applicable(const struct hm_platform *p, struct hm_error *err)
-{
-	int *class_of = malloc((size_t)p->nr_procs * sizeof(int)), ret;
-
-	if (!class_of)
-		return hm_error_set(err, "out of memory");
-	ret = hm_exact_classes(p, class_of, err) < 0 ? -1 : 0;
-	free(class_of);
-	return ret;
-}
 
 static int cmp_speed(const void *x, const void *y)
 {
@@ -193,9 +92,9 @@ static int build(struct exact *x, struct hm_error *err)
 
 	if (!class_of)
 		return hm_error_set(err, "out of memory");
-	if ((C = hm_exact_classes(p, class_of, err)) < 0) {
+	if ((C = hm_processor_classes(p, class_of)) < 0) {
 		free(class_of);
-		return -1;
+		return hm_error_set(err, "out of memory");
 	}
 	x->C = C;
 	x->cls = calloc((size_t)C, sizeof(*x->cls));
@@ -264,24 +163,6 @@ oom:
 	return hm_error_set(err, "out of memory");
 }
 
-static int divisors(struct exact *x)
-{
-	int k = 0;
-
-	x->div_start = malloc((size_t)(x->L + 2) * sizeof(int));
-	x->div_list = malloc((size_t)(x->L * (log(x->L + 1) + 3) + 16) * sizeof(int));
-	if (!x->div_start || !x->div_list)
-		return -1;
-	for (int D = 0; D <= x->L; D++) {
-		x->div_start[D] = k;
-		for (int r = 1; D > 0 && r <= D; r++)
-			if (D % r == 0)
-				x->div_list[k++] = r;
-	}
-	x->div_start[x->L + 1] = k;
-	return 0;
-}
-
 /* ---- the enumeration --------------------------------------------------- */
 
 static int out_of_budget(struct exact *x)
@@ -333,8 +214,11 @@ static double scan(struct exact *x, const struct profile *pf, int last, int stro
 				sp.t_s = fmax(sp.t_s, x->min_link.t_s);
 				sp.t_w = fmax(sp.t_w, x->min_link.t_w);
 			}
-			for (int q = x->div_start[D]; q < x->div_start[D + 1]; q++) {
-				int r = x->div_list[q];
+			int nd;
+			const int *div = hm_divisors_of(&x->div, D, &nd);
+
+			for (int q = 0; q < nd; q++) {
+				int r = div[q];
 				double t = m->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
 
 				if (t < bound)
@@ -455,7 +339,10 @@ static void seed_incumbent(struct exact *x, struct hm_result *seed)
 	struct hm_budget quick = { 0, 1 };
 	struct hm_error err;
 
-	if (hm_search(hm_method_find("GPTM"), x->pb, &quick, seed, &err) || !seed->found)
+	seed->P = x->P;
+	seed->eet = INFINITY;
+	if (!(seed->d = calloc((size_t)x->P, sizeof(int))) ||
+	    hm_tree_search(HM_WALK_GPTM, x->pb, &quick, seed, &err) || !seed->found)
 		return;
 	x->best = seed->eet;
 	x->res->D = seed->D, x->res->r = seed->r, x->res->c = seed->c, x->res->b = seed->b;
@@ -466,13 +353,19 @@ static void release(struct exact *x)
 {
 	for (int c = 0; x->cls && c < x->C; c++)
 		free(x->cls[c].members);
-	free(x->cls), free(x->T), free(x->k), free(x->suffix_k), free(x->div_start), free(x->div_list);
+	free(x->cls), free(x->T), free(x->k), free(x->suffix_k);
+	hm_divisors_release(&x->div);
 	free(x->path_class), free(x->path_m), free(x->path_multi);
 	free(x->best_class), free(x->best_m), free(x->best_multi);
 }
 
-int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
-		 struct hm_result *res, struct hm_error *err)
+int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
+{
+	return hm_problem_check_depth(pb, err);
+}
+
+int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
+		    struct hm_result *res, struct hm_error *err)
 {
 	const struct hm_platform *p = pb->platform;
 	struct exact x = { 0 };
@@ -482,9 +375,7 @@ int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
 
 	x.pb = pb, x.budget = budget, x.res = res;
 	x.P = p->nr_procs, x.L = pb->depth, x.block = p->block_sizes;
-	x.nb = 1;   /* candidates b <= n, at least the smallest (as search/tree.c) */
-	while (x.nb < p->nr_block_sizes && p->block_sizes[x.nb] <= pb->n)
-		x.nb++;
+	x.nb = hm_platform_block_count(p, pb->n);
 	x.best = INFINITY;
 	x.start = hm_now();
 	if (build(&x, err))
@@ -496,7 +387,7 @@ int hm_exact_run(const struct hm_problem *pb, const struct hm_budget *budget,
 	x.best_m = malloc((size_t)(x.L + 1) * sizeof(int));
 	x.best_multi = malloc((size_t)(x.L + 1) * sizeof(int));
 	if (!x.path_class || !x.path_m || !x.path_multi || !x.best_class || !x.best_m ||
-	    !x.best_multi || divisors(&x)) {
+	    !x.best_multi || hm_divisors_init(&x.div, x.L)) {
 		hm_error_set(err, "out of memory");
 		goto out;
 	}

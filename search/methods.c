@@ -1,343 +1,46 @@
-/* search/methods.c - BTM, BGRM, GRM, GCTM, GPTM and the exhaustive search
- * (SPEC §3) over the walker of tree.c.
- *
- * Invariants: MEET is the EET of a node actually evaluated (an upper bound
- * of the optimum); BTM and BGRM cut a subtree only when its LET, a true
- * lower bound (hm_tree_let), is >= MEET, so they return the optimum
- * within the depth limit unless a budget stops them. GRM's greedy LET is
- * not a bound and may cut the optimum, as in the thesis. */
+/* search/methods.c - the registry of methods and modeled users, and the
+ * one way to run any of them (hm_search). Adding a method is adding a row
+ * to 'methods'; help texts and messages are made from these rows. */
 #include "search.h"
+#include "tree_search.h"
 #include "exact.h"
+#include "users.h"
+#include "clock.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-
-/* A child evaluated but not yet descended into (branch and bound). */
-struct child {
-	int j;              /* processor added */
-	double eet;
-	struct hm_node est; /* its estimate: eet, pred, r, c, b */
-};
-
-struct hm_run {
-	struct hm_tree t;
-	struct child *children; /* (depth + 1) x P, one row per level */
-	struct hm_result *res;
-	struct hm_budget budget;
-	double start;       /* hm_now() at the start */
-	double meet;        /* min GET so far */
-};
-
-double hm_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* ---- the incumbent ---------------------------------------------------- */
-
-/* Deterministic order of equal estimates (SPEC §3): fewer processes, then
- * lower processor indices (larger d at the first index that differs),
- * then smaller b, then smaller r. */
-static int better(const struct hm_tree *t, const struct hm_node *n,
-		  const struct hm_result *best)
-{
-	int i;
-
-	if (!best->found)
-		return n->eet < INFINITY;
-	if (n->eet != best->eet)
-		return n->eet < best->eet;
-	if (n->level != best->D)
-		return n->level < best->D;
-	for (i = 0; i < t->P; i++)
-		if (t->d[i] != best->d[i])
-			return t->d[i] > best->d[i];
-	if (n->b != best->b)
-		return n->b < best->b;
-	return n->r < best->r;
-}
-
-/* Keep the top node if it beats the incumbent. */
-static void consider(struct hm_run *s)
-{
-	const struct hm_node *n = hm_tree_top(&s->t);
-	struct hm_result *res = s->res;
-
-	if (n->level > res->level_reached)
-		res->level_reached = n->level;
-	if (!better(&s->t, n, res))
-		return;
-	memcpy(res->d, s->t.d, (size_t)s->t.P * sizeof(int));
-	res->found = 1;
-	res->D = n->level;
-	res->r = n->r;
-	res->c = n->c;
-	res->b = n->b;
-	res->eet = n->eet;
-	res->pred = n->pred;
-	res->seconds_to_best = hm_now() - s->start;
-	if (n->eet < s->meet)
-		s->meet = n->eet;
-}
-
-/* Whether a budget has run out (the clock is read every 256 nodes). */
-static int stopped(struct hm_run *s)
-{
-	if (s->res->stopped != HM_STOP_COMPLETE)
-		return 1;
-	if (s->budget.max_nodes > 0 && s->t.evaluated >= s->budget.max_nodes)
-		s->res->stopped = HM_STOP_NODES;
-	else if (s->budget.max_seconds > 0 && (s->t.evaluated & 255) == 0 &&
-		 hm_now() - s->start > s->budget.max_seconds)
-		s->res->stopped = HM_STOP_TIME;
-	return s->res->stopped != HM_STOP_COMPLETE;
-}
-
-/* Push j, evaluate the new top node and offer it as incumbent. */
-static double visit(struct hm_run *s, int j)
-{
-	double eet;
-
-	hm_tree_push(&s->t, j);
-	eet = hm_tree_eet(&s->t);
-	consider(s);
-	return eet;
-}
-
-/* ---- greedy steps ----------------------------------------------------- */
-
-/* Evaluate children first..P-1 of the top node; return the one with the
- * least EET (ties: lowest index), or -1. Its estimate goes to *est. */
-static int best_child(struct hm_run *s, int first, struct hm_node *est)
-{
-	struct hm_tree *t = &s->t;
-	double best = INFINITY;
-	int j, arg = -1;
-
-	for (j = first; j < t->P && !stopped(s); j++) {
-		double v = visit(s, j);
-
-		if (arg < 0 || v < best) {
-			best = v;
-			arg = j;
-			*est = *hm_tree_top(t);
-		}
-		hm_tree_pop(t);
-	}
-	return arg;
-}
-
-/* Push child j whose estimate is already known (no second evaluation). */
-static void descend(struct hm_run *s, int j, const struct hm_node *est)
-{
-	struct hm_node *n;
-
-	hm_tree_push(&s->t, j);
-	n = hm_tree_top(&s->t);
-	n->eet = est->eet;
-	n->pred = est->pred;
-	n->r = est->r;
-	n->c = est->c;
-	n->b = est->b;
-}
-
-/* GET of BGRM and GRM: from the top node take the least-EET child while it
- * improves; return the EET where it stops. The path is undone after. */
-static double greedy_get(struct hm_run *s)
-{
-	struct hm_tree *t = &s->t;
-	int base = t->top;
-	double get = hm_tree_top(t)->eet;
-	struct hm_node est;
-
-	while (hm_tree_top(t)->level < t->pb.depth) {
-		int j = best_child(s, hm_tree_top(t)->last, &est);
-
-		if (j < 0 || !(est.eet < get))
-			break;
-		descend(s, j, &est);
-		get = est.eet;
-	}
-	while (t->top > base)
-		hm_tree_pop(t);
-	return get;
-}
-
-/* GRM's LET: greedy on the arithmetic part only (communication held at
- * the node's value): add the child with the least arithmetic estimate
- * while that decreases. Not a lower bound of the model. */
-static double greedy_let(struct hm_run *s)
-{
-	struct hm_tree *t = &s->t;
-	int base = t->top;
-	double comm = hm_tree_top(t)->pred.comm;
-	double arith = hm_tree_arith(t);
-
-	while (hm_tree_top(t)->level < t->pb.depth && !stopped(s)) {
-		double best = INFINITY;
-		int j, arg = -1;
-
-		for (j = hm_tree_top(t)->last; j < t->P; j++) {
-			double v;
-
-			hm_tree_push(t, j);
-			v = hm_tree_arith(t);
-			hm_tree_pop(t);
-			if (v < best) {
-				best = v;
-				arg = j;
-			}
-		}
-		if (arg < 0 || !(best < arith))
-			break;
-		hm_tree_push(t, arg);
-		arith = best;
-	}
-	while (t->top > base)
-		hm_tree_pop(t);
-	return arith + comm;
-}
-
-/* ---- branch and bound ------------------------------------------------ */
-
-enum bnb_kind { BNB_PLAIN, BNB_GREEDY_GET, BNB_GREEDY_LET };
-
-static int cmp_child(const void *x, const void *y)
-{
-	const struct child *a = x, *b = y;
-
-	if (a->eet != b->eet)
-		return a->eet < b->eet ? -1 : 1;
-	return a->j - b->j;
-}
-
-/* Evaluate all children of the top node (each offered as incumbent), then
- * visit them by increasing EET: good incumbents come early, so LET >= MEET
- * cuts more. The tree, the bounds and the answer are those of SPEC §3;
- * only the order of the visit differs from plain index order, and, as in
- * the exhaustive search, a child that only swaps interchangeable
- * processors of an earlier sibling is skipped (its subtree is a copy;
- * the copy kept has the lower indices, which the tie rule prefers). */
-static void branch_and_bound(struct hm_run *s, enum bnb_kind kind)
-{
-	struct hm_tree *t = &s->t;
-	struct child *row = &s->children[(size_t)t->top * t->P];
-	int j, k, nr = 0, first = hm_tree_top(t)->last;
-
-	if (hm_tree_top(t)->level >= t->pb.depth)
-		return;
-	for (j = first; j < t->P && !stopped(s); j++) {
-		if (!hm_tree_canonical_child(t, j))
-			continue;
-		row[nr].j = j;
-		row[nr].eet = visit(s, j);
-		row[nr].est = *hm_tree_top(t);
-		nr++;
-		hm_tree_pop(t);
-	}
-	qsort(row, (size_t)nr, sizeof(*row), cmp_child);
-	for (k = 0; k < nr && !stopped(s); k++) {
-		double let;
-
-		descend(s, row[k].j, &row[k].est);
-		if (kind != BNB_PLAIN)
-			greedy_get(s);  /* offers what it reaches; lowers MEET */
-		let = kind == BNB_GREEDY_LET ? greedy_let(s) : hm_tree_let(t, s->meet);
-		if (let >= s->meet)
-			s->res->pruned++;
-		else
-			branch_and_bound(s, kind);
-		hm_tree_pop(t);
-	}
-}
-
-static void run_btm(struct hm_run *s)
-{
-	branch_and_bound(s, BNB_PLAIN);
-}
-
-static void run_bgrm(struct hm_run *s)
-{
-	branch_and_bound(s, BNB_GREEDY_GET);
-}
-
-static void run_grm(struct hm_run *s)
-{
-	branch_and_bound(s, BNB_GREEDY_LET);
-}
-
-/* ---- greedy descents --------------------------------------------------- */
-
-/* Always take the least-EET child, even when it is worse, down to the depth
- * limit; the answer is the best node on the path (consider() kept it). */
-static void greedy_path(struct hm_run *s, int permutational)
-{
-	struct hm_tree *t = &s->t;
-	struct hm_node est;
-
-	while (hm_tree_top(t)->level < t->pb.depth) {
-		int j = best_child(s, permutational ? 0 : hm_tree_top(t)->last, &est);
-
-		if (j < 0)
-			break;
-		descend(s, j, &est);
-	}
-}
-
-static void run_gctm(struct hm_run *s)
-{
-	greedy_path(s, 0);
-}
-
-static void run_gptm(struct hm_run *s)
-{
-	greedy_path(s, 1);
-}
-
-/* ---- exhaustive ------------------------------------------------------- */
-
-/* Every multiset of at most L processes, one representative per class of
- * interchangeable processors (tree.c): the true model optimum. */
-static void exhaustive(struct hm_run *s)
-{
-	struct hm_tree *t = &s->t;
-	int j;
-
-	if (hm_tree_top(t)->level >= t->pb.depth)
-		return;
-	for (j = hm_tree_top(t)->last; j < t->P && !stopped(s); j++) {
-		if (!hm_tree_canonical_child(t, j))
-			continue;
-		visit(s, j);
-		exhaustive(s);
-		hm_tree_pop(t);
-	}
-}
-
-/* ---- registry and driver ---------------------------------------------- */
 
 static const struct hm_method methods[] = {
-	{ "BTM", "backtracking on the combinatorial tree, GET = EET, prune LET >= MEET", run_btm },
-	{ "BGRM", "backtracking, GET by greedy descent from each node", run_bgrm },
-	{ "GRM", "backtracking with a greedy arithmetic LET (may miss the optimum)", run_grm },
-	{ "GCTM", "greedy descent on the combinatorial tree to the depth limit", run_gctm },
-	{ "GPTM", "greedy descent on the permutational tree to the depth limit", run_gptm },
-	{ "exhaustive", "all multisets up to the depth limit (identical processors merged): the model optimum",
-	  exhaustive },
-	/* no tree walk: search/exact.c reasons over classes of processors */
-	{ "exact", "the model optimum by classes of interchangeable processors (scales to 100s)", NULL },
+	{ "BTM", "backtracking on the combinatorial tree, GET = EET, prune LET >= MEET",
+	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_BTM },
+	{ "BGRM", "backtracking, GET by greedy descent from each node",
+	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_BGRM },
+	{ "GRM", "backtracking with a greedy arithmetic LET (may miss the optimum)",
+	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_GRM },
+	{ "GCTM", "greedy descent on the combinatorial tree to the depth limit",
+	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_GCTM },
+	{ "GPTM", "greedy descent on the permutational tree to the depth limit",
+	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_GPTM },
+	{ "exhaustive", "all multisets up to the depth limit (interchangeable processors merged): the model optimum",
+	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_EXHAUSTIVE },
+	{ "exact", "the model optimum, by classes of interchangeable processors (scales to 100s)",
+	  HM_METHOD_SEARCH, hm_exact_applies, hm_exact_search, 0 },
+	{ "GU", "greedy user: one process on every processor",
+	  HM_METHOD_USER, hm_user_applies, hm_user_search, HM_USER_GU },
+	{ "CU", "conservative user: one process on each of the floor(P/2) fastest processors",
+	  HM_METHOD_USER, hm_user_applies, hm_user_search, HM_USER_CU },
+	{ "EU", "expert user: the best of the fastest processor alone, CU's set and GU's set",
+	  HM_METHOD_USER, hm_user_applies, hm_user_search, HM_USER_EU },
 };
 
 #define NR_METHODS (int)(sizeof(methods) / sizeof(methods[0]))
 
-static const struct hm_method *const method_list[] = {
-	&methods[0], &methods[1], &methods[2], &methods[3], &methods[4], &methods[5], &methods[6],
+static const struct hm_method *const method_list[NR_METHODS + 1] = {
+	&methods[0], &methods[1], &methods[2], &methods[3], &methods[4],
+	&methods[5], &methods[6], &methods[7], &methods[8], &methods[9],
 	NULL,
 };
 
@@ -356,6 +59,24 @@ const struct hm_method *const *hm_method_list(void)
 	return method_list;
 }
 
+const char *hm_method_names(enum hm_method_kind kind, char *buf, int size)
+{
+	int i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < NR_METHODS && len < size; i++)
+		if (methods[i].kind == kind)
+			len += snprintf(buf + len, (size_t)(size - len), "%s%s", len ? ", " : "",
+					methods[i].name);
+	return buf;
+}
+
+int hm_method_applies(const struct hm_method *m, const struct hm_problem *pb,
+		      struct hm_error *err)
+{
+	return m->applies(pb, err);
+}
+
 void hm_result_release(struct hm_result *res)
 {
 	if (!res)
@@ -364,67 +85,24 @@ void hm_result_release(struct hm_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static int run_exact(const struct hm_method *m, const struct hm_problem *pb,
-		     const struct hm_budget *budget, struct hm_result *res, struct hm_error *err)
-{
-	double start = hm_now();
-	int ret;
-
-	if (pb->depth < 1 || pb->depth > HM_MAX_DEPTH)
-		return hm_error_set(err, "depth %d out of range 1..%d", pb->depth, HM_MAX_DEPTH);
-	res->method = m->name;
-	res->P = pb->platform->nr_procs;
-	res->eet = INFINITY;
-	if (!(res->d = calloc((size_t)res->P, sizeof(int))))
-		return hm_error_set(err, "out of memory");
-	ret = hm_exact_run(pb, budget, res, err);
-	res->seconds = hm_now() - start;
-	if (ret) {
-		free(res->d);
-		res->d = NULL;
-	}
-	return ret;
-}
-
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err)
 {
-	struct hm_run s;
+	double start = hm_now();
 
 	memset(res, 0, sizeof(*res));
-	memset(&s, 0, sizeof(s));
-	if (!m->run)
-		return run_exact(m, pb, budget, res, err);
-	if (hm_tree_init(&s.t, pb, err))
+	if (m->applies(pb, err))
 		return -1;
-	res->method = m->name;
-	res->P = s.t.P;
-	res->d = calloc((size_t)s.t.P, sizeof(int));
-	if ((size_t)(pb->depth + 1) * (size_t)s.t.P > ((size_t)1 << 24)) {
-		hm_tree_release(&s.t);
-		free(res->d);
-		res->d = NULL;
-		return hm_error_set(err, "depth x processors too large to search (%d x %d)",
-				    pb->depth, s.t.P);
-	}
-	s.children = malloc((size_t)(pb->depth + 1) * (size_t)s.t.P * sizeof(*s.children));
-	if (!res->d || !s.children) {
-		hm_tree_release(&s.t);
-		free(s.children);
-		free(res->d);
-		res->d = NULL;
-		return hm_error_set(err, "out of memory");
-	}
+	res->P = pb->platform->nr_procs;
 	res->eet = INFINITY;
-	s.res = res;
-	s.budget = *budget;
-	s.meet = INFINITY;
-	s.start = hm_now();
-	m->run(&s);
-	res->evaluated = s.t.evaluated;
-	res->seconds = hm_now() - s.start;
-	free(s.children);
-	hm_tree_release(&s.t);
+	if (!(res->d = calloc((size_t)res->P, sizeof(int))))
+		return hm_error_set(err, "out of memory");
+	if (m->run(m->variant, pb, budget, res, err)) {
+		hm_result_release(res);
+		return -1;
+	}
+	res->method = m->name;
+	res->seconds = hm_now() - start;
 	return 0;
 }

@@ -1,7 +1,8 @@
-/* search/search.h - the search methods and modeled users (SPEC §3, §4):
+/* search/search.h - the methods and modeled users (search/README.md):
  * given a problem, find the process counts d, the grid r x c and the block
  * size b with the least estimated time.
  *
+ * Every method is one entry of one registry and runs through hm_search().
  * Every run is bounded by a budget in evaluated nodes and wall time,
  * because tree sizes grow as C(P + L, L) and a user on a cluster front end
  * must get an answer: when a budget stops a run, the best plan found so far
@@ -9,10 +10,10 @@
 #ifndef HM_SEARCH_H
 #define HM_SEARCH_H
 
-#include "tree.h"
+#include "problem.h"
 
 struct hm_budget {
-	long max_nodes;     /* EET evaluations; 0 = unlimited */
+	long max_nodes;     /* evaluated nodes (EETs); 0 = unlimited */
 	double max_seconds; /* wall time; 0 = unlimited */
 };
 
@@ -21,7 +22,7 @@ enum hm_stop { HM_STOP_COMPLETE, HM_STOP_NODES, HM_STOP_TIME };
 /* The outcome of one method or user. */
 struct hm_result {
 	const char *method;     /* static name: "BTM", ..., "GU" */
-	int found;              /* 0: no configuration fits (memory) */
+	int found;              /* 0: no configuration fits (memory), or none reached */
 	int *d;                 /* processes per processor; owned */
 	int P;                  /* entries of d */
 	int D, r, c, b;
@@ -35,42 +36,49 @@ struct hm_result {
 	enum hm_stop stopped;
 };
 
-struct hm_run;   /* one search in progress, private to methods.c */
+/* A search method searches within the depth limit; a modeled user picks
+ * d by a rule and ignores the limit. */
+enum hm_method_kind { HM_METHOD_SEARCH, HM_METHOD_USER };
 
 struct hm_method {
 	const char *name;
 	const char *summary;
-	void (*run)(struct hm_run *s);
+	enum hm_method_kind kind;
+	/* 0 if the method can run 'pb', else -1 with the reason in 'err' */
+	int (*applies)(const struct hm_problem *pb, struct hm_error *err);
+	/* fill 'res' (d[] allocated, P set, eet = INFINITY) within 'budget';
+	 * 'variant' tells an implementation shared by several entries which
+	 * one it runs */
+	int (*run)(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
+		   struct hm_result *res, struct hm_error *err);
+	int variant;
 };
 
-/* Method by name (case-insensitive: "btm", "GPTM", "exhaustive"), or NULL. */
+/* Method or user by name (case-insensitive: "btm", "GPTM", "gu"), or NULL. */
 const struct hm_method *hm_method_find(const char *name);
-/* All methods, NULL-terminated, in the order of SPEC §3. */
+/* All entries, NULL-terminated: the search methods first, then the users. */
 const struct hm_method *const *hm_method_list(void);
+/* The names of the entries of 'kind', comma-separated, into buf (for
+ * help texts and messages). */
+const char *hm_method_names(enum hm_method_kind kind, char *buf, int size);
 
-/* Run method 'm' on 'pb' within 'budget'. 0 and *res filled (release with
- * hm_result_release()), or -1 with 'err' set (bad problem, out of memory). */
+/* Whether 'm' can run 'pb': 0, or -1 with the reason in 'err'. */
+int hm_method_applies(const struct hm_method *m, const struct hm_problem *pb,
+		      struct hm_error *err);
+
+/* Run 'm' on 'pb' within 'budget'. 0 and *res filled (release with
+ * hm_result_release()), or -1 with 'err' set (the method does not apply,
+ * out of memory); *res is then empty. */
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err);
 
 void hm_result_release(struct hm_result *res);
 
-/* The modeled users of SPEC §4: they fix d, the model picks b and r x c. */
-enum hm_user { HM_USER_GU, HM_USER_CU, HM_USER_EU, HM_NR_USERS };
-
-const char *hm_user_name(enum hm_user u);
-/* 0 and *res filled, or -1 with 'err' set. The depth limit of 'pb' is
- * ignored: users do not search. */
-int hm_user_plan(enum hm_user u, const struct hm_problem *pb,
-		 struct hm_result *res, struct hm_error *err);
-
-/* Evaluate one fixed d (sum d >= 1) like a user would: best grid and b.
- * Used by the users and by 'hetmap predict --best'. */
+/* Evaluate one fixed d (sum d >= 1) as a user would: the model's best
+ * grid and b for it. Used by the users and by 'hetmap predict' when no
+ * grid or b is given. 0 and *res filled, or -1 with 'err' set. */
 int hm_evaluate_counts(const struct hm_problem *pb, const int *d, const char *name,
 		       struct hm_result *res, struct hm_error *err);
-
-/* Wall clock in seconds (monotonic). */
-double hm_now(void);
 
 #endif /* HM_SEARCH_H */

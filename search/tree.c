@@ -9,86 +9,32 @@
  * from below and calls the model with those bounds; the model's time never
  * decreases in an SP, so the result bounds every descendant of size p. */
 #include "tree.h"
+#include "classes.h"
+#include "models/minmax.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static double max2(double a, double b)
-{
-	return a > b ? a : b;
-}
-
-/* Signature of interchangeable processors: equal type and memory, and the
- * same links to every third processor. Without per-pair overrides that
- * holds for two processors on one node, for two processors each alone on
- * its node, and for any two when same-node and inter-node links are equal.
- * Processors named in an override are kept apart (sound, not complete). */
-struct proc_key {
-	int type;
-	double memory;
-	long node_key;
-	int index;
-};
-
-static int cmp_proc_key(const void *x, const void *y)
-{
-	const struct proc_key *a = x, *b = y;
-
-	if (a->type != b->type)
-		return a->type < b->type ? -1 : 1;
-	if (a->memory != b->memory)
-		return a->memory < b->memory ? -1 : 1;
-	if (a->node_key != b->node_key)
-		return a->node_key < b->node_key ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
+/* class_prev[i]: the previous processor of i's class, or -1. */
 static int find_classes(struct hm_tree *t)
 {
-	const struct hm_platform *p = t->pb.platform;
-	const struct hm_link *sn = &p->links[HM_LINK_SAME_NODE];
-	const struct hm_link *in = &p->links[HM_LINK_INTER_NODE];
-	int nodes_matter = sn->t_s != in->t_s || sn->t_w != in->t_w;
-	struct proc_key *keys = malloc((size_t)t->P * sizeof(*keys));
-	int *node_size = calloc((size_t)p->nr_nodes, sizeof(int));
-	int i;
+	int *class_of = malloc((size_t)t->P * sizeof(int));
+	int *last_of = malloc((size_t)t->P * sizeof(int));
+	int i, C;
 
-	if (!keys || !node_size) {
-		free(keys);
-		free(node_size);
+	if (!class_of || !last_of || (C = hm_processor_classes(t->pb.platform, class_of)) < 0) {
+		free(class_of), free(last_of);
 		return -1;
 	}
-	for (i = 0; i < t->P; i++)
-		node_size[p->procs[i].node]++;
+	for (i = 0; i < C; i++)
+		last_of[i] = -1;
 	for (i = 0; i < t->P; i++) {
-		keys[i].type = p->procs[i].type;
-		keys[i].memory = p->procs[i].memory;
-		keys[i].node_key = -1;
-		if (nodes_matter && node_size[p->procs[i].node] > 1)
-			keys[i].node_key = p->procs[i].node;
-		keys[i].index = i;
+		t->class_prev[i] = last_of[class_of[i]];
+		last_of[class_of[i]] = i;
 	}
-	for (i = 0; i < p->nr_overrides; i++) {
-		keys[p->overrides[i].a].node_key = -2L - p->overrides[i].a;
-		keys[p->overrides[i].b].node_key = -2L - p->overrides[i].b;
-	}
-	qsort(keys, (size_t)t->P, sizeof(*keys), cmp_proc_key);
-	t->class_prev[keys[0].index] = -1;
-	for (i = 1; i < t->P; i++) {
-		const struct proc_key *a = &keys[i], *b = &keys[i - 1];
-
-		t->class_prev[a->index] = a->type == b->type && a->memory == b->memory &&
-					  a->node_key == b->node_key ? b->index : -1;
-	}
-	free(keys);
-	free(node_size);
+	free(class_of), free(last_of);
 	return 0;
-}
-
-static double min2(double a, double b)
-{
-	return a < b ? a : b;
 }
 
 /* The cheapest links that can exist: the floors of any pair's cost. */
@@ -100,18 +46,18 @@ static void fill_link_minima(struct hm_tree *t)
 
 	t->link_same_min[0] = l[HM_LINK_SAME_PROCESSOR].t_s;
 	t->link_same_min[1] = l[HM_LINK_SAME_PROCESSOR].t_w;
-	t->link_diff_min[0] = min2(l[HM_LINK_SAME_NODE].t_s, l[HM_LINK_INTER_NODE].t_s);
-	t->link_diff_min[1] = min2(l[HM_LINK_SAME_NODE].t_w, l[HM_LINK_INTER_NODE].t_w);
+	t->link_diff_min[0] = hm_min(l[HM_LINK_SAME_HOST].t_s, l[HM_LINK_INTER_HOST].t_s);
+	t->link_diff_min[1] = hm_min(l[HM_LINK_SAME_HOST].t_w, l[HM_LINK_INTER_HOST].t_w);
 	for (i = 0; i < p->nr_overrides; i++) {
-		t->link_diff_min[0] = min2(t->link_diff_min[0], p->overrides[i].link.t_s);
-		t->link_diff_min[1] = min2(t->link_diff_min[1], p->overrides[i].link.t_w);
+		t->link_diff_min[0] = hm_min(t->link_diff_min[0], p->overrides[i].link.t_s);
+		t->link_diff_min[1] = hm_min(t->link_diff_min[1], p->overrides[i].link.t_w);
 	}
 }
 
 static int fill_tables(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
-	int i, bi, nb = t->nb, T = t->T, l, k;
+	int i, bi, nb = t->nb, T = t->T, k;
 
 	for (i = 0; i < t->P; i++) {
 		const struct hm_proc_type *ty = &p->types[p->procs[i].type];
@@ -132,15 +78,6 @@ static int fill_tables(struct hm_tree *t)
 		memcpy(&t->type_suffix[i * T], &t->type_suffix[(i + 1) * T], (size_t)T * sizeof(int));
 		t->type_suffix[i * T + p->procs[i].type]++;
 	}
-	for (l = 1, k = 0; l <= t->pb.depth; l++) {
-		int r;
-
-		t->div_start[l] = k;
-		for (r = 1; r <= l; r++)
-			if (l % r == 0)
-				t->div_list[k++] = r;
-	}
-	t->div_start[t->pb.depth + 1] = k;
 	fill_link_minima(t);
 	return find_classes(t);
 }
@@ -148,18 +85,14 @@ static int fill_tables(struct hm_tree *t)
 int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error *err)
 {
 	const struct hm_platform *p = pb->platform;
-	size_t P, nb, L, T, ndiv;
+	size_t P, nb, L, T;
 
 	memset(t, 0, sizeof(*t));
-	if (pb->depth < 1 || pb->depth > HM_MAX_DEPTH)
-		return hm_error_set(err, "depth %d out of range 1..%d", pb->depth, HM_MAX_DEPTH);
+	if (hm_problem_check_depth(pb, err))
+		return -1;
 	t->pb = *pb;
 	t->P = p->nr_procs;
-	/* a block larger than the matrix is no block-cyclic distribution:
-	 * only candidates b <= n (ascending), at least the smallest one */
-	t->nb = 1;
-	while (t->nb < p->nr_block_sizes && p->block_sizes[t->nb] <= pb->n)
-		t->nb++;
+	t->nb = hm_platform_block_count(p, pb->n);
 	t->T = p->nr_types;
 	t->block = p->block_sizes;
 	P = (size_t)t->P;
@@ -168,8 +101,6 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	T = (size_t)t->T;
 	if ((P + 1) * T > ((size_t)1 << 26))
 		return hm_error_set(err, "platform too large to search: %zu processors x %zu types", P, T);
-	/* sum of the divisor counts of 1..L is L ln L + 0.16 L + O(sqrt L) */
-	ndiv = L * (size_t)(log((double)L) + 3) + 16;
 	t->k3_dgemm = malloc(P * nb * sizeof(double));
 	t->k3_dtrsm = malloc(P * nb * sizeof(double));
 	t->k2_dgetf2 = malloc(P * nb * sizeof(double));
@@ -184,8 +115,6 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->kth_mult = malloc(T * sizeof(int));
 	t->usable_count = malloc(T * sizeof(int));
 	t->class_prev = malloc(P * sizeof(int));
-	t->div_start = malloc((L + 2) * sizeof(int));
-	t->div_list = malloc(ndiv * sizeof(int));
 	t->d = calloc(P, sizeof(int));
 	t->used = malloc(P * sizeof(int));
 	t->stack = calloc(L + 1, sizeof(struct hm_node));
@@ -193,7 +122,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	    !t->type_k3_dtrsm || !t->type_suffix || !t->type_used_before_last ||
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
-	    !t->class_prev || !t->div_start || !t->div_list || !t->d || !t->used || !t->stack ||
+	    !t->class_prev || !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
 	    fill_tables(t)) {
 		hm_tree_release(t);
 		return hm_error_set(err, "out of memory");
@@ -218,8 +147,7 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->kth_mult);
 	free(t->usable_count);
 	free(t->class_prev);
-	free(t->div_start);
-	free(t->div_list);
+	hm_divisors_release(&t->div);
 	free(t->d);
 	free(t->used);
 	free(t->stack);
@@ -254,8 +182,8 @@ void hm_tree_push(struct hm_tree *t, int j)
 	if (dj >= 2) {
 		struct hm_link l = hm_platform_link(t->pb.platform, j, j);
 
-		ts = max2(ts, dj * l.t_s);
-		tw = max2(tw, dj * l.t_w);
+		ts = hm_max(ts, dj * l.t_s);
+		tw = hm_max(tw, dj * l.t_w);
 	}
 	for (u = 0; u < t->nr_used; u++) {
 		int k = t->used[u], m;
@@ -265,16 +193,16 @@ void hm_tree_push(struct hm_tree *t, int j)
 			continue;
 		l = hm_platform_link(t->pb.platform, j, k);
 		m = dj > t->d[k] ? dj : t->d[k];
-		ts = max2(ts, m * l.t_s);
-		tw = max2(tw, m * l.t_w);
+		ts = hm_max(ts, m * l.t_s);
+		tw = hm_max(tw, m * l.t_w);
 	}
 	for (bi = 0; bi < t->nb; bi++) {
 		struct hm_sp *s = &n->sp[bi];
 		const struct hm_sp *o = &up->sp[bi];
 
-		s->k3_dgemm = max2(o->k3_dgemm, dj * kg[bi]);
-		s->k3_dtrsm = max2(o->k3_dtrsm, dj * kt[bi]);
-		s->k2_dgetf2 = max2(o->k2_dgetf2, dj * k2[bi]);
+		s->k3_dgemm = hm_max(o->k3_dgemm, dj * kg[bi]);
+		s->k3_dtrsm = hm_max(o->k3_dtrsm, dj * kt[bi]);
+		s->k2_dgetf2 = hm_max(o->k2_dgetf2, dj * k2[bi]);
 		s->t_s = ts;
 		s->t_w = tw;
 	}
@@ -283,7 +211,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 	if (n->left_last)
 		t->type_used_before_last[t->pb.platform->procs[up->last].type]++;
 	n->maxd = dj > up->maxd ? dj : up->maxd;
-	n->mem_ratio = max2(up->mem_ratio, dj * t->inv_memory[j]);
+	n->mem_ratio = hm_max(up->mem_ratio, dj * t->inv_memory[j]);
 	n->eet = INFINITY;
 	t->top++;
 }
@@ -312,10 +240,9 @@ static int fits_memory(const struct hm_tree *t, const struct hm_node *n)
 static double best_config(struct hm_tree *t, int comm_off, struct hm_node *est)
 {
 	const struct hm_node *n = &t->stack[t->top];
-	const int *div = &t->div_list[t->div_start[n->level]];
-	int nd = t->div_start[n->level + 1] - t->div_start[n->level];
 	double best = INFINITY;
-	int bi, k;
+	int bi, k, nd;
+	const int *div = hm_divisors_of(&t->div, n->level, &nd);
 
 	t->evaluated++;
 	if (n->level == 0 || !fits_memory(t, n))
@@ -405,10 +332,10 @@ static double comm_floor(const struct hm_tree *t, const struct hm_node *n, int x
 
 	if (m < n->maxd)
 		m = n->maxd;
-	spread = m * max2(t->link_diff_min[x], m >= 2 ? t->link_same_min[x] : 0);
+	spread = m * hm_max(t->link_diff_min[x], m >= 2 ? t->link_same_min[x] : 0);
 	if (t->nr_used <= 1)
 		alone = p * t->link_same_min[x];
-	return min2(spread, alone);
+	return hm_min(spread, alone);
 }
 
 double hm_tree_let(struct hm_tree *t, double meet)
@@ -429,15 +356,15 @@ double hm_tree_let(struct hm_tree *t, double meet)
 		kth_multiples(t, &t->type_k3_dgemm[bi * t->T], usable_cnt, d_max, t->kth_dgemm);
 		kth_multiples(t, &t->type_k3_dtrsm[bi * t->T], usable_cnt, d_max, t->kth_dtrsm);
 		for (p = d_min; p <= d_max; p++) {
-			const int *div = &t->div_list[t->div_start[p]];
-			int nd = t->div_start[p + 1] - t->div_start[p];
+			int nd;
+			const int *div = hm_divisors_of(&t->div, p, &nd);
 			struct hm_sp sp = n->sp[bi];
 
-			sp.k3_dgemm = max2(sp.k3_dgemm, t->kth_dgemm[p]);
-			sp.k3_dtrsm = max2(sp.k3_dtrsm, t->kth_dtrsm[p]);
+			sp.k3_dgemm = hm_max(sp.k3_dgemm, t->kth_dgemm[p]);
+			sp.k3_dtrsm = hm_max(sp.k3_dtrsm, t->kth_dtrsm[p]);
 			if (p >= 2) {
-				sp.t_s = max2(sp.t_s, comm_floor(t, n, 0, p, usable));
-				sp.t_w = max2(sp.t_w, comm_floor(t, n, 1, p, usable));
+				sp.t_s = hm_max(sp.t_s, comm_floor(t, n, 0, p, usable));
+				sp.t_w = hm_max(sp.t_w, comm_floor(t, n, 1, p, usable));
 			}
 			for (k = 0; k < nd; k++) {
 				double v = t->pb.model->time(t->pb.routine, t->pb.n, div[k],
@@ -473,7 +400,7 @@ void hm_tree_speeds(const struct hm_tree *t, double *s)
 		double kmax = 0;
 
 		for (i = 0; i < t->P; i++)
-			kmax = max2(kmax, t->k3_dgemm[i * t->nb + bi]);
+			kmax = hm_max(kmax, t->k3_dgemm[i * t->nb + bi]);
 		for (i = 0; i < t->P; i++)
 			s[i] += kmax / t->k3_dgemm[i * t->nb + bi] / t->nb;
 	}

@@ -1,4 +1,5 @@
-/* search/tree.h - assignment trees of processes to processors (SPEC §3).
+/* search/tree.h - assignment trees of processes to processors
+ * (search/README.md).
  *
  * A node at level l places l processes: d[i] on processor i. A walker
  * holds one root-to-node path: the process counts d[] of its top node, the
@@ -8,18 +9,8 @@
 #ifndef HM_TREE_H
 #define HM_TREE_H
 
-#include "models/model.h"
-
-/* What to plan: shared by every method and modeled user. */
-struct hm_problem {
-	const struct hm_platform *platform;
-	const struct hm_model *model;
-	enum hm_routine routine;
-	double n;           /* matrix order */
-	int depth;          /* level limit L: at most L processes */
-};
-
-#define HM_MAX_DEPTH 4096
+#include "problem.h"
+#include "divisors.h"
 
 /* The state of one node on the path. */
 struct hm_node {
@@ -58,8 +49,7 @@ struct hm_tree {
 	int *kth_mult;      /* [ty] */
 	int *usable_count;  /* [ty] */
 	int *class_prev;    /* previous processor interchangeable with i, or -1 */
-	int *div_start;     /* divisors of l: div_list[div_start[l] .. div_start[l+1]) */
-	int *div_list;
+	struct hm_divisors div; /* grids of 1..depth processes */
 	/* the path */
 	int *d;             /* process counts of the top node */
 	int *used;          /* processors with d > 0, in order of first use */
@@ -102,11 +92,11 @@ double hm_tree_let(struct hm_tree *t, double meet);
 
 /* Whether processor j may be added to the top node of a combinatorial
  * path while keeping only one representative of processors that are
- * interchangeable (same type, memory and links). */
+ * interchangeable (search/classes.h). */
 int hm_tree_canonical_child(const struct hm_tree *t, int j);
 
 /* Relative speed of each processor (k of the slowest / k_i, averaged over
- * the candidate b, SPEC §2.4) into s[0..P-1]. */
+ * the candidate b) into s[0..P-1]. */
 void hm_tree_speeds(const struct hm_tree *t, double *s);
 
 #endif /* HM_TREE_H */

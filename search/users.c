@@ -1,21 +1,16 @@
-/* search/users.c - the modeled users of SPEC §4 (GU, CU, EU) and the
- * evaluation of one fixed process distribution.
+/* search/users.c - the modeled users (GU, CU, EU) and the evaluation of
+ * one fixed process distribution.
  *
  * A user only chooses d; the grid and b are the model's best for that d,
  * found with the same walker (and so the same arithmetic) as the searches,
  * which keeps ratios between a user and a method exact. */
-#include "search.h"
+#include "users.h"
+#include "tree.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const user_names[HM_NR_USERS] = { "GU", "CU", "EU" };
-
-const char *hm_user_name(enum hm_user u)
-{
-	return (unsigned)u < HM_NR_USERS ? user_names[u] : "?";
-}
 
 int hm_evaluate_counts(const struct hm_problem *pb, const int *d, const char *name,
 		       struct hm_result *res, struct hm_error *err)
@@ -132,35 +127,23 @@ static int better_result(const struct hm_result *a, const struct hm_result *b)
 	return a->D < b->D;
 }
 
-int hm_user_plan(enum hm_user u, const struct hm_problem *pb,
-		 struct hm_result *res, struct hm_error *err)
+int hm_user_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	static const enum user_set single[HM_NR_USERS] = { SET_ALL, SET_HALF, SET_ALL };
-	static const enum user_set expert[] = { SET_FASTEST, SET_HALF, SET_ALL };
-	int P = pb->platform->nr_procs, k;
-	int *d = malloc((size_t)P * sizeof(int));
-	double start = hm_now();
+	return 0;
+}
 
-	memset(res, 0, sizeof(*res));
-	if (!d)
-		return hm_error_set(err, "out of memory");
-	if (u != HM_USER_EU) {
-		int ret = user_counts(pb, single[u], d, err) ||
-			  hm_evaluate_counts(pb, d, user_names[u], res, err);
+/* EU: the best of the fastest processor alone, the CU set, the GU set. */
+static int expert(const struct hm_problem *pb, int *d, struct hm_result *res,
+		  struct hm_error *err)
+{
+	static const enum user_set sets[] = { SET_FASTEST, SET_HALF, SET_ALL };
+	int k;
 
-		free(d);
-		return ret ? -1 : 0;
-	}
-	/* EU: the best of the fastest processor alone, the CU set, the GU set */
 	for (k = 0; k < 3; k++) {
 		struct hm_result cand;
 
-		if (user_counts(pb, expert[k], d, err) ||
-		    hm_evaluate_counts(pb, d, user_names[u], &cand, err)) {
-			free(d);
-			hm_result_release(res);
+		if (user_counts(pb, sets[k], d, err) || hm_evaluate_counts(pb, d, "EU", &cand, err))
 			return -1;
-		}
 		if (k == 0 || better_result(&cand, res)) {
 			long evaluated = res->evaluated + cand.evaluated;
 
@@ -172,7 +155,26 @@ int hm_user_plan(enum hm_user u, const struct hm_problem *pb,
 			hm_result_release(&cand);
 		}
 	}
-	res->seconds = res->seconds_to_best = hm_now() - start;
-	free(d);
+	return 0;
+}
+
+int hm_user_search(int user, const struct hm_problem *pb, const struct hm_budget *budget,
+		   struct hm_result *res, struct hm_error *err)
+{
+	static const enum user_set single[] = { [HM_USER_GU] = SET_ALL, [HM_USER_CU] = SET_HALF };
+	struct hm_result got = { 0 };
+	int *d = res->d, ret;   /* the registry's d[] serves as scratch */
+
+	if (user == HM_USER_EU)
+		ret = expert(pb, d, &got, err);
+	else
+		ret = user_counts(pb, single[user], d, err) ||
+		      hm_evaluate_counts(pb, d, "user", &got, err) ? -1 : 0;
+	if (ret) {
+		hm_result_release(&got);
+		return -1;
+	}
+	free(res->d);
+	*res = got;
 	return 0;
 }

@@ -38,7 +38,7 @@ static void reference_platforms_should_load_with_their_sizes(void)
 			continue;
 		CHECK(p->nr_procs == ref[i].procs);
 		CHECK(p->nr_types == ref[i].types);
-		CHECK(p->nr_nodes == ref[i].hosts);
+		CHECK(p->nr_hosts == ref[i].hosts);
 		CHECK(p->nr_block_sizes == 4 && p->block_sizes[0] == 16 && p->block_sizes[3] == 128);
 		hm_platform_free(p);
 	}
@@ -57,7 +57,7 @@ static void torc_should_hold_the_thesis_values(void)
 	CHECK_NEAR(hm_table_at(&p->types[p->procs[16].type].k3_dtrsm, 64), 0.003e-6, 1e-12);
 	CHECK_NEAR(hm_table_at(&p->types[p->procs[0].type].k2_dgetf2, 128), 0.015e-6, 1e-12);
 	/* P0 and P1 share a dual node; same-node links equal inter-node ones */
-	CHECK(p->procs[0].node == p->procs[1].node && p->procs[1].node != p->procs[2].node);
+	CHECK(p->procs[0].host_id == p->procs[1].host_id && p->procs[1].host_id != p->procs[2].host_id);
 	l = hm_platform_link(p, 0, 0);
 	CHECK_NEAR(l.t_s, 10e-6, 1e-12);
 	CHECK_NEAR(l.t_w, 0.25e-6, 1e-12);

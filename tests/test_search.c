@@ -4,6 +4,8 @@
  * must return valid plans whose EET is what the model says. */
 #include "check.h"
 #include "search/search.h"
+#include "search/tree.h"
+#include "search/classes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,8 @@ static void methods_should_match_brute_force(void)
 			const struct hm_method *meth = hm_method_list()[m];
 			struct hm_result res;
 
+			if (meth->kind != HM_METHOD_SEARCH)
+				continue;   /* users ignore the depth limit */
 			if (!CHECK(hm_search(meth, &pb, &budget, &res, &err) == 0))
 				continue;
 			if (opt == INFINITY) {
@@ -247,6 +251,7 @@ static void users_should_match_their_definitions(void)
 	struct hm_platform *p;
 	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_LU, 2048, 25 };
 	struct hm_result gu, cu, eu;
+	struct hm_budget none = { 0, 0 };
 	struct hm_error err;
 	int i, fastest_only[19] = { 0 };
 
@@ -254,9 +259,9 @@ static void users_should_match_their_definitions(void)
 		return;
 	pb.platform = p;
 	pb.model = hm_model_default();
-	CHECK(hm_user_plan(HM_USER_GU, &pb, &gu, &err) == 0);
-	CHECK(hm_user_plan(HM_USER_CU, &pb, &cu, &err) == 0);
-	CHECK(hm_user_plan(HM_USER_EU, &pb, &eu, &err) == 0);
+	CHECK(hm_search(hm_method_find("GU"), &pb, &none, &gu, &err) == 0);
+	CHECK(hm_search(hm_method_find("CU"), &pb, &none, &cu, &err) == 0);
+	CHECK(hm_search(hm_method_find("EU"), &pb, &none, &eu, &err) == 0);
 	for (i = 0; i < 19; i++)
 		CHECK(gu.d[i] == 1);
 	/* TORC by speed: ATH, 17P4 (k = 0.001), SPIII, then the DPIIIs by index */
@@ -371,8 +376,47 @@ static void exact_should_match_exhaustive(void)
 	CHECK(compared >= 100);
 }
 
+/* The definition of search/classes.h, checked pair by pair: two
+ * processors of one class have the same type, cores and memory and the
+ * same link to every third processor, on random platforms with hosts, overrides and memory. */
+static void classes_should_hold_interchangeable_processors(void)
+{
+	int trial, checked = 0;
+
+	for (trial = 0; trial < 100; trial++) {
+		struct hm_platform *p = random_platform(12);
+		int class_of[64], C, i, j, k;
+
+		if (!CHECK(p != NULL))
+			continue;
+		C = hm_processor_classes(p, class_of);
+		CHECK(C >= 1 && C <= p->nr_procs);
+		for (i = 0; i < p->nr_procs; i++)
+			for (j = i + 1; j < p->nr_procs; j++) {
+				const struct hm_processor *a = &p->procs[i], *b = &p->procs[j];
+
+				if (class_of[i] != class_of[j])
+					continue;
+				checked++;
+				CHECK(a->type == b->type && a->cores == b->cores && a->memory == b->memory);
+				for (k = 0; k < p->nr_procs; k++) {
+					struct hm_link x, y;
+
+					if (k == i || k == j)
+						continue;
+					x = hm_platform_link(p, i, k);
+					y = hm_platform_link(p, j, k);
+					CHECK(x.t_s == y.t_s && x.t_w == y.t_w);
+				}
+			}
+		hm_platform_free(p);
+	}
+	CHECK(checked > 100);
+}
+
 int main(void)
 {
+	classes_should_hold_interchangeable_processors();
 	methods_should_match_brute_force();
 	exact_should_match_exhaustive();
 	users_should_match_their_definitions();

@@ -11,7 +11,7 @@
  *     with m right-hand sides, and the panel factorisation of an m x b
  *     panel done column by column (idamax, swap, scal, ger) the way
  *     ScaLAPACK's pdgetf2 does it, not with LAPACK's dgetf2;
- *  2. ping-pong, one pair at a time, for each pair class present.
+ *  2. ping-pong, one pair at a time, for each link scope present.
  * Ranks that wait sleep between polls, so they do not steal the core of
  * the rank being measured. Rank 0 prints one JSON line. */
 #include <cjson/cJSON.h>
@@ -26,7 +26,7 @@
 
 #include "wrappers/scalapack.h"
 
-enum { MAX_BS = 16, MAX_PAIRS_PER_CLASS = 3, NR_SIZES = 20 };
+enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20 };
 enum kernel { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };
 static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
 
@@ -258,9 +258,9 @@ static void pingpong(int me, int a, int b, const long *sizes, double *out, char 
 	}
 }
 
-struct pair { int a, b; const char *cls; };
+struct pair { int a, b; const char *scope; };
 
-/* Up to 3 pairs of each class present, from the hosts of the ranks. */
+/* Up to 3 pairs of each link scope present, from the hosts of the ranks. */
 static int choose_pairs(const struct bench_args *a, int nproc, struct pair *pairs)
 {
 	int n = 0, same = 0, inter = 0, last_same = -1, last_inter = -1;
@@ -271,11 +271,11 @@ static int choose_pairs(const struct bench_args *a, int nproc, struct pair *pair
 		for (int j = i + 1; j < nproc; j++) {
 			int same_host = !strcmp(a->hosts[i], a->hosts[j]);
 
-			/* a different first processor for each pair of a class */
-			if (same_host && same < MAX_PAIRS_PER_CLASS && last_same != i) {
+			/* a different first processor for each pair of a scope */
+			if (same_host && same < MAX_PAIRS_PER_SCOPE && last_same != i) {
 				pairs[n++] = (struct pair){ i, j, "same_node" };
 				same++, last_same = i;
-			} else if (!same_host && inter < MAX_PAIRS_PER_CLASS && last_inter != i) {
+			} else if (!same_host && inter < MAX_PAIRS_PER_SCOPE && last_inter != i) {
 				pairs[n++] = (struct pair){ i, j, "inter_node" };
 				inter++, last_inter = i;
 			}
@@ -286,7 +286,7 @@ static int choose_pairs(const struct bench_args *a, int nproc, struct pair *pair
 int main(int argc, char **argv)
 {
 	struct bench_args a;
-	struct pair pairs[1 + 2 * MAX_PAIRS_PER_CLASS];
+	struct pair pairs[1 + 2 * MAX_PAIRS_PER_SCOPE];
 	long sizes[NR_SIZES];
 	int rank, size, nproc, npairs, nsamples;
 	double *samples, *all = NULL;
@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 		double oneway[NR_SIZES] = { 0 };
 
 		if (rank == 0)
-			fprintf(stderr, "calibrate: ping-pong %s (ranks %d-%d)\n", pairs[p].cls,
+			fprintf(stderr, "calibrate: ping-pong %s (ranks %d-%d)\n", pairs[p].scope,
 				pairs[p].a, pairs[p].b);
 		idle_barrier();
 		if (rank == pairs[p].a || rank == pairs[p].b)
@@ -372,7 +372,7 @@ int main(int argc, char **argv)
 		if (rank == 0) {
 			cJSON *e = cJSON_CreateObject();
 
-			cJSON_AddStringToObject(e, "class", pairs[p].cls);
+			cJSON_AddStringToObject(e, "scope", pairs[p].scope);
 			cJSON_AddItemToObject(e, "ranks", cJSON_CreateIntArray((int[]){ pairs[p].a, pairs[p].b }, 2));
 			cJSON_AddItemToObject(e, "seconds", cJSON_CreateDoubleArray(oneway, NR_SIZES));
 			cJSON_AddItemToArray(pp, e);

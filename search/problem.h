@@ -1,0 +1,21 @@
+/* search/problem.h - what to plan: the question every method and modeled
+ * user answers (search/README.md). */
+#ifndef HM_PROBLEM_H
+#define HM_PROBLEM_H
+
+#include "models/model.h"
+
+#define HM_MAX_DEPTH 4096   /* largest level limit L */
+
+struct hm_problem {
+	const struct hm_platform *platform;
+	const struct hm_model *model;
+	enum hm_routine routine;
+	double n;           /* matrix order */
+	int depth;          /* level limit L: at most L processes */
+};
+
+/* 0 if the depth is within 1..HM_MAX_DEPTH, else -1 with 'err' set. */
+int hm_problem_check_depth(const struct hm_problem *pb, struct hm_error *err);
+
+#endif /* HM_PROBLEM_H */

@@ -1,0 +1,17 @@
+/* search/users.h - the modeled users GU, CU and EU as registry entries
+ * (search/README.md): they choose d by a rule, the model picks r x c and b. */
+#ifndef HM_USERS_H
+#define HM_USERS_H
+
+#include "search.h"
+
+enum hm_user { HM_USER_GU, HM_USER_CU, HM_USER_EU };
+
+/* Users ignore the depth limit: they apply to every problem. */
+int hm_user_applies(const struct hm_problem *pb, struct hm_error *err);
+
+/* The run() of a registry entry: 'user' is an enum hm_user. */
+int hm_user_search(int user, const struct hm_problem *pb, const struct hm_budget *budget,
+		   struct hm_result *res, struct hm_error *err);
+
+#endif /* HM_USERS_H */
