@@ -78,23 +78,42 @@ struct hm_problem_opts {
 	int depth;
 };
 
+/* Defaults: each is written once, here, and the help texts say them. */
+#define HM_STR_(x) #x
+#define HM_STR(x) HM_STR_(x)
 #define HM_DEFAULT_PLATFORM "builtin:torc"
+#define HM_DEFAULT_N 2048
+#define HM_DEFAULT_DEPTH 25
+#define HM_DEFAULT_METHOD "GPTM"
+#define HM_DEFAULT_MAX_TIME 60      /* seconds of a search */
+#define HM_DEFAULT_LAUNCHER "openmpi"
 
-/* The option-table rows for 'o' (platform, routine, n, model; depth when
- * 'with_depth'), to be copied into a command's table. */
+/* Help texts listing a registry, made from it (static strings). */
+const char *hm_help_models(void);
+const char *hm_help_methods(void);
+const char *hm_help_launchers(const char *intro, int runnable_only);
+
+/* The option-table rows for 'o' (platform, routine, n, model), to be
+ * copied into a command's table. */
 #define HM_PROBLEM_OPTIONS(o) \
 	{ 'p', "platform", HM_OPT_STRING, &(o).platform, "FILE", \
 	  "platform JSON file, or builtin:NAME (default " HM_DEFAULT_PLATFORM ")", 0, 0 }, \
 	{ 'r', "routine", HM_OPT_STRING, &(o).routine, "R", "lu (pdgetrf) or gemm (pdgemm); default lu", 0, 0 }, \
-	{ 'n', "size", HM_OPT_DOUBLE, &(o).n, "N", "matrix order (default 2048)", 1, 1e7 }, \
-	{ 'm', "model", HM_OPT_STRING, &(o).model, "NAME", "execution-time model (default: thesis)", 0, 0 }
+	{ 'n', "size", HM_OPT_DOUBLE, &(o).n, "N", "matrix order (default " HM_STR(HM_DEFAULT_N) ")", 1, 1e7 }, \
+	{ 'm', "model", HM_OPT_STRING, &(o).model, "NAME", hm_help_models(), 0, 0 }
+
+/* The option-table row of the level limit. */
+#define HM_DEPTH_OPTION(po) \
+	{ 'd', "depth", HM_OPT_INT, &(po).depth, "L", \
+	  "level limit: at most L processes (default " HM_STR(HM_DEFAULT_DEPTH) ")", 1, HM_MAX_DEPTH }
 
 /* The option-table rows that choose and bound a search (plan, run). */
 #define HM_SEARCH_OPTIONS(method, po, budget) \
-	{ 'M', "method", HM_OPT_STRING, &(method), "M", "search method or modeled user (default GPTM)", 0, 0 }, \
-	{ 'd', "depth", HM_OPT_INT, &(po).depth, "L", "level limit: at most L processes (default 25)", 1, HM_MAX_DEPTH }, \
+	{ 'M', "method", HM_OPT_STRING, &(method), "M", hm_help_methods(), 0, 0 }, \
+	HM_DEPTH_OPTION(po), \
 	{ 0, "max-nodes", HM_OPT_LONG, &(budget).max_nodes, "N", "stop after N evaluated nodes (default: no limit)", 0, 1e15 }, \
-	{ 0, "max-time", HM_OPT_DOUBLE, &(budget).max_seconds, "S", "stop after S seconds (default 60; 0 = no limit)", 0, 1e9 }
+	{ 0, "max-time", HM_OPT_DOUBLE, &(budget).max_seconds, "S", \
+	  "stop after S seconds (default " HM_STR(HM_DEFAULT_MAX_TIME) "; 0 = no limit)", 0, 1e9 }
 
 /* Set the defaults of 'o'. */
 void hm_problem_opts_init(struct hm_problem_opts *o);

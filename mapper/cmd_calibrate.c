@@ -267,7 +267,7 @@ out:
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", "mpirun", NULL,
-				"openmpi", 1024, 5, 0.20, 600, 0.2 };
+				HM_DEFAULT_LAUNCHER, 1024, 5, 0.20, 600, 0.2 };
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
 	char **extra;
@@ -287,7 +287,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "min-time", HM_OPT_DOUBLE, &cs.min_time, "S", "each sample repeats a kernel for at least S seconds (default 0.2: many periods of a CPU quota)", 0, 60 },
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
 			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun in PATH)", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (rankfile, default) or openmpi-seq (no binding; e.g. virtual nodes)", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", hm_help_launchers("launcher (openmpi-seq: no binding, e.g. virtual nodes)", 1), 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
 			HM_OPT_TABLE_END,

@@ -128,7 +128,7 @@ static cJSON *compare_json(const struct hm_problem *pb, const char *path, struct
 int cmd_compare(int argc, char **argv)
 {
 	struct hm_problem_opts po;
-	struct hm_budget budget = { 0, 60 };
+	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	const char *format = "text";
 	struct hm_result rows[MAX_ROWS];
 	const char *methods = DEFAULT_METHODS, *json_out = NULL;
@@ -141,9 +141,9 @@ int cmd_compare(int argc, char **argv)
 	{
 		const struct hm_option opts[] = {
 			HM_PROBLEM_OPTIONS(po),
-			{ 'd', "depth", HM_OPT_INT, &po.depth, "L", "level limit (default 25)", 1, HM_MAX_DEPTH },
+			HM_DEPTH_OPTION(po),
 			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "node budget of each run (default: none)", 0, 1e15 },
-			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of each run (default 60 s)", 0, 1e9 },
+			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of each run (default " HM_STR(HM_DEFAULT_MAX_TIME) " s)", 0, 1e9 },
 			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ")", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text, csv or json", 0, 0 },
 			{ 'o', "output", HM_OPT_STRING, &json_out, "FILE", "also write the JSON document there (atomically)", 0, 0 },

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "plan.h"
 #include "launcher.h"
+#include "placement.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +14,33 @@ static const struct hm_usage usage = {
 	"hetmap plan [-p FILE] [-r lu|gemm] [-n N] [-M METHOD] [-d DEPTH] [-o PLAN.json]",
 	"Search the number of processes on each processor, the grid r x c and the\n"
 	"block size b with the least predicted time, and print or write the plan.",
-	"methods: BTM, BGRM, GRM, GCTM, GPTM (default), exhaustive; or a modeled\n"
-	"user: GU, CU, EU. Budgets stop a search early: the best plan so far is\n"
-	"given and hetmap exits with code 5.\n"
+	"Budgets stop a search early: the best plan so far is given and hetmap\n"
+	"exits with code 5.\n"
 	"example: hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 20 -o plan.json",
 };
+
+/* The plan and its launcher file in directory 'out'. The placement reads
+ * the plan document it is given, which stays the caller's. */
+static int write_launch_dir(const char *out, cJSON *json, const struct hm_launcher *launcher,
+			    const char *driver, struct hm_error *err)
+{
+	struct hm_placement pl;
+	int ret;
+
+	if (hm_placement_from_plan(&pl, json, "(plan)", err))
+		return -1;
+	pl.owner = json;
+	ret = hm_launch_dir_write(out, &pl, launcher, driver, err);
+	pl.owner = NULL;
+	hm_placement_release(&pl);
+	return ret;
+}
 
 int cmd_plan(int argc, char **argv)
 {
 	struct hm_problem_opts po;
-	struct hm_budget budget = { 0, 60 };
-	const char *method = "GPTM", *out = NULL, *format = "text";
+	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
+	const char *method = HM_DEFAULT_METHOD, *out = NULL, *format = "text";
 	const char *launcher_name = NULL, *driver = NULL;
 	const struct hm_launcher *launcher = NULL;
 	char driver_buf[4096];
@@ -39,7 +56,7 @@ int cmd_plan(int argc, char **argv)
 			HM_PROBLEM_OPTIONS(po),
 			HM_SEARCH_OPTIONS(method, po, budget),
 			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &launcher_name, "L", "also write a launcher file and its command: openmpi, openmpi-seq, mpich, slurm", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &launcher_name, "L", hm_help_launchers("also write a launcher file and its command", 0), 0, 0 },
 			{ 0, "driver", HM_OPT_STRING, &driver, "PATH", "driver path in the command (default: hetmap-driver beside hetmap)", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
 			HM_OPT_TABLE_END,
@@ -53,8 +70,8 @@ int cmd_plan(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	if (launcher_name) {
 		if (!(launcher = hm_launcher_find(launcher_name))) {
-			hm_cli_error("plan: unknown launcher '%s' (openmpi, openmpi-seq, mpich, slurm)",
-				     launcher_name);
+			hm_cli_error("plan: unknown launcher '%s' (%s)", launcher_name,
+				     hm_help_launchers("known", 0));
 			return HM_EXIT_USAGE;
 		}
 		if (!out) {
@@ -96,7 +113,7 @@ int cmd_plan(int argc, char **argv)
 		struct hm_error err;
 
 		hm_error_clear(&err);
-		if (launcher ? hm_launch_dir_write(out, json, launcher, driver, &err) :
+		if (launcher ? write_launch_dir(out, json, launcher, driver, &err) :
 			       hm_json_write(out, json, &err)) {
 			hm_cli_report(&err);
 			ret = HM_EXIT_OUTPUT;

@@ -143,25 +143,8 @@ int cmd_predict(int argc, char **argv)
 		ret = d ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
 		goto cleanup;
 	}
-	if (grid) {
-		memset(&res, 0, sizeof(res));
-		res.method = "predict";
-		res.P = p->nr_procs;
-		res.d = d;
-		if (hm_predict(pb.model, p, pb.routine, pb.n, d, r, c, b, &res.pred, &err)) {
-			hm_cli_error("predict: %s", err.msg);
-			ret = HM_EXIT_USAGE;
-			goto cleanup;
-		}
-		res.found = 1;
-		res.D = r * c;
-		res.r = r;
-		res.c = c;
-		res.b = b;
-		res.eet = res.pred.total;
-		res.evaluated = 1;
-		d = NULL;   /* res owns it now */
-	} else if (hm_evaluate_counts(&pb, d, "predict", &res, &err)) {
+	if (grid ? hm_evaluate_config(&pb, d, r, c, b, "predict", &res, &err) :
+		   hm_evaluate_counts(&pb, d, "predict", &res, &err)) {
 		hm_cli_error("predict: %s", err.msg);
 		ret = HM_EXIT_USAGE;
 		goto cleanup;

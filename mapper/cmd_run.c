@@ -147,13 +147,11 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 		}
 		if (!ret) {
 			hm_print_result(stderr, &pb, &res);
-			*plan_doc = hm_plan_json(&in, &res);
-			if (!*plan_doc || hm_placement_from_plan(pl, *plan_doc, "(plan)", &err)) {
+			if (hm_placement_from_result(pl, &in, &res, &err)) {
 				hm_cli_report(&err);
 				ret = HM_EXIT_FAILURE;
-			} else {
-				pl->owner = *plan_doc;
 			}
+			*plan_doc = pl->owner;
 		}
 		hm_result_release(&res);
 	}
@@ -164,7 +162,7 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 /* Write plan, launcher file and command into the kept directory, or a
  * fresh temporary one (*is_tmp then says so, for its removal). */
 static int write_launch(const struct run_setup *rs, const struct hm_launcher *l,
-			const cJSON *plan_doc, char *dir, size_t size, int *is_tmp)
+			const struct hm_placement *pl, char *dir, size_t size, int *is_tmp)
 {
 	struct hm_error err;
 	int ret;
@@ -175,7 +173,7 @@ static int write_launch(const struct run_setup *rs, const struct hm_launcher *l,
 		snprintf(dir, size, "%s", rs->keep_dir);
 	else if ((ret = hm_mpirun_temp_dir("run", dir, size)))
 		return ret;
-	if (hm_launch_dir_write(dir, plan_doc, l, rs->driver, &err)) {
+	if (hm_launch_dir_write(dir, pl, l, rs->driver, &err)) {
 		hm_cli_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
@@ -208,7 +206,7 @@ static int launch(const struct run_setup *rs, const struct hm_launcher *l,
 	cJSON *driver = NULL, *rec;
 	int is_tmp, ret;
 
-	if ((ret = write_launch(rs, l, plan_doc, dir, sizeof(dir), &is_tmp)))
+	if ((ret = write_launch(rs, l, pl, dir, sizeof(dir), &is_tmp)))
 		return ret;
 	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
 	hm_mpirun_argv(&a, l, pl, file, rs->mpirun, extra, nextra);
@@ -268,9 +266,9 @@ out:
 int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
-	struct hm_budget budget = { 0, 60 };
-	struct run_setup rs = { "hetmap-results.jsonl", "mpirun", NULL, NULL, NULL, "openmpi", 0, 1, 0 };
-	const char *method = "GPTM";
+	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
+	struct run_setup rs = { "hetmap-results.jsonl", "mpirun", NULL, NULL, NULL, HM_DEFAULT_LAUNCHER, 0, 1, 0 };
+	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_placement pl = { 0 };
 	cJSON *plan_doc = NULL;
@@ -286,7 +284,7 @@ int cmd_run(int argc, char **argv)
 			{ 0, "plan", HM_OPT_STRING, &rs.plan_file, "FILE", "run this plan JSON instead of planning", 0, 0 },
 			{ 0, "results", HM_OPT_STRING, &rs.results, "FILE", "append the record there (default hetmap-results.jsonl)", 0, 0 },
 			{ 'o', "output", HM_OPT_STRING, &rs.keep_dir, "DIR", "keep plan.json, the launcher file and command there", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &rs.launcher_name, "L", "openmpi (rankfile, default) or openmpi-seq", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &rs.launcher_name, "L", hm_help_launchers("launcher", 1), 0, 0 },
 			{ 0, "mpirun", HM_OPT_STRING, &rs.mpirun, "PATH", "the mpirun to start (default: mpirun in PATH)", 0, 0 },
 			{ 0, "driver", HM_OPT_STRING, &rs.driver, "PATH", "ScaLAPACK driver (default: hetmap-driver beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },

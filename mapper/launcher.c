@@ -251,13 +251,13 @@ static void slurm_command(struct hm_argv *a, const struct hm_placement *pl, cons
 
 static const struct hm_launcher launchers[] = {
 	{ "openmpi", "rankfile", "Open MPI 4 rankfile (mpirun --rankfile), ranks bound to their processor's cores",
-	  rankfile_text, openmpi_command },
+	  1, rankfile_text, openmpi_command },
 	{ "openmpi-seq", "seqfile", "Open MPI one host per rank (--mca rmaps seq); no core binding",
-	  host_per_rank_text, openmpi_seq_command },
+	  1, host_per_rank_text, openmpi_seq_command },
 	{ "mpich", "machinefile", "MPICH/Hydra machinefile of host:n lines (mpiexec -f)",
-	  machinefile_text, mpich_command },
+	  0, machinefile_text, mpich_command },
 	{ "slurm", "hostfile", "Slurm SLURM_HOSTFILE with srun --distribution=arbitrary",
-	  host_per_rank_text, slurm_command },
+	  0, host_per_rank_text, slurm_command },
 };
 #define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))
 
@@ -267,6 +267,18 @@ const struct hm_launcher *hm_launcher_find(const char *name)
 		if (!strcasecmp(launchers[i].name, name))
 			return &launchers[i];
 	return NULL;
+}
+
+const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size)
+{
+	int len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < NR_LAUNCHERS && len < size; i++)
+		if (!runnable_only || launchers[i].runs)
+			len += snprintf(buf + len, (size_t)(size - len), "%s%s", len ? sep : "",
+					launchers[i].name);
+	return buf;
 }
 
 void hm_driver_args(struct hm_argv *a, const struct hm_placement *pl, const char *driver)
@@ -317,25 +329,19 @@ out:
 	return ret;
 }
 
-int hm_launch_dir_write(const char *dir, const cJSON *plan, const struct hm_launcher *l,
-			const char *driver, struct hm_error *err)
+int hm_launch_dir_write(const char *dir, const struct hm_placement *pl,
+			const struct hm_launcher *l, const char *driver, struct hm_error *err)
 {
-	struct hm_placement pl;
 	char path[4096];
-	int ret;
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		snprintf(err->file, sizeof(err->file), "%s", dir);
 		return hm_error_set(err, "cannot create the directory: %s", strerror(errno));
 	}
-	if (hm_placement_from_plan(&pl, plan, "(plan)", err))
-		return -1;
 	snprintf(path, sizeof(path), "%s/plan.json", dir);
-	ret = hm_json_write(path, plan, err);
-	if (!ret)
-		ret = hm_launcher_write(l, &pl, dir, driver, err);
-	hm_placement_release(&pl);
-	return ret;
+	if (hm_json_write(path, pl->owner, err))
+		return -1;
+	return hm_launcher_write(l, pl, dir, driver, err);
 }
 
 const char *hm_sibling_program(const char *name, char *buf, size_t size)

@@ -27,6 +27,7 @@ struct hm_launcher {
 	const char *name;           /* "openmpi", "openmpi-seq", "mpich", "slurm" */
 	const char *file_name;      /* written in the output directory */
 	const char *summary;
+	int runs;                   /* 'hetmap run' and 'calibrate' can drive it */
 	/* the file's text (malloc'd), or NULL when out of memory */
 	char *(*file_text)(const struct hm_placement *pl);
 	/* the command up to (not including) the driver */
@@ -35,6 +36,9 @@ struct hm_launcher {
 
 /* Launcher by name (case-insensitive), or NULL. */
 const struct hm_launcher *hm_launcher_find(const char *name);
+/* The launchers' names, joined by 'sep' into buf (only those 'hetmap run'
+ * drives when 'runnable_only'); for help texts and messages. */
+const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size);
 
 /* The driver's arguments for the plan: DRIVER --routine R -n N -b B -r R -c C. */
 void hm_driver_args(struct hm_argv *a, const struct hm_placement *pl, const char *driver);
@@ -46,9 +50,10 @@ int hm_launcher_write(const struct hm_launcher *l, const struct hm_placement *pl
 		      const char *dir, const char *driver, struct hm_error *err);
 
 /* Make directory 'dir' (one level, if missing) and write into it
- * plan.json, the launcher file and 'command'. 0, or -1 with 'err' set. */
-int hm_launch_dir_write(const char *dir, const cJSON *plan, const struct hm_launcher *l,
-			const char *driver, struct hm_error *err);
+ * plan.json (the placement's plan document), the launcher file and
+ * 'command'. 0, or -1 with 'err' set. */
+int hm_launch_dir_write(const char *dir, const struct hm_placement *pl,
+			const struct hm_launcher *l, const char *driver, struct hm_error *err);
 
 /* Path of program 'name' in the directory of the running executable (the
  * build or install directory), or 'name' itself when that is unknown. */

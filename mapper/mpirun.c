@@ -71,18 +71,12 @@ const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)
 {
 	const struct hm_launcher *l = hm_launcher_find(name);
 
-	if (!l || strncmp(l->name, "openmpi", 7)) {
-		hm_cli_error("%s: launcher must be openmpi or openmpi-seq (hetmap drives Open MPI's mpirun)",
-			     cmd);
+	if (!l || !l->runs) {
+		char names[128];
+
+		hm_cli_error("%s: launcher must be %s (hetmap drives Open MPI's mpirun)",
+			     cmd, hm_launcher_names(1, " or ", names, sizeof(names)));
 		return NULL;
 	}
 	return l;
-}
-
-const char *hm_spawn_status_name(enum hm_spawn_status s)
-{
-	static const char *const names[] = { "exited", "signaled", "not_found", "timeout",
-					     "interrupted" };
-
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }

@@ -24,11 +24,8 @@ int hm_mpirun_temp_dir(const char *cmd, char *dir, size_t size);
 int hm_mpirun_outcome(const char *cmd, const char *what, const struct hm_spawn_result *res,
 		      const struct hm_spawn_opts *opts, const char *mpirun);
 
-/* Launcher 'name' if it is one of Open MPI's, else NULL after a message
+/* Launcher 'name' if 'hetmap run' can drive it, else NULL after a message
  * naming 'cmd'. */
 const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name);
-
-/* "exited", "signaled", "not_found", "timeout", "interrupted". */
-const char *hm_spawn_status_name(enum hm_spawn_status s);
 
 #endif /* HM_MPIRUN_H */

@@ -1,42 +1,14 @@
-/* mapper/options.c - declared options over getopt_long, messages, and the
- * problem options shared by several commands (see cli.h). */
+/* mapper/options.c - declared options over getopt_long: parsing, checks of
+ * numbers against their range, and the help text (see cli.h). */
 #include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_OPTIONS 64
-
-void hm_cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hetmap: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void hm_cli_report(const struct hm_error *err)
-{
-	char buf[1100];
-
-	hm_cli_error("%s", hm_error_format(err, buf, sizeof(buf)));
-}
-
-int hm_cli_finish(int code)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		hm_cli_error("cannot write to standard output");
-		return HM_EXIT_OUTPUT;
-	}
-	return code;
-}
 
 static int count_options(const struct hm_option *opts)
 {
@@ -163,75 +135,6 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 			return -1;
 	}
 	return optind;
-}
-
-void hm_problem_opts_init(struct hm_problem_opts *o)
-{
-	o->platform = HM_DEFAULT_PLATFORM;
-	o->routine = "lu";
-	o->n = 2048;
-	o->model = NULL;
-	o->depth = 25;
-}
-
-int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
-		    struct hm_platform **platform)
-{
-	struct hm_error err;
-
-	memset(pb, 0, sizeof(*pb));
-	*platform = NULL;
-	if (hm_routine_parse(o->routine, &pb->routine)) {
-		hm_cli_error("unknown routine '%s' (expected 'lu' or 'gemm')", o->routine);
-		return HM_EXIT_USAGE;
-	}
-	pb->model = o->model ? hm_model_find(o->model) : hm_model_default();
-	if (!pb->model) {
-		char known[256] = "";
-		size_t len = 0;
-
-		for (const struct hm_model *const *m = hm_model_list(); *m; m++)
-			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
-						len ? ", " : "", (*m)->name);
-		hm_cli_error("unknown model '%s' (known: %s)", o->model, known);
-		return HM_EXIT_USAGE;
-	}
-	if (o->n != floor(o->n)) {
-		hm_cli_error("matrix order n must be an integer (got %g)", o->n);
-		return HM_EXIT_USAGE;
-	}
-	if (hm_platform_load(o->platform, platform, &err)) {
-		hm_cli_report(&err);
-		return HM_EXIT_INPUT;
-	}
-	pb->platform = *platform;
-	pb->n = o->n;
-	pb->depth = o->depth;
-	return HM_EXIT_OK;
-}
-
-const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
-{
-	size_t len = 0;
-	int i = 0;
-
-	buf[0] = '\0';
-	len += (size_t)snprintf(buf, size, "[");
-	while (i < P && len < size) {
-		int j = i;
-
-		while (j < P && d[j] == d[i])
-			j++;
-		if (j - i > 1)
-			len += (size_t)snprintf(buf + len, size - len, "%s%d*%d",
-						i ? "," : "", d[i], j - i);
-		else
-			len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", d[i]);
-		i = j;
-	}
-	if (len < size)
-		snprintf(buf + len, size - len, "]");
-	return buf;
 }
 
 int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts,

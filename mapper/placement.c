@@ -213,14 +213,13 @@ static int adopt(struct hm_placement *pl, cJSON *doc, const char *source, struct
 	return 0;
 }
 
-int hm_placement_from_result(struct hm_placement *pl, const struct hm_problem *pb,
+int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_inputs *in,
 			     const struct hm_result *res, struct hm_error *err)
 {
-	struct hm_plan_inputs in = { "", pb, NULL };
-
+	memset(pl, 0, sizeof(*pl));
 	if (!res->found)
 		return hm_error_set(err, "no configuration fits");
-	return adopt(pl, hm_plan_json(&in, res), "(plan)", err);
+	return adopt(pl, hm_plan_json(in, res), "(plan)", err);
 }
 
 int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err)

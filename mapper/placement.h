@@ -10,7 +10,7 @@
 
 #include <cJSON.h>
 #include "models/error.h"
-#include "search/search.h"
+#include "plan.h"
 
 struct hm_rank_place {
 	const char *processor;  /* point into the placement's strings */
@@ -27,11 +27,12 @@ struct hm_placement {
 	char method[32];
 	int oversubscribed;     /* some processor holds more processes than cores */
 	struct hm_rank_place *ranks;    /* D entries */
-	cJSON *owner;           /* keeps the strings alive */
+	cJSON *owner;           /* the plan document: keeps the strings alive */
 };
 
-/* From a search result on platform 'pb'. 0, or -1 with 'err' set. */
-int hm_placement_from_result(struct hm_placement *pl, const struct hm_problem *pb,
+/* From a search result: its plan document (hm_plan_json), read back.
+ * 0, or -1 with 'err' set. */
+int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_inputs *in,
 			     const struct hm_result *res, struct hm_error *err);
 
 /* From a plan document (hm_plan_json's output, e.g. read from a file named

@@ -53,3 +53,27 @@ int hm_format_parse(const char *cmd, const char *text, unsigned allowed)
 		     "text", allowed & 2 ? ", csv" : "", allowed & 4 ? " or json" : "");
 	return -1;
 }
+
+const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i = 0;
+
+	buf[0] = '\0';
+	len += (size_t)snprintf(buf, size, "[");
+	while (i < P && len < size) {
+		int j = i;
+
+		while (j < P && d[j] == d[i])
+			j++;
+		if (j - i > 1)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d*%d",
+						i ? "," : "", d[i], j - i);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", d[i]);
+		i = j;
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, "]");
+	return buf;
+}

@@ -81,4 +81,9 @@ void hm_result_release(struct hm_result *res);
 int hm_evaluate_counts(const struct hm_problem *pb, const int *d, const char *name,
 		       struct hm_result *res, struct hm_error *err);
 
+/* The same with grid r x c and block size b given (r * c = sum d): the
+ * model's prediction as a result. 0, or -1 with 'err' set. */
+int hm_evaluate_config(const struct hm_problem *pb, const int *d, int r, int c, int b,
+		       const char *name, struct hm_result *res, struct hm_error *err);
+
 #endif /* HM_SEARCH_H */

@@ -1,9 +1,9 @@
-/* search/users.c - the modeled users (GU, CU, EU) and the evaluation of
- * one fixed process distribution.
+/* search/users.c - the modeled users (GU, CU, EU).
  *
- * A user only chooses d; the grid and b are the model's best for that d,
- * found with the same walker (and so the same arithmetic) as the searches,
- * which keeps ratios between a user and a method exact. */
+ * A user only chooses d; the grid and b are the model's best for that d
+ * (hm_evaluate_counts), found with the same walker (and so the same
+ * arithmetic) as the searches, which keeps ratios between a user and a
+ * method exact. */
 #include "users.h"
 #include "tree.h"
 #include "clock.h"
@@ -11,55 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-int hm_evaluate_counts(const struct hm_problem *pb, const int *d, const char *name,
-		       struct hm_result *res, struct hm_error *err)
-{
-	struct hm_problem fixed = *pb;
-	struct hm_tree t;
-	struct hm_node *n;
-	double start = hm_now();
-	long D = 0;
-	int i, k;
-
-	memset(res, 0, sizeof(*res));
-	for (i = 0; i < pb->platform->nr_procs; i++) {
-		if (d[i] < 0)
-			return hm_error_set(err, "negative process count on '%s'",
-					    pb->platform->procs[i].name);
-		D += d[i];
-	}
-	if (D < 1 || D > HM_MAX_DEPTH)
-		return hm_error_set(err, "%ld processes placed (expected 1..%d)", D, HM_MAX_DEPTH);
-	fixed.depth = (int)D;
-	if (hm_tree_init(&t, &fixed, err))
-		return -1;
-	for (i = 0; i < t.P; i++)
-		for (k = 0; k < d[i]; k++)
-			hm_tree_push(&t, i);
-	hm_tree_eet(&t);
-	n = hm_tree_top(&t);
-	res->method = name;
-	res->P = t.P;
-	res->d = malloc((size_t)t.P * sizeof(int));
-	if (!res->d) {
-		hm_tree_release(&t);
-		return hm_error_set(err, "out of memory");
-	}
-	memcpy(res->d, d, (size_t)t.P * sizeof(int));
-	res->found = n->eet < INFINITY;
-	res->D = (int)D;
-	res->r = n->r;
-	res->c = n->c;
-	res->b = n->b;
-	res->eet = n->eet;
-	res->pred = n->pred;
-	res->evaluated = 1;
-	res->level_reached = (int)D;
-	res->seconds = res->seconds_to_best = hm_now() - start;
-	hm_tree_release(&t);
-	return 0;
-}
 
 /* Processor indices by decreasing speed (ties: lower index first). */
 struct ranked {

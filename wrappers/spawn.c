@@ -312,3 +312,11 @@ const char *hm_spawn_describe(const struct hm_spawn_result *res, const struct hm
 	}
 	return buf;
 }
+
+const char *hm_spawn_status_name(enum hm_spawn_status s)
+{
+	static const char *const names[] = { "exited", "signaled", "not_found", "timeout",
+					     "interrupted" };
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}

@@ -23,6 +23,9 @@ enum hm_spawn_status {
 	HM_SPAWN_INTERRUPTED,   /* we stopped it because we got 'signal' */
 };
 
+/* "exited", "signaled", "not_found", "timeout", "interrupted". */
+const char *hm_spawn_status_name(enum hm_spawn_status s);
+
 struct hm_spawn_result {
 	enum hm_spawn_status status;
 	int exit_code;
