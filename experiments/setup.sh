@@ -9,6 +9,8 @@ mode=${1:-run}
 cd "$(dirname "$0")/.."
 
 packages="gcc make cmake pkg-config openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas-dev libcjson-dev"
+# the studies' analysis and plots (experiments/analysis.py, gnuplot)
+packages="$packages python3 gnuplot-nox"
 # the test mode also needs clang (libFuzzer) and valgrind
 [ "$mode" = test ] && packages="$packages clang valgrind"
 missing=""

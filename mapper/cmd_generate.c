@@ -19,8 +19,8 @@ static const struct hm_usage usage = {
 	"processors, types, speed_ratio, per_host, k3, k2_over_k3) and a network.\n"
 	"The result is validated like any platform file and written atomically\n"
 	"(standard output without -o). Same description, same platform.",
-	"examples are in experiments/generator/ (the six larger platforms of\n"
-	"SPEC 6, 'TORC with 20 17P4', random families).\n"
+	"examples are in experiments/generator/ (the six larger platforms\n"
+	"of the thesis, 'TORC with 20 17P4', random families).\n"
 	"example: hetmap generate experiments/generator/mtorc-01.json -o mtorc-01.json",
 };
 

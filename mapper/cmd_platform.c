@@ -6,7 +6,7 @@
 static const struct hm_usage usage = {
 	"platform",
 	"hetmap platform show FILE | check FILE... | list",
-	"Work with platform descriptions (SPEC §1).\n"
+	"Work with platform descriptions (README, \"Platform (JSON)\").\n"
 	"  show FILE    print a readable summary of a platform\n"
 	"  check FILE   validate files; exit 0 if all are valid, 2 otherwise\n"
 	"  list         list the builtin reference platforms (use as builtin:NAME)",

@@ -187,7 +187,7 @@ static char *machinefile_text(const struct hm_placement *pl)
 }
 
 /* Processes that wait in MPI must yield the core: with more ranks than
- * cores, Open MPI's busy polling made LU 20-350x slower (shared/notes). */
+ * cores, Open MPI's busy polling made LU 20-350x slower (wrappers/README.md). */
 static void openmpi_common(struct hm_argv *a, const struct hm_placement *pl)
 {
 	if (pl->oversubscribed)

@@ -1,4 +1,4 @@
-/* mapper/launcher.h - launcher files and commands (SPEC §5).
+/* mapper/launcher.h - launcher files and commands (README, "Launcher files").
  *
  * Each launcher writes one file that forces rank k onto the processor the
  * plan puts at grid position (k / c, k mod c), and the argument vector that

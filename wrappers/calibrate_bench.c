@@ -1,4 +1,4 @@
-/* hetmap-calibrate-bench: the install phase's measurements (SPEC §2.4),
+/* hetmap-calibrate-bench: the install phase's measurements (models/README.md),
  * one MPI rank per processor, all in one run. Started by 'hetmap
  * calibrate', which fits the raw samples printed here into a platform.
  *

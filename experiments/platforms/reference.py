@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write the eight reference platforms of SPEC section 6 as platform JSON.
+"""Write the eight reference platforms of the thesis (section 5.3.2, tables 5.1
+and 5.2; models/README.md) as platform JSON.
 
 Values from the thesis (tables 5.1, 5.2) are given in microseconds per flop
 as unit strings ("0.004us"), exactly as printed there. Run from this folder:

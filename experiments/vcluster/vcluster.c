@@ -1,5 +1,5 @@
 /* hetmap-vcluster: an emulated heterogeneous cluster on one Linux machine
- * (SPEC §7, shared/notes/lab-report.md).
+ * (experiments/vcluster/README.md has the facts it relies on).
  *
  *   hetmap-vcluster up DESC.json     create the virtual nodes
  *   hetmap-vcluster down [DESC.json] remove every virtual node (all of
@@ -97,7 +97,7 @@ static int load(const char *path, struct vcluster *vc)
 	cJSON *doc, *nodes, *e, *it;
 
 	memset(vc, 0, sizeof(*vc));
-	vc->period_us = 20000;  /* 10-20 ms shares smoothly (shared/notes) */
+	vc->period_us = 20000;  /* 10-20 ms shares smoothly (README.md here) */
 	if (!f) {
 		fail("%s: cannot open", path);
 		return EXIT_DESC;
@@ -362,7 +362,7 @@ static int agent(int argc, char **argv)
 		return EXIT_SYSTEM;
 	}
 	/* each node its own session and shared-memory directories: without
-	 * them 2-12 % of launches failed (shared/notes) */
+	 * them 2-12 % of launches failed (README.md here) */
 	snprintf(tmp, sizeof(tmp), "%s/%s", TMP_ROOT, host);
 	setenv("TMPDIR", tmp, 1);
 	setenv("OMPI_MCA_btl_vader_backing_directory", tmp, 1);

@@ -1,0 +1,425 @@
+#!/usr/bin/env python3
+"""The analysis of hetmap's studies: tables, statistics and plots.
+
+The study scripts only orchestrate (they run hetmap and collect its JSON);
+everything computed from the outputs is here, once. Python 3 standard
+library only; plots are drawn by gnuplot when it is installed (the setup
+script installs it).
+
+    analysis.py simulation DIR [--elapsed S] [--budget S]
+        DIR/all.jsonl (one 'hetmap compare -f json' document a line) ->
+        DIR/table.md, DIR/ratio.png, DIR/time.png
+    analysis.py distinct PLANDIR
+        print the plan files of PLANDIR (NNN-GROUP-LABEL.json, from
+        'hetmap plan/predict -f json') that are distinct configurations,
+        one per line: the ones a study runs
+    analysis.py vcluster PLANDIR RUNS OUT [--model M] [--elapsed S] [--cluster NAME]
+        the plans and the records of 'hetmap run' (RUNS, JSON Lines) ->
+        OUT/table.tsv, OUT/table.md, OUT/summary.md, OUT/predicted-vs-measured.png
+    analysis.py rows TABLE.tsv
+        print 'INDEX ROUTINE N D RxC B' for each configuration of a study's
+        table, for the shell to predict again with another model
+    analysis.py rescore MODEL TABLE.tsv PREDDIR
+        MAPE and Spearman of MODEL's predictions (PREDDIR/INDEX.json, from
+        'hetmap predict -f json') against the table's measurements
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+METHODS = ["exact", "BTM", "BGRM", "GRM", "GCTM", "GPTM", "GU", "CU", "EU"]
+PLAN_METHOD = "GPTM"        # the plan a user gets by default
+TARGETS = ("plan >= 1.25x faster than GU, not slower than CU or EU, within 10% of the best\n"
+           "measured; model error < 20%, rank correlation >= 0.8.")
+
+
+# ---- statistics -------------------------------------------------------------
+
+def mape(predicted, measured):
+    """Mean absolute percentage error of the predictions, in percent."""
+    return 100.0 * statistics.fmean(abs(p - m) / m for p, m in zip(predicted, measured))
+
+
+def ranks(values):
+    """Ranks from 1, ties sharing their average rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return out
+
+
+def spearman(x, y):
+    """Spearman's rank correlation (Pearson's on the ranks); nan if undefined."""
+    rx, ry = ranks(x), ranks(y)
+    n = len(x)
+    sx, sy = sum(rx), sum(ry)
+    sxx = sum(a * a for a in rx)
+    syy = sum(b * b for b in ry)
+    sxy = sum(a * b for a, b in zip(rx, ry))
+    den = math.sqrt((n * sxx - sx * sx) * (n * syy - sy * sy))
+    return (n * sxy - sx * sy) / den if den > 0 else float("nan")
+
+
+# ---- output -----------------------------------------------------------------
+
+def write_atomic(path, text):
+    """Write 'text' to 'path' through a temporary file in the same folder."""
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".analysis-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def markdown_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def gnuplot(script):
+    """Run gnuplot on 'script'; False (and a message) when it is missing."""
+    if not shutil.which("gnuplot"):
+        print("analysis: gnuplot not found: no plots (sh experiments/setup.sh installs it)",
+              file=sys.stderr)
+        return False
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    return True
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+# ---- the simulation study ---------------------------------------------------
+
+def simulation_rows(docs):
+    """One row per (comparison, method)."""
+    rows = []
+    for doc in docs:
+        for r in doc["results"]:
+            s = r.get("search", {})
+            rows.append({
+                "platform": doc["platform_name"], "n": doc["n"], "depth": doc["depth"],
+                "processors": len(r["d"]), "method": r["method"], "ratio": r["ratio"],
+                "time": s.get("seconds", 0.0), "level": s.get("level_reached", 0),
+                "stopped": s.get("stopped", "complete"),
+            })
+    return rows
+
+
+def simulation(args):
+    rows = simulation_rows(read_jsonl(os.path.join(args.dir, "all.jsonl")))
+    methods = [m for m in METHODS if any(r["method"] == m for r in rows)]
+    ref = [r for r in rows if not r["platform"].startswith("random")]
+    summary = []
+    for m in methods:
+        mine = [r for r in ref if r["method"] == m]
+        if mine:
+            summary.append([m, "%.4f" % max(r["ratio"] for r in mine),
+                            "%.4f" % statistics.fmean(r["ratio"] for r in mine),
+                            "%.3g" % max(r["time"] for r in mine),
+                            sum(r["stopped"] != "complete" for r in mine)])
+    keys = []
+    cells = {}
+    for r in rows:
+        if r["depth"] != 30:
+            continue
+        key = (r["platform"], r["processors"], r["n"])
+        if key not in cells:
+            keys.append(key)
+            cells[key] = {}
+        cells[key][r["method"]] = "%.3f / %.2g / %d%s" % (
+            r["ratio"], r["time"], r["level"], "" if r["stopped"] == "complete" else " (stopped)")
+    depth30 = [[k[0], k[1], k[2]] + [cells[k].get(m, "") for m in methods] for k in keys]
+    text = ("# Simulation study\n\n"
+            "Generated by `sh experiments/simulation/study.sh` in %s s on %d cores; every\n"
+            "method and user, ratio = predicted time / the exact optimum within the depth limit\n"
+            "(users ignore the depth limit, so their ratio can fall below 1), time to solution in\n"
+            "seconds, level = deepest level reached. Budget %s s per method; 'stopped' marks a run "
+            "cut by it.\n\n"
+            "## Worst and mean ratio per method over the reference platforms (all depths, both "
+            "TORC sizes)\n\n" % (args.elapsed, os.cpu_count() or 1, args.budget)
+            + markdown_table(["method", "worst ratio", "mean ratio", "slowest time (s)",
+                              "runs stopped"], summary)
+            + "\n## Depth 30, every platform: ratio / time to solution (s) / level\n\n"
+            + markdown_table(["platform", "P", "n"] + methods, depth30)
+            + "\nPlots: ratio.png and time.png (depth 30, against the number of processors).\n")
+    write_atomic(os.path.join(args.dir, "table.md"), text)
+    simulation_plots(args.dir, rows, methods)
+
+
+def simulation_plots(out, rows, methods):
+    """ratio.png and time.png against P: the random family as lines, the
+    reference platforms as points (TORC at n = 2048)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        plots = []
+        for i, m in enumerate(methods, 1):
+            for kind in ("rnd", "ref"):
+                sel = [r for r in rows if r["depth"] == 30 and r["method"] == m and
+                       r["platform"].startswith("random") == (kind == "rnd") and
+                       not (r["platform"] == "TORC" and r["n"] == 4096)]
+                path = os.path.join(tmp, "%s.%s" % (m, kind))
+                with open(path, "w") as f:
+                    for r in sorted(sel, key=lambda r: r["processors"]):
+                        f.write("%d %r %r\n" % (r["processors"], r["ratio"], max(r["time"], 1e-6)))
+            plots.append((i, m, os.path.join(tmp, m)))
+
+        def plot(col):
+            return ", ".join(
+                "'%s.rnd' using 1:%d with linespoints lt %d pt %d title '%s', "
+                "'%s.ref' using 1:%d with points lt %d pt %d ps 1.6 notitle"
+                % (p, col, i, i, m, p, col, i, i) for i, m, p in plots)
+
+        gnuplot("""set terminal pngcairo size 1100,650
+set logscale x
+set xlabel "processors (lines: random family; points: the 8 reference platforms) - depth 30"
+set key outside right
+set grid
+set output "%s"
+set logscale y
+set ylabel "predicted time / exact optimum (log)"
+set yrange [0.3:15]
+set title "Ratio to the exact model optimum"
+plot %s
+set output "%s"
+set yrange [*:*]
+set ylabel "time to solution (s, log)"
+set title "Time to solution"
+plot %s
+""" % (os.path.join(out, "ratio.png"), plot(2), os.path.join(out, "time.png"), plot(3)))
+
+
+# ---- the emulated-cluster study ----------------------------------------------
+
+def plan_config(doc):
+    """(routine, n, d, r, c, b) and the predicted time of a plan document."""
+    p = doc["plan"]
+    key = (doc["inputs"]["routine"], int(doc["inputs"]["n"]), tuple(p["d"]), p["r"], p["c"], p["b"])
+    return key, p["predicted"]["total_s"]
+
+
+def read_plans(plandir):
+    """[(group, label, key, predicted, path)] in file-name order."""
+    out = []
+    for name in sorted(os.listdir(plandir)):
+        if not name.endswith(".json"):
+            continue
+        rest = name[:-5].split("-", 1)[1]          # drop NNN
+        group, label = rest.rsplit("-", 1)          # groups hold a '-': lu-1500
+        with open(os.path.join(plandir, name)) as f:
+            key, pred = plan_config(json.load(f))
+        out.append((group, label, key, pred, os.path.join(plandir, name)))
+    return out
+
+
+def distinct(args):
+    seen = set()
+    for group, label, key, pred, path in read_plans(args.plandir):
+        if key not in seen:
+            seen.add(key)
+            print(path)
+
+
+def measurements(runs):
+    """key -> [(measured seconds or nan, check passed)] in the order run."""
+    out = {}
+    for rec in read_jsonl(runs):
+        key, _ = plan_config(rec)
+        m = rec.get("measured_s")
+        passed = bool((rec.get("check") or {}).get("passed"))
+        out.setdefault(key, []).append((m if isinstance(m, (int, float)) else float("nan"), passed))
+    return out
+
+
+def vcluster_table(plans, measured):
+    """Rows of the study's table: one per distinct configuration, its labels
+    joined with '+' in the order they chose it."""
+    rows = {}
+    order = []
+    for group, label, key, pred, _ in plans:
+        if (group, key) in rows:
+            rows[(group, key)]["labels"].append(label)
+            continue
+        runs = measured.get(key, [])
+        times = [t for t, _ in runs]
+        ok = [t for t in times if not math.isnan(t)]
+        rows[(group, key)] = {"group": group, "labels": [label], "key": key, "predicted": pred,
+                              "runs": times, "median": statistics.median(ok) if ok else float("nan"),
+                              "checks": "%d/%d" % (sum(p for _, p in runs), len(runs))}
+        order.append((group, key))
+    return [rows[k] for k in order]
+
+
+def group_stats(rows):
+    """Per group: MAPE, Spearman, and the measured times of what the plan,
+    the users and the best configuration chose."""
+    stats = []
+    for g in dict.fromkeys(r["group"] for r in rows):
+        mine = [r for r in rows if r["group"] == g and not math.isnan(r["median"])]
+        pred = [r["predicted"] for r in mine]
+        meas = [r["median"] for r in mine]
+
+        def chosen(name):
+            hit = [r["median"] for r in mine if name in r["labels"]]
+            return hit[0] if hit else float("nan")
+        best = min(mine, key=lambda r: r["median"])
+        stats.append({"group": g, "n": len(mine), "mape": mape(pred, meas), "rho": spearman(pred, meas),
+                      "plan": chosen(PLAN_METHOD), "GU": chosen("GU"), "CU": chosen("CU"),
+                      "EU": chosen("EU"), "best": best["median"], "best_label": "+".join(best["labels"])})
+    return stats
+
+
+def vcluster(args):
+    rows = vcluster_table(read_plans(args.plandir), measurements(args.runs))
+    os.makedirs(args.out, exist_ok=True)
+    tsv = ["group\tlabel\td\tr\tc\tb\tpredicted_s\tmeasured_s\tm1\tm2\tm3\tchecks"]
+    for r in rows:
+        _, _, d, rr, c, b = r["key"]
+        runs = (r["runs"] + [float("nan")] * 3)[:3]
+        tsv.append("\t".join([r["group"], "+".join(r["labels"]), ",".join(map(str, d)), str(rr), str(c),
+                              str(b), repr(r["predicted"]), "%g" % r["median"]] +
+                             ["%g" % t for t in runs] + [r["checks"]]))
+    write_atomic(os.path.join(args.out, "table.tsv"), "\n".join(tsv) + "\n")
+    table = [[r["group"], "+".join(r["labels"]), "[%s]" % ",".join(map(str, r["key"][2])),
+              "%dx%d" % r["key"][3:5], r["key"][5], "%.4g" % r["predicted"], "%.4g" % r["median"],
+              " ".join("%.4g" % t for t in r["runs"]), r["checks"]] for r in rows]
+    write_atomic(os.path.join(args.out, "table.md"),
+                 "# Every configuration: predicted and measured (median of the runs)\n\n" +
+                 markdown_table(["group", "chosen by", "d", "grid", "b", "predicted s", "measured s",
+                                 "runs", "checks"], table))
+    stats = group_stats(rows)
+    write_atomic(os.path.join(args.out, "summary.md"), vcluster_summary(stats, args))
+    vcluster_plot(rows, args)
+    sys.stdout.write(vcluster_summary(stats, args))
+
+
+def vcluster_summary(stats, args):
+    lines = [[s["group"], s["n"], "%.1f%%" % s["mape"], "%.3f" % s["rho"], "%.4g" % s["plan"],
+              "%.4g" % s["GU"], "%.4g" % s["CU"], "%.4g" % s["EU"],
+              "%.4g (%s)" % (s["best"], s["best_label"]), "%.2fx" % (s["GU"] / s["plan"]),
+              "%.2fx" % (s["CU"] / s["plan"]), "%.2fx" % (s["EU"] / s["plan"]),
+              "%.3f" % (s["plan"] / s["best"])] for s in stats]
+    total = sum(s["n"] for s in stats)
+    return ("# Plans measured on the emulated cluster\n\n"
+            "Model: %s. Generated by `sh experiments/vcluster/study.sh` (%s s of runs). Median of 3\n"
+            "runs per configuration; every run checked by the driver (residual).\n\n" %
+            (args.model, args.elapsed) +
+            markdown_table(["group", "configurations", "MAPE", "Spearman", "plan (%s) s" % PLAN_METHOD,
+                            "GU s", "CU s", "EU s", "best s", "plan/GU speedup", "plan/CU",
+                            "plan/EU", "plan/best"], lines) +
+            "\nOver all groups: MAPE %.1f%%, mean Spearman %.3f.\nTargets: %s\n" %
+            (sum(s["mape"] * s["n"] for s in stats) / total,
+             statistics.fmean(s["rho"] for s in stats), TARGETS))
+
+
+def vcluster_plot(rows, args):
+    with tempfile.TemporaryDirectory() as tmp:
+        series = []
+        for g in dict.fromkeys(r["group"] for r in rows):
+            path = os.path.join(tmp, g + ".dat")
+            with open(path, "w") as f:
+                for r in rows:
+                    if r["group"] == g and not math.isnan(r["median"]):
+                        f.write("%r %r\n" % (r["predicted"], r["median"]))
+            routine, n = g.split("-")
+            series.append("'%s' title '%s n=%s'" % (path, routine.upper(), n))
+        gnuplot("""set terminal pngcairo size 900,750
+set output "%s"
+set logscale xy
+set xlabel "predicted time (s)"
+set ylabel "measured time (s, median of the runs)"
+set title "Emulated cluster (%s): model %s vs ScaLAPACK runs"
+set key top left
+set grid
+f(x) = x
+plot %s, f(x) title 'measured = predicted' lt -1
+""" % (os.path.join(args.out, "predicted-vs-measured.png"), args.cluster, args.model,
+               ", ".join(series)))
+
+
+# ---- scoring another model on a study's measurements ---------------------------
+
+def read_table(path):
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        return [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f if line.strip()]
+
+
+def rows_cmd(args):
+    for i, r in enumerate(read_table(args.table)):
+        routine, n = r["group"].split("-")
+        print(i, routine, n, r["d"], "%sx%s" % (r["r"], r["c"]), r["b"])
+
+
+def rescore(args):
+    table = read_table(args.table)
+    by_group = {}
+    for i, r in enumerate(table):
+        with open(os.path.join(args.preddir, "%d.json" % i)) as f:
+            pred = json.load(f)["plan"]["predicted"]["total_s"]
+        meas = float(r["measured_s"])
+        if not math.isnan(meas):
+            by_group.setdefault(r["group"], []).append((pred, meas))
+    lines = []
+    allp, allm, rhos = [], [], []
+    for g, pm in by_group.items():
+        p, m = [a for a, _ in pm], [b for _, b in pm]
+        rho = spearman(p, m)
+        lines.append([g, "%.1f%%" % mape(p, m), "%.3f" % rho])
+        allp += p
+        allm += m
+        rhos.append(rho)
+    lines.append(["all", "%.1f%%" % mape(allp, allm), "%.3f (mean)" % statistics.fmean(rhos)])
+    sys.stdout.write("model %s on the measurements of the study\n" % args.model +
+                     markdown_table(["group", "MAPE", "Spearman"], lines))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("simulation")
+    s.add_argument("dir")
+    s.add_argument("--elapsed", default="?")
+    s.add_argument("--budget", default="?")
+    s.set_defaults(run=simulation)
+    s = sub.add_parser("distinct")
+    s.add_argument("plandir")
+    s.set_defaults(run=distinct)
+    s = sub.add_parser("vcluster")
+    s.add_argument("plandir")
+    s.add_argument("runs")
+    s.add_argument("out")
+    s.add_argument("--model", default="grid")
+    s.add_argument("--elapsed", default="?")
+    s.add_argument("--cluster", default="?")
+    s.set_defaults(run=vcluster)
+    s = sub.add_parser("rows")
+    s.add_argument("table")
+    s.set_defaults(run=rows_cmd)
+    s = sub.add_parser("rescore")
+    s.add_argument("model")
+    s.add_argument("table")
+    s.add_argument("preddir")
+    s.set_defaults(run=rescore)
+    args = ap.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Tests of experiments/analysis.py: its statistics by hand, and the study
+tables it writes from the committed measurements equal the committed ones."""
+import os
+import shutil
+import sys
+import tempfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "experiments"))
+import analysis  # noqa: E402
+
+failed = passed = 0
+
+
+def check(ok, what):
+    global failed, passed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAILED:", what)
+
+
+def near(a, b, tol=1e-12):
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+# ranks: ties share their average rank
+check(analysis.ranks([10, 20, 20, 30]) == [1, 2.5, 2.5, 4], "ranks with a tie")
+check(analysis.ranks([3, 1, 2]) == [3, 1, 2], "ranks without ties")
+# Spearman: monotone = 1, reversed = -1, a hand-computed case
+check(near(analysis.spearman([1, 2, 3, 4], [10, 20, 30, 40]), 1.0), "spearman monotone")
+check(near(analysis.spearman([1, 2, 3, 4], [4, 3, 2, 1]), -1.0), "spearman reversed")
+# ranks (1,2,3,4) vs (1,3,2,4): d^2 = 0+1+1+0 = 2, rho = 1 - 6*2/(4*15) = 0.8
+check(near(analysis.spearman([1, 2, 3, 4], [1, 3, 2, 4]), 0.8), "spearman by hand")
+# MAPE: |2-1|/1 and |3-4|/4 -> (100% + 25%) / 2
+check(near(analysis.mape([2, 3], [1, 4]), 62.5), "mape by hand")
+
+# The simulation table from the committed comparisons equals the committed
+# table (but for the timing line, which names how long the study took).
+sim = os.path.join(ROOT, "experiments", "results", "simulation")
+with tempfile.TemporaryDirectory() as tmp:
+    shutil.copy(os.path.join(sim, "all.jsonl"), tmp)
+    os.environ["PATH"] = ""          # no gnuplot: tables only
+    analysis.simulation(type("A", (), {"dir": tmp, "elapsed": "24", "budget": "20"}))
+    with open(os.path.join(tmp, "table.md")) as a, open(os.path.join(sim, "table.md")) as b:
+        mine, theirs = a.read().splitlines(), b.read().splitlines()
+    check(mine[6:] == theirs[6:] and len(mine) > 20, "simulation table reproduced")
+
+print("test_analysis: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
