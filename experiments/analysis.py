@@ -390,33 +390,28 @@ def rescore(args):
                      markdown_table(["group", "MAPE", "Spearman"], lines))
 
 
+# subcommand: (function, [(argument, default or None for a positional)])
+COMMANDS = {
+    "simulation": (simulation, [("dir", None), ("--elapsed", "?"), ("--budget", "?")]),
+    "distinct": (distinct, [("plandir", None)]),
+    "vcluster": (vcluster, [("plandir", None), ("runs", None), ("out", None), ("--model", "grid"),
+                            ("--elapsed", "?"), ("--cluster", "?")]),
+    "rows": (rows_cmd, [("table", None)]),
+    "rescore": (rescore, [("model", None), ("table", None), ("preddir", None)]),
+}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("simulation")
-    s.add_argument("dir")
-    s.add_argument("--elapsed", default="?")
-    s.add_argument("--budget", default="?")
-    s.set_defaults(run=simulation)
-    s = sub.add_parser("distinct")
-    s.add_argument("plandir")
-    s.set_defaults(run=distinct)
-    s = sub.add_parser("vcluster")
-    s.add_argument("plandir")
-    s.add_argument("runs")
-    s.add_argument("out")
-    s.add_argument("--model", default="grid")
-    s.add_argument("--elapsed", default="?")
-    s.add_argument("--cluster", default="?")
-    s.set_defaults(run=vcluster)
-    s = sub.add_parser("rows")
-    s.add_argument("table")
-    s.set_defaults(run=rows_cmd)
-    s = sub.add_parser("rescore")
-    s.add_argument("model")
-    s.add_argument("table")
-    s.add_argument("preddir")
-    s.set_defaults(run=rescore)
+    for name, (run, arguments) in COMMANDS.items():
+        s = sub.add_parser(name)
+        for arg, default in arguments:
+            if default is None:
+                s.add_argument(arg)
+            else:
+                s.add_argument(arg, default=default)
+        s.set_defaults(run=run)
     args = ap.parse_args()
     args.run(args)
 

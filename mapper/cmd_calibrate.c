@@ -241,12 +241,7 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 	}
 	fprintf(stderr, "calibrate: %s\n", line);
 	so.ctx = &raw;
-	if (hm_spawn_run(a.v, &so, &res)) {
-		hm_cli_error("calibrate: cannot start mpirun: %s", strerror(errno));
-		ret = HM_EXIT_FAILURE;
-		goto out;
-	}
-	ret = hm_mpirun_outcome("calibrate", "the benchmark", &res, &so, cs->mpirun);
+	ret = hm_mpirun_spawn("calibrate", "the benchmark", a.v, &so, &res, cs->mpirun);
 	if (!ret && !raw) {
 		hm_cli_error("calibrate: the benchmark printed no measurements");
 		ret = HM_EXIT_JOB_FAILED;

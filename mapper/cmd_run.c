@@ -224,12 +224,8 @@ static int launch(const struct run_setup *rs, const struct hm_launcher *l,
 		goto out;
 	}
 	so.ctx = &driver;
-	if (hm_spawn_run(a.v, &so, &res)) {
-		hm_cli_error("run: cannot start mpirun: %s", strerror(errno));
-		ret = HM_EXIT_FAILURE;
+	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, rs->mpirun)) == HM_EXIT_FAILURE)
 		goto out;
-	}
-	ret = hm_mpirun_outcome("run", "the job", &res, &so, rs->mpirun);
 	if (driver && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 			      cJSON_GetObjectItemCaseSensitive(driver, "check"), "passed"))) {
 		hm_cli_error("run: the result check failed (see the driver's line above)");

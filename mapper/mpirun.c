@@ -44,8 +44,9 @@ int hm_mpirun_temp_dir(const char *cmd, char *dir, size_t size)
 	return HM_EXIT_OK;
 }
 
-int hm_mpirun_outcome(const char *cmd, const char *what, const struct hm_spawn_result *res,
-		      const struct hm_spawn_opts *opts, const char *mpirun)
+/* Message (when not a success) and exit code for how the child ended. */
+static int outcome(const char *cmd, const char *what, const struct hm_spawn_result *res,
+		   const struct hm_spawn_opts *opts, const char *mpirun)
 {
 	char how[256];
 
@@ -79,4 +80,14 @@ const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)
 		return NULL;
 	}
 	return l;
+}
+
+int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_spawn_opts *so,
+		    struct hm_spawn_result *res, const char *mpirun)
+{
+	if (hm_spawn_run(argv, so, res)) {
+		hm_cli_error("%s: cannot start mpirun: %s", cmd, strerror(errno));
+		return HM_EXIT_FAILURE;
+	}
+	return outcome(cmd, what, res, so, mpirun);
 }

@@ -19,10 +19,12 @@ void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const stru
  * exit code, with a message when it is not HM_EXIT_OK. */
 int hm_mpirun_temp_dir(const char *cmd, char *dir, size_t size);
 
-/* Message (when not a success) and exit code for how the child ended.
- * 'what' names the child in the message, e.g. "the job". */
-int hm_mpirun_outcome(const char *cmd, const char *what, const struct hm_spawn_result *res,
-		      const struct hm_spawn_opts *opts, const char *mpirun);
+/* Run argv (mpirun ...) to its end; the exit code for how it ended, with
+ * a message naming 'cmd' and the child ('what', e.g. "the job") when it is
+ * not a success. HM_EXIT_FAILURE: it could not be started at all (then
+ * *res says nothing). */
+int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_spawn_opts *so,
+		    struct hm_spawn_result *res, const char *mpirun);
 
 /* Launcher 'name' if 'hetmap run' can drive it, else NULL after a message
  * naming 'cmd'. */

@@ -5,6 +5,7 @@
 #include "plan.h"
 #include "atomic_file.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,18 +16,25 @@ const char *hm_stop_name(enum hm_stop s)
 	return (unsigned)s < 3 ? names[s] : "?";
 }
 
+/* The parts of a prediction, in the order a plan lists them. */
+static const struct { const char *key; size_t offset; } prediction_fields[] = {
+	{ "total_s", offsetof(struct hm_prediction, total) },
+	{ "comp_s", offsetof(struct hm_prediction, comp) },
+	{ "comp_dgemm_s", offsetof(struct hm_prediction, comp_gemm) },
+	{ "comp_dtrsm_s", offsetof(struct hm_prediction, comp_trsm) },
+	{ "comp_dgetf2_s", offsetof(struct hm_prediction, comp_getf2) },
+	{ "comm_s", offsetof(struct hm_prediction, comm) },
+	{ "comm_latency_s", offsetof(struct hm_prediction, comm_latency) },
+	{ "comm_bandwidth_s", offsetof(struct hm_prediction, comm_bandwidth) },
+};
+
 static cJSON *prediction_json(const struct hm_prediction *pr)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "total_s", pr->total);
-	cJSON_AddNumberToObject(o, "comp_s", pr->comp);
-	cJSON_AddNumberToObject(o, "comp_dgemm_s", pr->comp_gemm);
-	cJSON_AddNumberToObject(o, "comp_dtrsm_s", pr->comp_trsm);
-	cJSON_AddNumberToObject(o, "comp_dgetf2_s", pr->comp_getf2);
-	cJSON_AddNumberToObject(o, "comm_s", pr->comm);
-	cJSON_AddNumberToObject(o, "comm_latency_s", pr->comm_latency);
-	cJSON_AddNumberToObject(o, "comm_bandwidth_s", pr->comm_bandwidth);
+	for (size_t i = 0; i < sizeof(prediction_fields) / sizeof(prediction_fields[0]); i++)
+		cJSON_AddNumberToObject(o, prediction_fields[i].key,
+					*(const double *)((const char *)pr + prediction_fields[i].offset));
 	return o;
 }
 

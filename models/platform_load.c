@@ -198,9 +198,7 @@ static int load_types(struct loader *ld, const cJSON *types)
 	char path[512];
 	int n;
 
-	if (!types)
-		return hm_error_at(ld->err, "", "missing 'types'");
-	if (want_object(ld, types, "types") ||
+	if (!types || want_object(ld, types, "types") ||
 	    check_keys(ld, types, "types", (const char *const[]){ NULL }, HM_MAX_TYPES))
 		return -1;
 	n = cJSON_GetArraySize(types);
@@ -296,7 +294,7 @@ static int load_processors(struct loader *ld, const cJSON *procs)
 	int n;
 
 	if (!procs)
-		return hm_error_at(ld->err, "", "missing 'processors'");
+		return -1;
 	if (!cJSON_IsArray(procs))
 		return hm_error_at(ld->err, "processors", "expected an array");
 	n = cJSON_GetArraySize(procs);
@@ -410,7 +408,7 @@ static int load_network(struct loader *ld, const cJSON *net)
 	int c;
 
 	if (!net)
-		return hm_error_at(ld->err, "", "missing 'network'");
+		return -1;
 	if (want_object(ld, net, "network") || check_keys(ld, net, "network", keys, MAX_FIXED_KEYS))
 		return -1;
 	for (c = 0; c < HM_LINK_NSCOPES; c++) {
@@ -509,6 +507,17 @@ static void line_col(const char *text, const char *pos, int *line, int *col)
 	}
 }
 
+/* Member 'key' of the top level; NULL after "missing 'key'" (the loaders
+ * below return -1 on NULL without a message of their own). */
+static const cJSON *required(struct loader *ld, const cJSON *root, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
+
+	if (!it)
+		hm_error_at(ld->err, "", "missing '%s'", key);
+	return it;
+}
+
 static int load_root(struct loader *ld, const cJSON *root)
 {
 	static const char *const keys[] = { "name", "description", "types", "processors",
@@ -537,9 +546,9 @@ static int load_root(struct loader *ld, const cJSON *root)
 	p->description = hm_strdup(desc ? desc->valuestring : "");
 	if (!p->name || !p->description)
 		return hm_error_at(ld->err, "", "out of memory");
-	return load_types(ld, cJSON_GetObjectItemCaseSensitive(root, "types")) ||
-	       load_processors(ld, cJSON_GetObjectItemCaseSensitive(root, "processors")) ||
-	       load_network(ld, cJSON_GetObjectItemCaseSensitive(root, "network")) ||
+	return load_types(ld, required(ld, root, "types")) ||
+	       load_processors(ld, required(ld, root, "processors")) ||
+	       load_network(ld, required(ld, root, "network")) ||
 	       load_block_sizes(ld, cJSON_GetObjectItemCaseSensitive(root, "block_sizes"));
 }
 

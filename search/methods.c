@@ -13,36 +13,33 @@
 #include <string.h>
 #include <strings.h>
 
+/* Rows of the walks of tree_search.c and of the users of users.c. */
+#define TREE_METHOD(name, summary, walk) \
+	{ name, summary, HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, walk }
+#define USER(name, summary, user) \
+	{ name, summary, HM_METHOD_USER, hm_user_applies, hm_user_search, user }
+
 static const struct hm_method methods[] = {
-	{ "BTM", "backtracking on the combinatorial tree, GET = EET, prune LET >= MEET",
-	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_BTM },
-	{ "BGRM", "backtracking, GET by greedy descent from each node",
-	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_BGRM },
-	{ "GRM", "backtracking with a greedy arithmetic LET (may miss the optimum)",
-	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_GRM },
-	{ "GCTM", "greedy descent on the combinatorial tree to the depth limit",
-	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_GCTM },
-	{ "GPTM", "greedy descent on the permutational tree to the depth limit",
-	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_GPTM },
-	{ "exhaustive", "all multisets up to the depth limit (interchangeable processors merged): the model optimum",
-	  HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, HM_WALK_EXHAUSTIVE },
+	TREE_METHOD("BTM", "backtracking on the combinatorial tree, GET = EET, prune LET >= MEET",
+		    HM_WALK_BTM),
+	TREE_METHOD("BGRM", "backtracking, GET by greedy descent from each node",
+		    HM_WALK_BGRM),
+	TREE_METHOD("GRM", "backtracking with a greedy arithmetic LET (may miss the optimum)",
+		    HM_WALK_GRM),
+	TREE_METHOD("GCTM", "greedy descent on the combinatorial tree to the depth limit",
+		    HM_WALK_GCTM),
+	TREE_METHOD("GPTM", "greedy descent on the permutational tree to the depth limit",
+		    HM_WALK_GPTM),
+	TREE_METHOD("exhaustive", "all multisets up to the depth limit (interchangeable processors merged): the model optimum",
+		    HM_WALK_EXHAUSTIVE),
 	{ "exact", "the model optimum, by classes of interchangeable processors (scales to 100s)",
 	  HM_METHOD_SEARCH, hm_exact_applies, hm_exact_search, 0 },
-	{ "GU", "greedy user: one process on every processor",
-	  HM_METHOD_USER, hm_user_applies, hm_user_search, HM_USER_GU },
-	{ "CU", "conservative user: one process on each of the floor(P/2) fastest processors",
-	  HM_METHOD_USER, hm_user_applies, hm_user_search, HM_USER_CU },
-	{ "EU", "expert user: the best of the fastest processor alone, CU's set and GU's set",
-	  HM_METHOD_USER, hm_user_applies, hm_user_search, HM_USER_EU },
+	USER("GU", "greedy user: one process on every processor", HM_USER_GU),
+	USER("CU", "conservative user: one process on each of the floor(P/2) fastest processors", HM_USER_CU),
+	USER("EU", "expert user: the best of the fastest processor alone, CU's set and GU's set", HM_USER_EU),
 };
 
 #define NR_METHODS (int)(sizeof(methods) / sizeof(methods[0]))
-
-static const struct hm_method *const method_list[NR_METHODS + 1] = {
-	&methods[0], &methods[1], &methods[2], &methods[3], &methods[4],
-	&methods[5], &methods[6], &methods[7], &methods[8], &methods[9],
-	NULL,
-};
 
 const struct hm_method *hm_method_find(const char *name)
 {
@@ -56,7 +53,12 @@ const struct hm_method *hm_method_find(const char *name)
 
 const struct hm_method *const *hm_method_list(void)
 {
-	return method_list;
+	static const struct hm_method *list[NR_METHODS + 1];   /* NULL-terminated */
+
+	if (!list[0])
+		for (int i = 0; i < NR_METHODS; i++)
+			list[i] = &methods[i];
+	return list;
 }
 
 const char *hm_method_names(enum hm_method_kind kind, char *buf, int size)
