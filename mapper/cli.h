@@ -127,6 +127,10 @@ int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
  * truncated output never counts as success. */
 int hm_cli_finish(int code);
 
+/* 'text' with its control characters (terminal escapes, newlines) shown
+ * as \xNN, into buf (cut to fit): for free text from input files. */
+const char *hm_printable(const char *text, char *buf, size_t size);
+
 /* "[1*16,0,2,1]": d with runs of equal values folded (written into buf). */
 const char *hm_format_counts(const int *d, int P, char *buf, size_t size);
 

@@ -34,16 +34,24 @@ static int is_exact(const char *name)
 static int run_list(const char *list, const struct hm_problem *pb, const struct hm_budget *budget,
 		    struct hm_result *rows, int *nr)
 {
-	char names[512], *save = NULL;
+	char names[512], *name, *next;
 
 	if (strlen(list) >= sizeof(names)) {
 		hm_cli_error("compare: --methods list too long");
 		return HM_EXIT_USAGE;
 	}
 	strcpy(names, list);
-	for (char *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+	/* every name between commas counts: ",BTM" or "BTM,,GU" is an error,
+	 * not a shorter list */
+	for (name = names; name; name = next) {
 		int ret;
 
+		if ((next = strchr(name, ',')))
+			*next++ = '\0';
+		if (!*name) {
+			hm_cli_error("compare: empty method name in --methods '%s'", list);
+			return HM_EXIT_USAGE;
+		}
 		if (*nr == MAX_ROWS) {
 			hm_cli_error("compare: at most %d methods", MAX_ROWS);
 			return HM_EXIT_USAGE;

@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "atomic_file.h"
 #include "models/generator.h"
-#include "models/read_file.h"
+#include "models/json_read.h"
 #include "models/platform.h"
 
 #include <stdio.h>
@@ -24,23 +24,19 @@ static const struct hm_usage usage = {
 	"example: hetmap generate experiments/generator/mtorc-01.json -o mtorc-01.json",
 };
 
+#define MAX_DESCRIPTION_BYTES ((size_t)1 << 20)  /* descriptions are a few lines */
+
 /* Read and parse a JSON file; NULL after a message. */
 static cJSON *read_config(const char *path)
 {
-	enum hm_read_status status;
-	size_t len;
-	char *text = hm_read_file(path, 16u << 20, &len, &status);
+	struct hm_error err;
 	cJSON *doc;
 
-	if (!text) {
-		hm_cli_error("%s: %s", path, status == HM_READ_OPEN ? "cannot open" :
-			     "cannot read (or larger than 16 MiB)");
-		return NULL;
+	hm_error_clear(&err);
+	if (!(doc = hm_json_read_file(path, MAX_DESCRIPTION_BYTES, &err))) {
+		snprintf(err.file, sizeof(err.file), "%s", path);
+		hm_cli_report(&err);
 	}
-	doc = cJSON_ParseWithLength(text, len);
-	free(text);
-	if (!doc)
-		hm_cli_error("%s: JSON syntax error", path);
 	return doc;
 }
 
@@ -79,6 +75,11 @@ int cmd_generate(int argc, char **argv)
 		hm_cli_error("generate: unexpected argument '%s'", argv[first + rest]);
 		return HM_EXIT_USAGE;
 	}
+	/* an output that cannot be written is said before any work */
+	if (out && hm_atomic_check(out, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_OUTPUT;
+	}
 	if (!(config = read_config(path)))
 		return HM_EXIT_INPUT;
 	hm_error_clear(&err);
@@ -93,8 +94,14 @@ int cmd_generate(int argc, char **argv)
 	cJSON_Delete(plat);
 	if (!text)
 		return HM_EXIT_FAILURE;
-	/* what is written must be a platform hetmap reads */
+	/* what is written must be a platform hetmap reads; its paths are
+	 * those of the generated platform, not of the description */
 	if (hm_platform_load_buffer(text, strlen(text), path, &p, &err)) {
+		char where[600];
+
+		snprintf(where, sizeof(where), "the generated platform is not valid at %s",
+			 err.path[0] ? err.path : "its top level");
+		snprintf(err.path, sizeof(err.path), "%s", where);
 		hm_cli_report(&err);
 		free(text);
 		return HM_EXIT_INPUT;

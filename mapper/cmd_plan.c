@@ -105,10 +105,12 @@ int cmd_plan(int argc, char **argv)
 	} else {
 		hm_print_result(stdout, &pb, &res);
 	}
-	if (res.stopped)
+	if (res.stopped && res.found)
 		hm_cli_error("plan: %s stopped by the %s after %ld nodes: the plan is the best found so far",
 			     res.method, hm_stop_name(res.stopped), res.evaluated);
-	ret = !res.found ? HM_EXIT_NO_PLAN : res.stopped ? HM_EXIT_BUDGET : HM_EXIT_OK;
+	/* a budget that ran out before any configuration was evaluated is a
+	 * budget stop, not a problem without solution */
+	ret = res.stopped ? HM_EXIT_BUDGET : !res.found ? HM_EXIT_NO_PLAN : HM_EXIT_OK;
 	if (out && res.found) {
 		struct hm_error err;
 

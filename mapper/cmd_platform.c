@@ -83,6 +83,7 @@ static int show(const char *file)
 {
 	struct hm_platform *p;
 	struct hm_error err;
+	char text[2048];
 
 	if (hm_platform_load(file, &p, &err)) {
 		hm_cli_report(&err);
@@ -90,7 +91,7 @@ static int show(const char *file)
 	}
 	printf("platform %s (%s)\n", p->name, p->source);
 	if (p->description[0])
-		printf("  %s\n", p->description);
+		printf("  %s\n", hm_printable(p->description, text, sizeof(text)));
 	printf("  %d processors on %d hosts, %d types, %d candidate block sizes\n\n",
 	       p->nr_procs, p->nr_hosts, p->nr_types, p->nr_block_sizes);
 	show_types(p);
@@ -130,14 +131,15 @@ static int list(void)
 	for (i = 0; names[i]; i++) {
 		struct hm_platform *p;
 		struct hm_error err;
-		char path[64];
+		char path[64], text[2048];
 
 		snprintf(path, sizeof(path), "builtin:%s", names[i]);
 		if (hm_platform_load(path, &p, &err)) {
 			hm_cli_report(&err);
 			return HM_EXIT_FAILURE;
 		}
-		printf("%-22s %-10s %4d processors  %s\n", path, p->name, p->nr_procs, p->description);
+		printf("%-22s %-10s %4d processors  %s\n", path, p->name, p->nr_procs,
+		       hm_printable(p->description, text, sizeof(text)));
 		hm_platform_free(p);
 	}
 	return HM_EXIT_OK;

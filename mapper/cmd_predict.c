@@ -19,12 +19,13 @@ static const struct hm_usage usage = {
 };
 
 /* Parse LIST into d[0..P-1]; 0 or -1 after a message. */
-static int parse_counts(const char *list, const struct hm_platform *p, int *d)
+static int parse_counts(const char *list, const struct hm_platform *p, int *d, char *seen)
 {
 	int named = strchr(list, '=') != NULL, i = 0;
 	const char *s = list;
 
 	memset(d, 0, (size_t)p->nr_procs * sizeof(int));
+	memset(seen, 0, (size_t)p->nr_procs);
 	while (*s) {
 		char item[300], *eq, *end;
 		size_t len = strcspn(s, ",");
@@ -47,6 +48,10 @@ static int parse_counts(const char *list, const struct hm_platform *p, int *d)
 			idx = hm_platform_find(p, item);
 			if (idx < 0) {
 				hm_cli_error("predict: unknown processor '%s' in --procs", item);
+				return -1;
+			}
+			if (seen[idx]++) {
+				hm_cli_error("predict: processor '%s' given twice in --procs", item);
 				return -1;
 			}
 		} else if (i >= p->nr_procs) {
@@ -76,13 +81,28 @@ static int parse_counts(const char *list, const struct hm_platform *p, int *d)
 	return 0;
 }
 
+/* A decimal count 1..HM_MAX_DEPTH at *s (digits only); the end in *end. */
+static int grid_side(const char *s, const char **end, int *out)
+{
+	long v = 0;
+
+	*end = s;
+	while (**end >= '0' && **end <= '9' && v <= HM_MAX_DEPTH)
+		v = 10 * v + (*(*end)++ - '0');
+	if (*end == s || v < 1 || v > HM_MAX_DEPTH)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* "RxC" exactly: digits, one 'x' (or 'X'), digits, nothing more. */
 static int parse_grid(const char *text, int *r, int *c)
 {
-	char x;
+	const char *s;
 
-	if (sscanf(text, "%d%c%d", r, &x, c) != 3 || (x != 'x' && x != 'X') || *r < 1 || *c < 1 ||
-	    *r > HM_MAX_DEPTH || *c > HM_MAX_DEPTH) {
-		hm_cli_error("predict: --grid expects RxC with positive R and C, not '%s'", text);
+	if (grid_side(text, &s, r) || (*s != 'x' && *s != 'X') || grid_side(s + 1, &s, c) || *s) {
+		hm_cli_error("predict: --grid expects RxC with R and C in 1..%d, not '%s'",
+			     HM_MAX_DEPTH, text);
 		return -1;
 	}
 	return 0;
@@ -109,6 +129,7 @@ int cmd_predict(int argc, char **argv)
 	struct hm_result res;
 	struct hm_error err;
 	int *d = NULL;
+	char *seen = NULL;      /* processors named in --procs */
 
 	hm_problem_opts_init(&po);
 	{
@@ -139,8 +160,9 @@ int cmd_predict(int argc, char **argv)
 	if (ret)
 		return ret;
 	d = malloc((size_t)p->nr_procs * sizeof(int));
-	if (!d || parse_counts(procs, p, d)) {
-		ret = d ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
+	seen = malloc((size_t)p->nr_procs);
+	if (!d || !seen || parse_counts(procs, p, d, seen)) {
+		ret = d && seen ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
 		goto cleanup;
 	}
 	if (grid ? hm_evaluate_config(&pb, d, r, c, b, "predict", &res, &err) :
@@ -168,6 +190,7 @@ int cmd_predict(int argc, char **argv)
 	hm_result_release(&res);
 cleanup:
 	free(d);
+	free(seen);
 	hm_platform_free(p);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include "launcher.h"
 #include "mpirun.h"
 #include "results.h"
+#include "wrappers/driver_limits.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -139,8 +140,9 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 		struct hm_plan_inputs in = { po->platform, &pb, budget };
 
 		if (!res.found) {
-			hm_cli_error("run: no configuration fits");
-			ret = HM_EXIT_NO_PLAN;
+			hm_cli_error("run: %s", res.stopped ? "the search was stopped before any configuration "
+				     "was found" : "no configuration fits");
+			ret = res.stopped ? HM_EXIT_BUDGET : HM_EXIT_NO_PLAN;
 		} else if (res.stopped) {
 			hm_cli_error("run: the search was stopped by its %s; running the best plan found",
 				     hm_stop_name(res.stopped));
@@ -194,13 +196,44 @@ static void remove_launch_dir(const char *dir, const struct hm_launcher *l)
 	rmdir(dir);
 }
 
+/* What the driver or this machine would refuse only once mpirun runs:
+ * said before, with its reason. */
+static int check_for_driver(const struct hm_placement *pl)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char here[256] = "";
+
+	if (pl->n > HM_DRIVER_MAX_N || pl->r > HM_DRIVER_MAX_GRID_SIDE ||
+	    pl->c > HM_DRIVER_MAX_GRID_SIDE || pl->b > HM_DRIVER_MAX_B) {
+		hm_cli_error("run: the driver takes n <= %d, b <= %d and r, c <= %d (the plan has "
+			     "n = %ld, b = %d, %d x %d)", HM_DRIVER_MAX_N, HM_DRIVER_MAX_B,
+			     HM_DRIVER_MAX_GRID_SIDE, pl->n, pl->b, pl->r, pl->c);
+		return HM_EXIT_USAGE;
+	}
+	/* a slot beyond this machine's cores fails inside mpirun with a bare
+	 * "exit status 1": hosts that are this machine are checked here */
+	gethostname(here, sizeof(here) - 1);
+	for (int k = 0; k < pl->D && cpus > 0; k++) {
+		const struct hm_rank_place *r = &pl->ranks[k];
+
+		if ((!strcmp(r->host, "localhost") || !strcmp(r->host, here)) &&
+		    r->slot + r->cores > cpus) {
+			hm_cli_error("run: rank %d is planned on cores %d..%d of %s, which has %ld",
+				     k, r->slot, r->slot + r->cores - 1, r->host, cpus);
+			return HM_EXIT_USAGE;
+		}
+	}
+	return HM_EXIT_OK;
+}
+
 /* Run, record, report. */
 static int launch(const struct run_setup *rs, const struct hm_launcher *l,
-		  const struct hm_placement *pl, const cJSON *plan_doc, char **extra, int nextra)
+		  const struct hm_placement *pl, const cJSON *plan_doc, char **extra, int nextra,
+		  int results_fd)
 {
 	char dir[4096], file[4200], *line = NULL;
 	struct hm_argv a = { 0 };
-	struct hm_spawn_opts so = { rs->timeout, 5, hm_rank_environment, stdout, catch_driver_line, NULL };
+	struct hm_spawn_opts so = { rs->timeout, 5, hm_rank_environment, stdout, catch_driver_line, NULL, NULL };
 	struct hm_spawn_result res;
 	struct hm_error err;
 	cJSON *driver = NULL, *rec;
@@ -236,7 +269,8 @@ static int launch(const struct run_setup *rs, const struct hm_launcher *l,
 	}
 	rec = make_record(rs, pl, plan_doc, &a, &res, ret, driver);
 	hm_error_clear(&err);
-	if (!rec || hm_results_append(rs->results, rec, &err)) {
+	snprintf(err.file, sizeof(err.file), "%s", rs->results);
+	if (!rec || hm_results_append(results_fd, rec, &err)) {
 		hm_cli_report(&err);
 		if (!ret)
 			ret = HM_EXIT_OUTPUT;
@@ -270,7 +304,8 @@ int cmd_run(int argc, char **argv)
 	cJSON *plan_doc = NULL;
 	char driver_buf[4096];
 	char **extra;
-	int ret, nextra = 0;
+	int ret, nextra = 0, results_fd = -1;
+	struct hm_error err;
 
 	hm_problem_opts_init(&po);
 	{
@@ -296,9 +331,17 @@ int cmd_run(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	if (!rs.driver)
 		rs.driver = hm_sibling_program("hetmap-driver", driver_buf, sizeof(driver_buf));
+	if (!rs.dry_run && (results_fd = hm_results_open(rs.results, &err)) < 0) {
+		hm_cli_report(&err);
+		return HM_EXIT_OUTPUT;
+	}
 	ret = get_plan(&rs, &po, method, &budget, &plan_doc, &pl);
 	if (!ret)
-		ret = launch(&rs, l, &pl, plan_doc, extra, nextra);
+		ret = check_for_driver(&pl);
+	if (!ret)
+		ret = launch(&rs, l, &pl, plan_doc, extra, nextra, results_fd);
 	hm_placement_release(&pl);
+	if (results_fd >= 0)
+		close(results_fd);
 	return hm_cli_finish(ret);
 }

@@ -296,52 +296,82 @@ void hm_driver_args(struct hm_argv *a, const struct hm_placement *pl, const char
 	hm_argv_addf(a, "%d", pl->c);
 }
 
-int hm_launcher_write(const struct hm_launcher *l, const struct hm_placement *pl,
-		      const char *dir, const char *driver, struct hm_error *err)
+/* The three files of a launch directory, as texts (malloc'd, each ending
+ * in a newline): plan.json, the launcher file and the command. */
+struct launch_texts {
+	char *text[3];
+	const char *name[3];
+};
+
+static int launch_texts(struct launch_texts *t, const struct hm_launcher *l,
+			const struct hm_placement *pl, const char *dir, const char *driver)
 {
 	char path[4096];
-	char *text = l->file_text(pl), *line = NULL;
 	struct hm_argv a = { 0 };
-	int ret = -1;
+	size_t len;
 
-	if (!text)
-		return hm_error_set(err, "out of memory");
+	memset(t, 0, sizeof(*t));
+	t->name[0] = "plan.json", t->name[1] = l->file_name, t->name[2] = "command";
+	if ((t->text[0] = cJSON_Print(pl->owner))) {
+		len = strlen(t->text[0]);
+		if ((t->text[0] = realloc(t->text[0], len + 2)))
+			strcpy(t->text[0] + len, "\n");
+	}
+	t->text[1] = l->file_text(pl);
 	snprintf(path, sizeof(path), "%s/%s", dir, l->file_name);
-	if (hm_write_file_atomic(path, text, strlen(text), err))
-		goto out;
 	l->command(&a, pl, path);
 	hm_driver_args(&a, pl, driver);
-	if (a.failed || !(line = hm_argv_quoted(&a))) {
-		hm_error_set(err, "out of memory");
-		goto out;
+	if (!a.failed && (t->text[2] = hm_argv_quoted(&a))) {
+		len = strlen(t->text[2]);
+		t->text[2][len] = '\n';    /* the quoted form has room: 4x per char */
+		t->text[2][len + 1] = '\0';
 	}
-	snprintf(path, sizeof(path), "%s/command", dir);
-	{
-		size_t len = strlen(line);
-
-		line[len] = '\n';   /* the quoted form has room: 4x per char */
-		ret = hm_write_file_atomic(path, line, len + 1, err);
-	}
-out:
-	free(text);
-	free(line);
 	hm_argv_free(&a);
-	return ret;
+	return t->text[0] && t->text[1] && t->text[2] ? 0 : -1;
 }
 
 int hm_launch_dir_write(const char *dir, const struct hm_placement *pl,
 			const struct hm_launcher *l, const char *driver, struct hm_error *err)
 {
+	struct hm_atomic_file files[3];
+	struct launch_texts t;
 	char path[4096];
+	int made_dir = 0, ready = 0, ret = -1;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+	if (mkdir(dir, 0777) == 0)
+		made_dir = 1;
+	else if (errno != EEXIST) {
 		snprintf(err->file, sizeof(err->file), "%s", dir);
 		return hm_error_set(err, "cannot create the directory: %s", strerror(errno));
 	}
-	snprintf(path, sizeof(path), "%s/plan.json", dir);
-	if (hm_json_write(path, pl->owner, err))
-		return -1;
-	return hm_launcher_write(l, pl, dir, driver, err);
+	if (launch_texts(&t, l, pl, dir, driver)) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
+	/* all three written before any is put in place: a full disk leaves
+	 * the directory as it was */
+	for (ready = 0; ready < 3; ready++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, t.name[ready]);
+		if (hm_atomic_prepare(&files[ready], path, t.text[ready], strlen(t.text[ready]), err))
+			break;
+	}
+	if (ready == 3) {
+		ret = 0;
+		for (int i = 0; i < 3; i++)
+			if (ret)
+				hm_atomic_abort(&files[i]);
+			else
+				ret = hm_atomic_commit(&files[i], err);
+		ready = 0;
+	}
+out:
+	while (ready > 0)
+		hm_atomic_abort(&files[--ready]);
+	for (int i = 0; i < 3; i++)
+		free(t.text[i]);
+	if (ret && made_dir)
+		rmdir(dir);
+	return ret;
 }
 
 const char *hm_sibling_program(const char *name, char *buf, size_t size)

@@ -43,15 +43,10 @@ const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int
 /* The driver's arguments for the plan: DRIVER --routine R -n N -b B -r R -c C. */
 void hm_driver_args(struct hm_argv *a, const struct hm_placement *pl, const char *driver);
 
-/* Write the launcher file as DIR/file_name and the quoted command as
- * DIR/command (both atomically). 'driver' is the path of hetmap-driver on
- * the compute nodes. 0, or -1 with 'err' set. */
-int hm_launcher_write(const struct hm_launcher *l, const struct hm_placement *pl,
-		      const char *dir, const char *driver, struct hm_error *err);
-
 /* Make directory 'dir' (one level, if missing) and write into it
  * plan.json (the placement's plan document), the launcher file and
- * 'command'. 0, or -1 with 'err' set. */
+ * 'command', all or none: on failure the files already there stay as
+ * they were, and a directory made here is removed. 0, or -1 with 'err'. */
 int hm_launch_dir_write(const char *dir, const struct hm_placement *pl,
 			const struct hm_launcher *l, const char *driver, struct hm_error *err);
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 
 struct command {
@@ -38,6 +39,10 @@ int main(int argc, char **argv)
 {
 	int i;
 
+	/* A closed standard output (hetmap ... | head) must not kill hetmap
+	 * by SIGPIPE before it has written its files and records: writes fail
+	 * with EPIPE instead, and hm_cli_finish turns that into exit code 4. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return HM_EXIT_USAGE;

@@ -82,9 +82,17 @@ const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)
 	return l;
 }
 
+/* hetmap stops the job on any signal it can catch; SIGKILL it cannot. */
+static void announce_group(int pid)
+{
+	fprintf(stderr, "hetmap: mpirun runs as process group %d (if hetmap is killed with SIGKILL, "
+		"stop the job with: kill -TERM -- -%d)\n", pid, pid);
+}
+
 int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_spawn_opts *so,
 		    struct hm_spawn_result *res, const char *mpirun)
 {
+	so->on_start = announce_group;
 	if (hm_spawn_run(argv, so, res)) {
 		hm_cli_error("%s: cannot start mpirun: %s", cmd, strerror(errno));
 		return HM_EXIT_FAILURE;

@@ -7,13 +7,14 @@
 #include "plan.h"
 #include "models/json_read.h"
 #include "models/hostname.h"
-#include "models/read_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_PROCESSES 100000L   /* a plan larger than this is not a real job */
+#define MAX_ENTRY_KEYS 64      /* keys of one object of a plan */
+#define MAX_PLAN_BYTES ((size_t)64 << 20)   /* 100000 ranks take ~5 MB */
 
 void hm_placement_release(struct hm_placement *pl)
 {
@@ -50,8 +51,8 @@ static int load_inputs(struct hm_placement *pl, const cJSON *inputs, struct hm_e
 	const cJSON *routine;
 	const char *name;
 
-	if (!cJSON_IsObject(inputs))
-		return hm_error_at(err, "inputs", "expected an object");
+	if (hm_json_check_keys(inputs, "inputs", (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err))
+		return -1;
 	if (!(routine = member(inputs, "routine", "inputs", err)) ||
 	    hm_json_name(routine, "inputs.routine", &name, err))
 		return -1;
@@ -67,8 +68,8 @@ static int load_decision(struct hm_placement *pl, const cJSON *plan, struct hm_e
 	const char *method;
 	long D, r, c, b;
 
-	if (!cJSON_IsObject(plan))
-		return hm_error_at(err, "plan", "expected an object");
+	if (hm_json_check_keys(plan, "plan", (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err))
+		return -1;
 	if (!(it = member(plan, "found", "plan", err)))
 		return -1;
 	if (!cJSON_IsTrue(it))
@@ -104,9 +105,8 @@ static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *c
 		long count, slot, cores;
 
 		snprintf(where, sizeof(where), "plan.processes[%d]", i);
-		if (!cJSON_IsObject(e))
-			return hm_error_at(err, where, "expected an object");
-		if (!(it = member(e, "processor", where, err)) ||
+		if (hm_json_check_keys(e, where, (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err) ||
+		    !(it = member(e, "processor", where, err)) ||
 		    hm_json_name(it, where, &procs[i].processor, err) ||
 		    !(it = member(e, "host", where, err)) ||
 		    hm_json_name(it, where, &procs[i].host, err) ||
@@ -115,10 +115,6 @@ static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *c
 		    int_member(e, where, "slot", 0, 1000000, &slot, err) ||
 		    int_member(e, where, "cores", 1, 1000000, &cores, err))
 			return -1;
-		for (int j = 0; j < i; j++)
-			if (!strcmp(procs[j].processor, procs[i].processor))
-				return hm_error_at(err, where, "processor '%s' is listed twice",
-						   procs[i].processor);
 		procs[i].slot = (int)slot;
 		procs[i].cores = (int)cores;
 		procs[i].stacked = (int)count;
@@ -128,33 +124,93 @@ static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *c
 	return 0;
 }
 
-/* plan.ranks: the processor of every rank, consistent with the counts. */
+/* The processes sorted by name (index order), so that a duplicate shows
+ * and every rank finds its processor in O(log n): plans of 100000 ranks
+ * load in milliseconds. */
+static const struct hm_rank_place *sort_base;
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	return strcmp(sort_base[*(const int *)a].processor, sort_base[*(const int *)b].processor);
+}
+
+static int find_process(const struct hm_rank_place *procs, const int *order, int n, const char *name)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(procs[order[mid]].processor, name);
+
+		if (!c)
+			return order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* plan.ranks: the processor of every rank, each processor holding exactly
+ * its count of ranks. */
 static int load_ranks(struct hm_placement *pl, const cJSON *ranks, struct hm_rank_place *procs,
 		      int *left, int nprocs, struct hm_error *err)
 {
 	const cJSON *e;
-	int k = 0;
+	int *order = malloc((size_t)nprocs * sizeof(int)), k = 0, j, ret = -1;
 
-	if (!cJSON_IsArray(ranks) || cJSON_GetArraySize(ranks) != pl->D)
-		return hm_error_at(err, "plan.ranks", "expected an array of D = %d processor names", pl->D);
+	if (!order)
+		return hm_error_set(err, "out of memory");
+	for (j = 0; j < nprocs; j++)
+		order[j] = j;
+	sort_base = procs;
+	qsort(order, (size_t)nprocs, sizeof(int), cmp_by_name);
+	for (j = 1; j < nprocs; j++)
+		if (!strcmp(procs[order[j]].processor, procs[order[j - 1]].processor)) {
+			char where[64];
+
+			snprintf(where, sizeof(where), "plan.processes[%d]",
+				 order[j] > order[j - 1] ? order[j] : order[j - 1]);
+			hm_error_at(err, where, "processor '%s' is listed twice", procs[order[j]].processor);
+			goto out;
+		}
+	if (!cJSON_IsArray(ranks) || cJSON_GetArraySize(ranks) != pl->D) {
+		hm_error_at(err, "plan.ranks", "expected an array of D = %d processor names", pl->D);
+		goto out;
+	}
 	cJSON_ArrayForEach(e, ranks) {
 		char where[64];
-		int j;
 
 		snprintf(where, sizeof(where), "plan.ranks[%d]", k);
-		if (!cJSON_IsString(e))
-			return hm_error_at(err, where, "expected a processor name");
-		for (j = 0; j < nprocs && strcmp(procs[j].processor, e->valuestring); j++)
-			;
-		if (j == nprocs)
-			return hm_error_at(err, where, "processor '%s' is not in plan.processes", e->valuestring);
-		if (--left[j] < 0)
-			return hm_error_at(err, where, "more ranks on '%s' than its count", e->valuestring);
+		if (!cJSON_IsString(e)) {
+			hm_error_at(err, where, "expected a processor name");
+			goto out;
+		}
+		if ((j = find_process(procs, order, nprocs, e->valuestring)) < 0) {
+			hm_error_at(err, where, "processor '%s' is not in plan.processes", e->valuestring);
+			goto out;
+		}
+		if (--left[j] < 0) {
+			hm_error_at(err, where, "more ranks on '%s' than its count", e->valuestring);
+			goto out;
+		}
 		pl->ranks[k++] = procs[j];
 		if (procs[j].stacked > procs[j].cores)
 			pl->oversubscribed = 1;
 	}
-	return 0;
+	for (j = 0; j < nprocs; j++)
+		if (left[j] > 0) {
+			char where[64];
+
+			snprintf(where, sizeof(where), "plan.processes[%d].count", j);
+			hm_error_at(err, where, "%d ranks on '%s' in plan.ranks, not its count %d",
+				    procs[j].stacked - left[j], procs[j].processor, procs[j].stacked);
+			goto out;
+		}
+	ret = 0;
+out:
+	free(order);
+	return ret;
 }
 
 int hm_placement_from_plan(struct hm_placement *pl, const cJSON *doc, const char *source,
@@ -170,6 +226,8 @@ int hm_placement_from_plan(struct hm_placement *pl, const cJSON *doc, const char
 	snprintf(err->file, sizeof(err->file), "%s", source);
 	if (!cJSON_IsObject(doc))
 		return hm_error_set(err, "not a plan: expected a JSON object");
+	if (hm_json_check_keys(doc, "", (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err))
+		return -1;
 	if (!member(doc, "hetmap_plan", "", err) ||
 	    hm_json_int(cJSON_GetObjectItemCaseSensitive(doc, "hetmap_plan"), "hetmap_plan", 1, 1,
 			&version, err) ||
@@ -224,21 +282,12 @@ int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_input
 
 int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err)
 {
-	enum hm_read_status status;
-	size_t len = 0;
-	char *text;
 	cJSON *doc;
 
 	memset(pl, 0, sizeof(*pl));
 	hm_error_clear(err);
 	snprintf(err->file, sizeof(err->file), "%s", path);
-	/* plans are small: refuse anything that is clearly not one */
-	if (!(text = hm_read_file(path, 64u << 20, &len, &status)))
-		return hm_error_set(err, status == HM_READ_OPEN ? "cannot open the plan file" :
-				    "cannot read the plan file (or larger than 64 MiB)");
-	doc = cJSON_ParseWithLength(text, len);
-	free(text);
-	if (!doc)
-		return hm_error_set(err, "not valid JSON");
+	if (!(doc = hm_json_read_file(path, MAX_PLAN_BYTES, err)))
+		return -1;
 	return adopt(pl, doc, path, err);
 }

@@ -10,7 +10,11 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 	int i, shown = 0;
 
 	if (!res->found) {
-		fprintf(f, "%s: no configuration fits in memory\n", res->method);
+		if (res->stopped)
+			fprintf(f, "%s: stopped by the %s before any configuration was found\n",
+				res->method, res->stopped == HM_STOP_NODES ? "node budget" : "time budget");
+		else
+			fprintf(f, "%s: no configuration fits in memory\n", res->method);
 		return;
 	}
 	fprintf(f, "%s plan for %s n=%.0f on %s (%d processors), model %s\n",
@@ -75,5 +79,18 @@ const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
 	}
 	if (len < size)
 		snprintf(buf + len, size - len, "]");
+	return buf;
+}
+
+const char *hm_printable(const char *text, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (const unsigned char *s = (const unsigned char *)text; *s && n + 5 < size; s++)
+		if (*s < 0x20 || *s == 0x7f)
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *s);
+		else
+			buf[n++] = (char)*s;
+	buf[n] = '\0';
 	return buf;
 }

@@ -10,7 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* 1 when the file is non-empty and does not end in a newline. */
+/* 1 when the file is non-empty and does not end in a newline (read
+ * through the descriptor, which is open for reading too). */
 static int ends_mid_line(int fd)
 {
 	struct stat st;
@@ -21,14 +22,37 @@ static int ends_mid_line(int fd)
 	return pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n';
 }
 
-int hm_results_append(const char *path, const cJSON *record, struct hm_error *err)
+int hm_results_open(const char *path, struct hm_error *err)
+{
+	struct stat st;
+	int fd;
+
+	hm_error_clear(err);
+	snprintf(err->file, sizeof(err->file), "%s", path);
+	if (!path[0])
+		return hm_error_set(err, "empty file name for the results");
+	/* O_NOFOLLOW: a link is not followed (nor a dangling one's target
+	 * created); O_NONBLOCK: a FIFO cannot hang the open, and is refused
+	 * below like any file that is not a regular one */
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return hm_error_set(err, "cannot open the results file: %s",
+				    errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return hm_error_set(err, "the results file is not a regular file");
+	}
+	fcntl(fd, F_SETFL, O_APPEND);   /* a regular file: blocking writes */
+	return fd;
+}
+
+int hm_results_append(int fd, const cJSON *record, struct hm_error *err)
 {
 	char *text = cJSON_PrintUnformatted(record), *line;
-	size_t len;
+	size_t len, off = 0;
 	ssize_t n;
-	int fd, e;
+	int e;
 
-	snprintf(err->file, sizeof(err->file), "%s", path);
 	if (!text)
 		return hm_error_set(err, "out of memory");
 	len = strlen(text);
@@ -36,33 +60,20 @@ int hm_results_append(const char *path, const cJSON *record, struct hm_error *er
 		free(text);
 		return hm_error_set(err, "out of memory");
 	}
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		e = errno;
-		free(text), free(line);
-		return hm_error_set(err, "cannot open the results file: %s", strerror(e));
-	}
-	{
-		size_t off = 0;
-
-		if (ends_mid_line(fd))
-			line[off++] = '\n';
-		memcpy(line + off, text, len);
-		line[off + len] = '\n';
-		len += off + 1;
-	}
+	if (ends_mid_line(fd))          /* an earlier write was cut short */
+		line[off++] = '\n';
+	memcpy(line + off, text, len);
+	line[off + len] = '\n';
+	len += off + 1;
 	n = write(fd, line, len);
 	e = errno;
 	free(text), free(line);
 	if (n != (ssize_t)len || fsync(fd) < 0) {
 		if (n == (ssize_t)len)
 			e = errno;
-		close(fd);
 		return hm_error_set(err, "cannot append to the results file: %s",
 				    n >= 0 && n != (ssize_t)len ? "short write (disk full?)" : strerror(e));
 	}
-	if (close(fd) < 0)
-		return hm_error_set(err, "cannot close the results file: %s", strerror(errno));
 	return 0;
 }
 

@@ -12,9 +12,16 @@
 #include <cJSON.h>
 #include "models/error.h"
 
-/* Append 'record' as one line to 'path' (created 0644 if missing).
+/* Open the results file 'path' for appending, creating it (0666 less the
+ * umask) if missing: before the job runs, so that a path that cannot take
+ * the record is refused before any measurement is made. Only a regular
+ * file is accepted: not a directory, FIFO, device or symbolic link. The
+ * descriptor, or -1 with 'err' set. */
+int hm_results_open(const char *path, struct hm_error *err);
+
+/* Append 'record' as one line to the results file open on 'fd'.
  * 0, or -1 with 'err' set. */
-int hm_results_append(const char *path, const cJSON *record, struct hm_error *err);
+int hm_results_append(int fd, const cJSON *record, struct hm_error *err);
 
 /* "2026-11-22T15:04:05Z" for now, into buf. */
 const char *hm_utc_timestamp(char *buf, size_t size);

@@ -49,16 +49,13 @@ static cJSON *load_base(const char *from, struct hm_error *err)
 		}
 		doc = cJSON_Parse(text);
 	} else {
-		enum hm_read_status status;
-		size_t len;
-		char *text = hm_read_file(from, 256u << 20, &len, &status);
+		struct hm_error why;
 
-		if (!text && status == HM_READ_OPEN) {
-			hm_error_at(err, "from", "cannot open '%s'", from);
+		hm_error_clear(&why);
+		if (!(doc = hm_json_read_file(from, HM_MAX_PLATFORM_BYTES, &why))) {
+			hm_error_at(err, "from", "'%s': %s", from, why.msg);
 			return NULL;
 		}
-		doc = text ? cJSON_ParseWithLength(text, len) : NULL;
-		free(text);
 	}
 	if (!cJSON_IsObject(doc)) {
 		cJSON_Delete(doc);
@@ -84,31 +81,84 @@ static int get_positive(const cJSON *obj, const char *key, const char *path, dou
 	return 0;
 }
 
-/* Append 'count' processors of 'type', 'per_host' to a host named
- * PREFIX%04d; processor names continue from the current count. */
-static int add_processors(cJSON *procs, const char *type, long count, long per_host,
-			  const char *prefix, int *host_counter, struct hm_error *err)
+/* What generation adds to: the platform's processor list, its size
+ * (cJSON counts an array by walking it: counting once keeps generation
+ * linear in P) and the base platform's hosts, which generated hosts must
+ * not merge with. */
+struct target {
+	cJSON *procs;
+	int count;
+	int host_counter;
+	const char **base_hosts;    /* sorted */
+	int nr_base_hosts;
+};
+
+static int cmp_str(const void *a, const void *b)
 {
-	char host[300], name[64];
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	if (cJSON_GetArraySize(procs) + count > MAX_GENERATED)
-		return hm_error_set(err, "more than %d processors", MAX_GENERATED);
+static int init_target(struct target *t, cJSON *plat, struct hm_error *err)
+{
+	const cJSON *e;
+
+	memset(t, 0, sizeof(*t));
+	t->procs = cJSON_GetObjectItemCaseSensitive(plat, "processors");
+	t->count = cJSON_GetArraySize(t->procs);
+	t->host_counter = t->count;
+	if (t->count && !(t->base_hosts = malloc((size_t)t->count * sizeof(char *))))
+		return hm_error_set(err, "out of memory");
+	cJSON_ArrayForEach(e, t->procs) {
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "host");
+
+		if (!cJSON_IsString(h))
+			h = cJSON_GetObjectItemCaseSensitive(e, "name");
+		if (cJSON_IsString(h))
+			t->base_hosts[t->nr_base_hosts++] = h->valuestring;
+	}
+	qsort(t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str);
+	return 0;
+}
+
+/* Append one processor of 'type' on 'host', named G<index>. */
+static int add_one(struct target *t, const char *type, const char *host, const char *path,
+		   struct hm_error *err)
+{
+	char name[64];
+	cJSON *p;
+
+	if (t->count >= MAX_GENERATED)
+		return hm_error_at(err, path, "more than %d processors in all", MAX_GENERATED);
+	if (bsearch(&host, t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str))
+		return hm_error_at(err, path, "generated host '%s' is a host of the base platform too "
+				   "(choose another host_prefix)", host);
+	snprintf(name, sizeof(name), "G%d", t->count++);
+	p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "name", name);
+	cJSON_AddStringToObject(p, "host", host);
+	cJSON_AddStringToObject(p, "type", type);
+	cJSON_AddItemToArray(t->procs, p);
+	return 0;
+}
+
+/* Append 'count' processors of 'type', 'per_host' to a host named
+ * PREFIX%04d. */
+static int add_processors(struct target *t, const char *type, long count, long per_host,
+			  const char *prefix, const char *path, struct hm_error *err)
+{
+	char host[300];
+
 	for (long i = 0; i < count; i++) {
-		cJSON *p = cJSON_CreateObject();
-
 		if (i % per_host == 0)
-			(*host_counter)++;
-		snprintf(host, sizeof(host), "%s%04d", prefix, *host_counter);
-		snprintf(name, sizeof(name), "G%d", cJSON_GetArraySize(procs));
-		cJSON_AddStringToObject(p, "name", name);
-		cJSON_AddStringToObject(p, "host", host);
-		cJSON_AddStringToObject(p, "type", type);
-		cJSON_AddItemToArray(procs, p);
+			t->host_counter++;
+		snprintf(host, sizeof(host), "%s%04d", prefix, t->host_counter);
+		if (add_one(t, type, host, path, err))
+			return -1;
 	}
 	return 0;
 }
 
-static int apply_add(cJSON *plat, const cJSON *add, int *host_counter, struct hm_error *err)
+static int apply_add(struct target *t, const cJSON *add, struct hm_error *err)
 {
 	static const char *const keys[] = { "type", "count", "per_host", "host_prefix", NULL };
 	const cJSON *e;
@@ -134,8 +184,7 @@ static int apply_add(cJSON *plat, const cJSON *add, int *host_counter, struct hm
 		if ((it = cJSON_GetObjectItemCaseSensitive(e, "host_prefix")) &&
 		    (hm_json_name(it, path, &prefix, err) || hm_check_hostname(prefix, path, err)))
 			return -1;
-		if (add_processors(cJSON_GetObjectItemCaseSensitive(plat, "processors"), type, count,
-				   per_host, prefix, host_counter, err))
+		if (add_processors(t, type, count, per_host, prefix, path, err))
 			return -1;
 	}
 	return 0;
@@ -172,12 +221,11 @@ static cJSON *default_network(void)
 	return net;
 }
 
-static int apply_random(cJSON *plat, const cJSON *rnd, int *host_counter, struct hm_error *err)
+static int apply_random(cJSON *plat, struct target *t, const cJSON *rnd, struct hm_error *err)
 {
 	static const char *const keys[] = { "seed", "processors", "types", "speed_ratio", "per_host",
 					    "k3", "k2_over_k3", NULL };
 	cJSON *types = cJSON_GetObjectItemCaseSensitive(plat, "types");
-	cJSON *procs = cJSON_GetObjectItemCaseSensitive(plat, "processors");
 	double seed = 1, nprocs = 100, ntypes = 4, ratio = 10, per_host = 1, k3 = 1e-9;
 	double k2lo = 4, k2hi = 12;
 	const cJSON *k2 = cJSON_GetObjectItemCaseSensitive(rnd, "k2_over_k3");
@@ -199,34 +247,30 @@ static int apply_random(cJSON *plat, const cJSON *rnd, int *host_counter, struct
 		    !((k2hi = cJSON_GetArrayItem(k2, 1)->valuedouble) >= k2lo) || !isfinite(k2hi))
 			return hm_error_at(err, "random.k2_over_k3", "expected [lo, hi] with 0 < lo <= hi");
 	}
-	if (nprocs != floor(nprocs) || ntypes != floor(ntypes) || per_host != floor(per_host))
-		return hm_error_at(err, "random", "processors, types and per_host must be integers");
-	if (cJSON_GetArraySize(procs) + nprocs > MAX_GENERATED)
+	if (seed != floor(seed) || nprocs != floor(nprocs) || ntypes != floor(ntypes) ||
+	    per_host != floor(per_host))
+		return hm_error_at(err, "random", "seed, processors, types and per_host must be integers");
+	if (t->count + nprocs > MAX_GENERATED)
 		return hm_error_at(err, "random.processors", "more than %d processors in all", MAX_GENERATED);
 	state = (uint64_t)seed;
-	for (int t = 0; t < (int)ntypes; t++) {
+	for (int ty = 0; ty < (int)ntypes; ty++) {
 		/* first type 1x, last ratio x, the others log-uniform between */
-		double f = t == 0 ? 1 : t == (int)ntypes - 1 ? ratio : exp(log(ratio) * uniform(&state));
+		double f = ty == 0 ? 1 : ty == (int)ntypes - 1 ? ratio : exp(log(ratio) * uniform(&state));
 
-		snprintf(name, sizeof(name), "R%d", t + 1);
+		snprintf(name, sizeof(name), "R%d", ty + 1);
 		if (cJSON_GetObjectItemCaseSensitive(types, name))
 			return hm_error_at(err, "random", "type name '%s' already taken", name);
 		cJSON_AddItemToObject(types, name, random_type(k3, f, k2lo + (k2hi - k2lo) * uniform(&state)));
 	}
 	for (int i = 0; i < (int)nprocs; i++) {
-		cJSON *p = cJSON_CreateObject();
-
 		if (i % (int)per_host == 0)
-			(*host_counter)++;
-		snprintf(name, sizeof(name), "G%d", cJSON_GetArraySize(procs));
-		snprintf(host, sizeof(host), "r%05d", *host_counter);
-		cJSON_AddStringToObject(p, "name", name);
-		cJSON_AddStringToObject(p, "host", host);
+			t->host_counter++;
+		snprintf(host, sizeof(host), "r%05d", t->host_counter);
 		/* every type at least once, then uniform draws */
 		snprintf(name, sizeof(name), "R%d", i < (int)ntypes ? i + 1 :
 			 1 + (int)(uniform(&state) * ntypes) % (int)ntypes);
-		cJSON_AddStringToObject(p, "type", name);
-		cJSON_AddItemToArray(procs, p);
+		if (add_one(t, name, host, "random", err))
+			return -1;
 	}
 	if (!cJSON_GetObjectItemCaseSensitive(plat, "network"))
 		cJSON_AddItemToObject(plat, "network", default_network());
@@ -251,7 +295,7 @@ cJSON *hm_generate_platform(const cJSON *config, struct hm_error *err)
 	const cJSON *it, *e;
 	cJSON *plat;
 	long version;
-	int host_counter = 0;
+	struct target t = { 0 };
 
 	if (check_keys(config, "", keys, err))
 		return NULL;
@@ -278,7 +322,8 @@ cJSON *hm_generate_platform(const cJSON *config, struct hm_error *err)
 	if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(plat, "types")))
 		set_item(plat, "types", cJSON_CreateObject());
 	/* generated hosts must not merge with the base's */
-	host_counter = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plat, "processors"));
+	if (init_target(&t, plat, err))
+		goto fail;
 	if ((it = cJSON_GetObjectItemCaseSensitive(config, "types"))) {
 		if (!cJSON_IsObject(it)) {
 			hm_error_at(err, "types", "expected an object");
@@ -296,10 +341,10 @@ cJSON *hm_generate_platform(const cJSON *config, struct hm_error *err)
 	if ((it = cJSON_GetObjectItemCaseSensitive(config, "network")))
 		set_item(plat, "network", cJSON_Duplicate(it, 1));
 	if ((it = cJSON_GetObjectItemCaseSensitive(config, "add")) &&
-	    apply_add(plat, it, &host_counter, err))
+	    apply_add(&t, it, err))
 		goto fail;
 	if ((it = cJSON_GetObjectItemCaseSensitive(config, "random")) &&
-	    apply_random(plat, it, &host_counter, err))
+	    apply_random(plat, &t, it, err))
 		goto fail;
 	for (int k = 1; k <= 2; k++) {  /* name and description */
 		const char *key = k == 1 ? "name" : "description";
@@ -312,8 +357,10 @@ cJSON *hm_generate_platform(const cJSON *config, struct hm_error *err)
 			set_item(plat, key, cJSON_CreateString(it->valuestring));
 		}
 	}
+	free(t.base_hosts);
 	return plat;
 fail:
+	free(t.base_hosts);
 	cJSON_Delete(plat);
 	return NULL;
 }

@@ -1,5 +1,6 @@
 /* models/json_read.c - see json_read.h. */
 #include "json_read.h"
+#include "read_file.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,9 +32,9 @@ int hm_json_int(const cJSON *it, const char *path, long lo, long hi, long *out,
 		return hm_error_at(err, path, "expected an integer");
 	v = it->valuedouble;
 	if (!isfinite(v) || v != floor(v))
-		return hm_error_at(err, path, "expected an integer (got %g)", v);
+		return hm_error_at(err, path, "expected an integer (got %.17g)", v);
 	if (v < (double)lo || v > (double)hi)
-		return hm_error_at(err, path, "must be between %ld and %ld (got %g)", lo, hi, v);
+		return hm_error_at(err, path, "must be between %ld and %ld (got %.17g)", lo, hi, v);
 	*out = (long)v;
 	return 0;
 }
@@ -78,4 +79,105 @@ int hm_json_check_keys(const cJSON *obj, const char *path, const char *const *al
 			ret = hm_error_at(err, path, "duplicate key '%s'", keys[i]);
 	free(keys);
 	return ret;
+}
+
+/* 1-based line and column of 'pos' in 'text', for messages. */
+static void line_col(const char *text, const char *pos, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (const char *s = text; s < pos; s++) {
+		if (*s == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+/* What cJSON would accept silently or report badly: an escaped NUL
+ * ("\u0000" ends the string where it stands: "a\u0000;rm" reads as "a")
+ * and nesting deeper than HM_JSON_MAX_DEPTH (cJSON says "syntax error").
+ * One pass over the text, strings and escapes followed exactly. */
+static int scan_text(const char *text, size_t len, struct hm_error *err)
+{
+	int depth = 0, in_string = 0, line, col;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = text[i];
+
+		if (in_string) {
+			if (ch == '"') {
+				in_string = 0;
+			} else if (ch == '\\' && i + 1 < len) {
+				if (text[i + 1] == 'u' && i + 5 < len && !strncmp(text + i + 2, "0000", 4)) {
+					line_col(text, text + i, &line, &col);
+					return hm_error_set(err, "escaped NUL (\\u0000) in a string at line %d, column %d",
+							    line, col);
+				}
+				i++;    /* the escaped character */
+			}
+		} else if (ch == '"') {
+			in_string = 1;
+		} else if (ch == '[' || ch == '{') {
+			if (++depth > HM_JSON_MAX_DEPTH) {
+				line_col(text, text + i, &line, &col);
+				return hm_error_set(err, "nested deeper than %d levels at line %d, column %d",
+						    HM_JSON_MAX_DEPTH, line, col);
+			}
+		} else if (ch == ']' || ch == '}') {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+cJSON *hm_json_parse(const char *text, size_t len, struct hm_error *err)
+{
+	const char *end = NULL;
+	cJSON *root;
+	int line, col;
+
+	if (len == 0) {
+		hm_error_set(err, "empty input (expected a JSON object)");
+		return NULL;
+	}
+	if (memchr(text, '\0', len)) {
+		hm_error_set(err, "file contains a NUL byte");
+		return NULL;
+	}
+	if (scan_text(text, len, err))
+		return NULL;
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!root) {
+		line_col(text, end ? end : text, &line, &col);
+		hm_error_set(err, "JSON syntax error at line %d, column %d", line, col);
+		return NULL;
+	}
+	while (end < text + len && strchr(" \t\r\n", *end))
+		end++;
+	if (end < text + len) {
+		cJSON_Delete(root);
+		line_col(text, end, &line, &col);
+		hm_error_set(err, "unexpected text after the JSON value at line %d, column %d", line, col);
+		return NULL;
+	}
+	return root;
+}
+
+cJSON *hm_json_read_file(const char *path, size_t max, struct hm_error *err)
+{
+	enum hm_read_status status;
+	size_t len = 0;
+	char *text = hm_read_file(path, max, &len, &status), why[256];
+	cJSON *doc;
+
+	if (!text) {
+		hm_error_set(err, "%s", hm_read_failure(status, max, why, sizeof(why)));
+		return NULL;
+	}
+	doc = hm_json_parse(text, len, err);
+	free(text);
+	return doc;
 }

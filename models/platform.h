@@ -15,6 +15,7 @@
 #include "error.h"
 
 #define HM_MAX_PROCESSORS 100000   /* keeps per-pair work and memory bounded */
+#define HM_MAX_PLATFORM_BYTES ((size_t)16 << 20) /* a 100000-processor file is ~10 MB */
 #define HM_MAX_TYPES 1000
 #define HM_MAX_BLOCK_SIZES 16      /* candidate b values the searches try */
 #define HM_MAX_BLOCK 4096          /* largest accepted block size */

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILE_BYTES (64L << 20)  /* a 100000-processor file is ~10 MB */
+#define MAX_FILE_BYTES HM_MAX_PLATFORM_BYTES
 #define MAX_NAME HM_MAX_NAME
 #define MAX_TABLE 64        /* entries of a k table over b */
 #define MAX_FIXED_KEYS 64   /* keys of an object whose keys are listed */
@@ -69,7 +69,7 @@ static int get_quantity(struct loader *ld, const cJSON *it, const char *path,
 		if (!isfinite(v))
 			return hm_error_at(ld->err, path, "value is not finite");
 		if (v < 0 || (v == 0 && !allow_zero))
-			return hm_error_at(ld->err, path, "must be %s (got %g)",
+			return hm_error_at(ld->err, path, "must be %s (got %.17g)",
 					   allow_zero ? ">= 0" : "> 0", v);
 		*out = v;
 		return 0;
@@ -101,7 +101,7 @@ static int parse_block_key(struct loader *ld, const char *key, const char *path,
 
 	errno = 0;
 	v = strtol(key, &end, 10);
-	if (!key[0] || *end || key[0] == '+' || key[0] == '-' || key[0] == ' ' || errno)
+	if (!(key[0] >= '0' && key[0] <= '9') || *end || errno)
 		return hm_error_at(ld->err, path, "key '%s' is not a block size (a positive integer)", key);
 	if (v < 1 || v > HM_MAX_BLOCK)
 		return hm_error_at(ld->err, path, "block size %ld out of range 1..%d", v, HM_MAX_BLOCK);
@@ -490,23 +490,6 @@ static int load_block_sizes(struct loader *ld, const cJSON *bs)
 
 /* ---- top level -------------------------------------------------------- */
 
-/* 1-based line and column of 'pos' in 'text', for syntax errors. */
-static void line_col(const char *text, const char *pos, int *line, int *col)
-{
-	const char *s;
-
-	*line = 1;
-	*col = 1;
-	for (s = text; s < pos; s++) {
-		if (*s == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 /* Member 'key' of the top level; NULL after "missing 'key'" (the loaders
  * below return -1 on NULL without a message of their own). */
 static const cJSON *required(struct loader *ld, const cJSON *root, const char *key)
@@ -556,7 +539,6 @@ int hm_platform_load_buffer(const char *json, size_t len, const char *name,
 			    struct hm_platform **out, struct hm_error *err)
 {
 	struct loader ld = { NULL, err };
-	const char *end = NULL;
 	cJSON *root;
 	int ret;
 
@@ -564,27 +546,8 @@ int hm_platform_load_buffer(const char *json, size_t len, const char *name,
 	hm_error_clear(err);
 	if (err)
 		snprintf(err->file, sizeof(err->file), "%s", name);
-	if (memchr(json, '\0', len))
-		return hm_error_set(err, "file contains a NUL byte");
-	root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-	if (!root) {
-		int line, col;
-
-		if (!end)
-			end = json;
-		line_col(json, end, &line, &col);
-		return hm_error_set(err, "JSON syntax error at line %d, column %d", line, col);
-	}
-	while (end < json + len && strchr(" \t\r\n", *end))
-		end++;
-	if (end < json + len) {
-		int line, col;
-
-		cJSON_Delete(root);
-		line_col(json, end, &line, &col);
-		return hm_error_set(err, "unexpected text after the JSON value at line %d, column %d",
-				    line, col);
-	}
+	if (!(root = hm_json_parse(json, len, err)))
+		return -1;
 	ld.p = calloc(1, sizeof(*ld.p));
 	if (!ld.p) {
 		cJSON_Delete(root);
@@ -624,11 +587,9 @@ int hm_platform_load(const char *path, struct hm_platform **out,
 	}
 	snprintf(err->file, sizeof(err->file), "%s", path);
 	if (!(buf = hm_read_file(path, MAX_FILE_BYTES, &got, &status))) {
-		if (status == HM_READ_OPEN)
-			return hm_error_set(err, "cannot open: %s", strerror(errno));
-		if (status == HM_READ_TOO_BIG)
-			return hm_error_set(err, "file is larger than %ld bytes", MAX_FILE_BYTES);
-		return hm_error_set(err, "cannot read: %s", strerror(errno));
+		char why[256];
+
+		return hm_error_set(err, "%s", hm_read_failure(status, MAX_FILE_BYTES, why, sizeof(why)));
 	}
 	ret = hm_platform_load_buffer(buf, got, path, out, err);
 	free(buf);

@@ -65,7 +65,8 @@ int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
 	char *end;
 	double v;
 
-	if (!text || !*text || strchr(" \t\n+", text[0])) {
+	/* a number starts here: no white space of any kind, no sign but '-' */
+	if (!text || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.' || text[0] == '-')) {
 		snprintf(why, (size_t)why_size, "'%s' is not a quantity", text ? text : "");
 		return -1;
 	}

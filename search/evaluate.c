@@ -54,7 +54,7 @@ int hm_evaluate_counts(const struct hm_problem *pb, const int *d, const char *na
 	memset(res, 0, sizeof(*res));
 	if (total_processes(pb, d, &D, err))
 		return -1;
-	fixed.depth = (int)D;
+	fixed.depth = (int)D;   /* hm_tree_init checks the rest of the problem */
 	if (hm_tree_init(&t, &fixed, err))
 		return -1;
 	for (i = 0; i < t.P; i++)

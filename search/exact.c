@@ -361,7 +361,7 @@ static void release(struct exact *x)
 
 int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	return hm_problem_check_depth(pb, err);
+	return hm_problem_check(pb, 1, err);
 }
 
 int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,

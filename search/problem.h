@@ -18,4 +18,9 @@ struct hm_problem {
 /* 0 if the depth is within 1..HM_MAX_DEPTH, else -1 with 'err' set. */
 int hm_problem_check_depth(const struct hm_problem *pb, struct hm_error *err);
 
+/* 0 if the problem can be searched: the depth (when 'with_depth': users
+ * ignore it), n at least the smallest candidate block size, the platform
+ * within the searches' table sizes; else -1 with 'err' set. */
+int hm_problem_check(const struct hm_problem *pb, int with_depth, struct hm_error *err);
+
 #endif /* HM_PROBLEM_H */

@@ -88,7 +88,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	size_t P, nb, L, T;
 
 	memset(t, 0, sizeof(*t));
-	if (hm_problem_check_depth(pb, err))
+	if (hm_problem_check(pb, 1, err))
 		return -1;
 	t->pb = *pb;
 	t->P = p->nr_procs;
@@ -99,8 +99,6 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	nb = (size_t)t->nb;
 	L = (size_t)pb->depth;
 	T = (size_t)t->T;
-	if ((P + 1) * T > ((size_t)1 << 26))
-		return hm_error_set(err, "platform too large to search: %zu processors x %zu types", P, T);
 	t->k3_dgemm = malloc(P * nb * sizeof(double));
 	t->k3_dtrsm = malloc(P * nb * sizeof(double));
 	t->k2_dgetf2 = malloc(P * nb * sizeof(double));

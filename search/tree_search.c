@@ -327,7 +327,7 @@ static void (*const walks[HM_NR_WALKS])(struct hm_run *s) = {
 
 int hm_tree_search_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	if (hm_problem_check_depth(pb, err))
+	if (hm_problem_check(pb, 1, err))
 		return -1;
 	if ((size_t)(pb->depth + 1) * (size_t)pb->platform->nr_procs > MAX_CHILD_ROWS)
 		return hm_error_set(err, "depth x processors too large to search (%d x %d)",

@@ -80,7 +80,7 @@ static int better_result(const struct hm_result *a, const struct hm_result *b)
 
 int hm_user_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	return 0;
+	return hm_problem_check(pb, 0, err);
 }
 
 /* EU: the best of the fastest processor alone, the CU set, the GU set. */

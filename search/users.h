@@ -7,7 +7,7 @@
 
 enum hm_user { HM_USER_GU, HM_USER_CU, HM_USER_EU };
 
-/* Users ignore the depth limit: they apply to every problem. */
+/* Users ignore the depth limit; the rest of hm_problem_check holds. */
 int hm_user_applies(const struct hm_problem *pb, struct hm_error *err);
 
 /* The run() of a registry entry: 'user' is an enum hm_user. */

@@ -47,7 +47,7 @@ expect 3 "unknown launcher" -- "$hm" plan --launcher '$(id)' -o "$tmp/x"
 
 # plan files: malformed, wrong types, inconsistent
 printf '{"hetmap_plan":1,' > "$tmp/p1.json"
-expect 2 "not valid JSON" -- "$hm" run --plan "$tmp/p1.json" --dry-run
+expect 2 "JSON syntax error" -- "$hm" run --plan "$tmp/p1.json" --dry-run
 printf '{"hetmap_plan":2}' > "$tmp/p2.json"
 expect 2 "hetmap_plan: must be between 1 and 1" -- "$hm" run --plan "$tmp/p2.json" --dry-run
 "$hm" plan -p "$mini" -n 400 -M GU -o "$tmp/good-plan.json" >/dev/null

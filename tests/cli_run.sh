@@ -60,7 +60,7 @@ sleep 1
 check "no driver left after SIGINT" test -z "$(pgrep -f "hetmap-driver --routine lu -n 9000" || true)"
 check "interrupted record" grep -q '"mpirun_status":"interrupted"' "$res"
 expect 0 "7 records" -- "$jsonl_check" "$res" 7
-expect 2 "cannot open the plan file" -- "$hm" run --plan "$tmp/none.json"
+expect 2 "cannot open: No such file" -- "$hm" run --plan "$tmp/none.json"
 echo '{"hetmap_plan":1,"inputs":{"routine":"lu","n":100},"plan":{"found":true,"method":"X","D":2,"r":1,"c":3,"b":8}}' > "$tmp/bad-plan.json"
 expect 2 "grid 1 x 3 does not hold D = 2 processes" -- "$hm" run --plan "$tmp/bad-plan.json"
 

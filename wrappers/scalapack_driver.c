@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "wrappers/scalapack.h"
+#include "wrappers/driver_limits.h"
 
 enum { EXIT_BAD_ARGS = 2, EXIT_CHECK_FAILED = 3, EXIT_SCALAPACK = 4 };
 
@@ -123,10 +124,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	while (!bad && (opt = getopt_long(argc, argv, "n:b:r:c:s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'R': bad = parse_routine(optarg, &a->lu); break;
-		case 'n': bad = parse_int(optarg, "-n", 1000000, &a->n); break;
-		case 'b': bad = parse_int(optarg, "-b", 4096, &a->b); break;
-		case 'r': bad = parse_int(optarg, "-r", 100000, &a->r); break;
-		case 'c': bad = parse_int(optarg, "-c", 100000, &a->c); break;
+		case 'n': bad = parse_int(optarg, "-n", HM_DRIVER_MAX_N, &a->n); break;
+		case 'b': bad = parse_int(optarg, "-b", HM_DRIVER_MAX_B, &a->b); break;
+		case 'r': bad = parse_int(optarg, "-r", HM_DRIVER_MAX_GRID_SIDE, &a->r); break;
+		case 'c': bad = parse_int(optarg, "-c", HM_DRIVER_MAX_GRID_SIDE, &a->c); break;
 		case 's': bad = parse_int(optarg, "--seed", 2147483647, &seed); break;
 		case 'N': a->check = 0; break;
 		case 'P': a->perturb = 1; break;

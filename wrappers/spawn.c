@@ -38,8 +38,12 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
-#define NR_FORWARDED 3
+/* Every signal whose default action ends hetmap (but SIGPIPE, ignored,
+ * and SIGKILL/SIGSTOP, which cannot be caught): on any of them the job is
+ * stopped and accounted for, never left running behind us. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+				 SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ };
+#define NR_FORWARDED (int)(sizeof(forwarded) / sizeof(forwarded[0]))
 
 /* In the child, between fork and exec: own process group, default signal
  * handling, stdout into the pipe, extra environment. Reports an exec
@@ -219,6 +223,8 @@ int hm_spawn_run(char *const argv[], const struct hm_spawn_opts *opts,
 		goto restore;
 	}
 	setpgid(pid, pid);      /* also here: whichever runs first wins the race */
+	if (opts->on_start)
+		opts->on_start(pid);
 
 	while (open_out) {
 		struct pollfd pfd[2] = { { out[0], POLLIN, 0 }, { wake[0], POLLIN, 0 } };
@@ -257,13 +263,22 @@ int hm_spawn_run(char *const argv[], const struct hm_spawn_opts *opts,
 			opts->on_line(lb.data, opts->ctx);
 	}
 	free(lb.data);
-	/* the output is closed, or we stopped the group: reap the child */
-	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-		if (got_signal && res->status != HM_SPAWN_INTERRUPTED) {
-			res->status = HM_SPAWN_INTERRUPTED;
+	/* the output is closed, or we stopped the group: reap the child, still
+	 * bounded by the timeout (a launcher may close its output long before
+	 * it ends) and still answering signals */
+	while (!reaped) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (res->status == HM_SPAWN_EXITED &&
+		    (got_signal || (opts->timeout > 0 && now() - start >= opts->timeout))) {
+			res->status = got_signal ? HM_SPAWN_INTERRUPTED : HM_SPAWN_TIMEOUT;
 			res->signal = got_signal;
 			stop_tree(pid, opts->grace, &status, &reaped);
+			continue;
 		}
+		poll(&(struct pollfd){ wake[0], POLLIN, 0 }, 1, 50);
 	}
 	if (read(errp[0], &exec_errno, sizeof(exec_errno)) == (ssize_t)sizeof(exec_errno)) {
 		res->status = HM_SPAWN_NOT_FOUND;

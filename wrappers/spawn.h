@@ -7,9 +7,12 @@
  *  - its standard output streamed through us line by line (we echo it and
  *    let the caller pick out the driver's JSON line), standard error
  *    passed through untouched;
- *  - bounded by an optional timeout; SIGINT, SIGTERM and SIGHUP received
- *    by hetmap are forwarded to the child's group (SIGTERM, then SIGKILL
- *    after a grace period), and the outcome says what happened. */
+ *  - bounded by an optional timeout, also after the child closed its
+ *    output; any catchable signal that would end hetmap (INT, TERM, HUP,
+ *    QUIT, USR1, USR2, ALRM, ...) stops the child's group and its
+ *    descendants (SIGTERM, then SIGKILL after a grace period), and the
+ *    outcome says what happened. Only SIGKILL of hetmap itself leaves the
+ *    job running: on_start tells the caller the group to name. */
 #ifndef HM_SPAWN_H
 #define HM_SPAWN_H
 
@@ -41,6 +44,8 @@ struct hm_spawn_opts {
 	FILE *echo;                     /* where to copy the child's stdout, or NULL */
 	/* called for each complete stdout line (without the newline) */
 	void (*on_line)(const char *line, void *ctx);
+	/* called once the child exists, with its pid (= its process group) */
+	void (*on_start)(int pid);
 	void *ctx;
 };
 
