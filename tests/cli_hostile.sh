@@ -58,4 +58,147 @@ expect 2 "plan.b: must be between 1" -- "$hm" run --plan "$tmp/p4.json" --dry-ru
 sed 's/"ranks":	\["a0"/"ranks":	["zz"/' "$tmp/good-plan.json" > "$tmp/p5.json"
 expect 2 "processor 'zz' is not in plan.processes" -- "$hm" run --plan "$tmp/p5.json" --dry-run
 expect 0 "hetmap-driver --routine lu -n 400" -- "$hm" run --plan "$tmp/good-plan.json" --dry-run
+
+# ---- outputs: only regular files are replaced, the umask is honoured,
+# any legal name works, launch directories are all or nothing ----------
+mkfifo "$tmp/fifo"
+expect 4 "is not a regular file (a FIFO)" -- timeout 10 "$hm" plan -p "$mini" -o "$tmp/fifo"
+check "the FIFO is still a FIFO" test -p "$tmp/fifo"
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	expect 4 "is not a regular file (a device)" -- "$hm" plan -p "$mini" -o "$tmp/null"
+	check "the device node is still a device node" test -c "$tmp/null"
+else
+	echo "skipped: mknod not permitted here (device-node output)"
+fi
+ln -s "$tmp/nowhere" "$tmp/link"
+expect 4 "a symbolic link" -- "$hm" plan -p "$mini" -o "$tmp/link"
+check "the dangling link's target was not created" test ! -e "$tmp/nowhere"
+expect 4 "not a regular file" -- "$hm" generate /dev/null -o "$tmp/fifo"
+(umask 022 && "$hm" plan -p "$mini" -o "$tmp/m644.json" >/dev/null)
+check "a new file gets 0666 less the umask (022)" test "$(stat -c %a "$tmp/m644.json")" = 644
+(umask 077 && "$hm" plan -p "$mini" -o "$tmp/m600.json" >/dev/null)
+check "a new file gets 0666 less the umask (077)" test "$(stat -c %a "$tmp/m600.json")" = 600
+chmod 640 "$tmp/m644.json"
+"$hm" plan -p "$mini" -o "$tmp/m644.json" >/dev/null
+check "a replaced file keeps its mode" test "$(stat -c %a "$tmp/m644.json")" = 640
+long=$(printf 'p%.0s' $(seq 250))
+expect 0 "" -- "$hm" plan -p "$mini" -o "$tmp/$long"
+check "a 250-character file name is written" test -s "$tmp/$long"
+mkdir -p "$tmp/launch/command"
+expect 4 "command: exists and is not a regular file" -- "$hm" plan -p "$mini" --launcher openmpi -o "$tmp/launch"
+check "a failed launch directory gets no plan.json" test ! -e "$tmp/launch/plan.json"
+check "nor a launcher file" test ! -e "$tmp/launch/rankfile"
+check "nor a temporary file" test -z "$(ls -A "$tmp/launch" | grep -v '^command$')"
+expect 4 "" -- bash -c "ulimit -f 1; trap '' XFSZ; exec \"\$0\" plan -p builtin:mtorc-03 -n 20000 -f json -M GU -o \"\$1\"" "$hm" "$tmp/big.json"
+check "a write beyond the file-size limit (a full disk) leaves nothing" test ! -e "$tmp/big.json"
+check "and no temporary file" test -z "$(ls -A "$tmp" | grep '^\.hetmap-')"
+
+# ---- inputs that never end, block or are not files --------------------
+expect 2 "empty input" -- timeout 10 "$hm" platform check "$tmp/fifo"
+expect 2 "empty input" -- timeout 10 "$hm" run --plan "$tmp/fifo" --dry-run
+expect 2 "empty input" -- timeout 10 "$hm" generate "$tmp/fifo"
+expect 2 "larger than 16777216 bytes" -- timeout 20 "$hm" platform check /dev/zero
+expect 2 "is a directory" -- "$hm" platform check "$tmp"
+printf '{"hetmap_generator": 1, "from": "/dev/zero"}' > "$tmp/g-zero.json"
+expect 2 "larger than 16777216 bytes" -- timeout 20 "$hm" generate "$tmp/g-zero.json"
+printf '{"hetmap_generator": 1, "from": "%s"}' "$tmp" > "$tmp/g-dir.json"
+expect 2 "is a directory" -- "$hm" generate "$tmp/g-dir.json"
+printf '{"hetmap_generator": 1, "from": "%s"}' "$tmp/fifo" > "$tmp/g-fifo.json"
+expect 2 "empty input" -- timeout 10 "$hm" generate "$tmp/g-fifo.json"
+
+# ---- limits checked before the work they bound -------------------------
+python3 - "$tmp/many-types.json" <<'PY'
+import sys
+keys = ",".join('"t%d":{"k3":1e-9,"k2_dgetf2":1e-9}' % i for i in range(200000))
+open(sys.argv[1], "w").write('{"types":{%s},"processors":[],"network":{}}' % keys)
+PY
+start=$SECONDS
+expect 2 "types: more than 1000 keys" -- "$hm" platform check "$tmp/many-types.json"
+check "200000 type keys refused within 5 s" test $((SECONDS - start)) -le 5
+printf '{"hetmap_generator": 1, "name": "big", "random": {"seed": 3, "processors": 100000, "types": 20, "per_host": 8}}' > "$tmp/g100k.json"
+start=$SECONDS
+expect 0 "100000 processors of 20 types" -- "$hm" generate "$tmp/g100k.json" -o "$tmp/p100k.json"
+check "100000 processors generated within 5 s" test $((SECONDS - start)) -le 5
+start=$SECONDS
+expect 4 "" -- "$hm" generate "$tmp/g100k.json" -o "$tmp/a-file/x.json"
+check "an unwritable -o is reported before generating" test $((SECONDS - start)) -le 1
+# a plan of 100000 ranks loads in linear time
+python3 - "$tmp/plan100k.json" <<'PY'
+import json, sys
+D = 100000
+procs = [{"processor": "p%d" % i, "host": "h%d" % i, "count": 1, "slot": 0, "cores": 1} for i in range(D)]
+plan = {"hetmap_plan": 1, "inputs": {"routine": "lu", "n": 200000},
+        "plan": {"method": "GU", "found": True, "D": D, "r": 1, "c": D, "b": 64,
+                 "processes": procs, "ranks": ["p%d" % i for i in range(D)]}}
+json.dump(plan, open(sys.argv[1], "w"))
+PY
+start=$SECONDS
+expect 0 "-np 100000" -- "$hm" run --plan "$tmp/plan100k.json" --dry-run
+check "a 100000-rank plan runs --dry-run within 10 s" test $((SECONDS - start)) -le 10
+
+# ---- searches: budgets and sizes have their own exit codes -------------
+expect 5 "stopped by the time budget before any configuration" -- "$hm" plan -M BTM --max-time 1e-9
+for m in BTM exact GU; do
+	expect 3 "smaller than every candidate block size" -- "$hm" plan -p "$mini" -n 20 -M $m
+done
+python3 - "$tmp/wide.json" <<'PY'
+import json, sys
+types = {"t%d" % i: {"k3": 1e-9 * (1 + i), "k2_dgetf2": 1e-8} for i in range(700)}
+procs = [{"name": "p%d" % i, "type": "t%d" % (i % 700)} for i in range(100000)]
+net = {k: {"t_s": 1e-6, "t_w": 1e-9} for k in ("same_processor", "same_node", "inter_node")}
+json.dump({"types": types, "processors": procs, "network": net, "block_sizes": [64]}, open(sys.argv[1], "w"))
+PY
+for m in BTM GU; do
+	expect 3 "platform too large to search" -- "$hm" plan -p "$tmp/wide.json" -M $m
+done
+
+# ---- plans: strict as platforms ----------------------------------------
+sed '0,/"method":/s/"method":/"method": "x", "method":/' "$tmp/good-plan.json" > "$tmp/p6.json"
+expect 2 "duplicate key 'method'" -- "$hm" run --plan "$tmp/p6.json" --dry-run
+{ cat "$tmp/good-plan.json"; echo '{}'; } > "$tmp/p7.json"
+expect 2 "unexpected text after the JSON value" -- "$hm" run --plan "$tmp/p7.json" --dry-run
+python3 - "$tmp/good-plan.json" "$tmp" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+bad = json.loads(json.dumps(plan)); bad["plan"]["processes"][0]["count"] += 1
+json.dump(bad, open(sys.argv[2] + "/p8.json", "w"))
+big = json.loads(json.dumps(plan)); big["inputs"]["n"] = 10000000
+json.dump(big, open(sys.argv[2] + "/p9.json", "w"))
+local = json.loads(json.dumps(plan))
+for p in local["plan"]["processes"]:
+    p["host"] = "localhost"; p["slot"] = 100000
+json.dump(local, open(sys.argv[2] + "/p10.json", "w"))
+PY
+expect 2 "in plan.ranks, not its count" -- "$hm" run --plan "$tmp/p8.json" --dry-run
+expect 3 "the driver takes n <= 1000000" -- "$hm" run --plan "$tmp/p9.json" --mpirun /nonexistent
+expect 3 "which has" -- "$hm" run --plan "$tmp/p10.json" --mpirun /nonexistent
+printf '{"hetmap_plan":1, "inputs": {"routine": "lu", "n": 100, "n": 200}}' > "$tmp/p11.json"
+expect 2 "inputs: duplicate key 'n'" -- "$hm" run --plan "$tmp/p11.json" --dry-run
+python3 -c 'print("{\"hetmap_plan\": 1, \"x\": " + "[" * 2000 + "]" * 2000 + "}")' > "$tmp/p12.json"
+expect 2 "nested deeper than 100 levels" -- "$hm" run --plan "$tmp/p12.json" --dry-run
+
+# ---- generator descriptions --------------------------------------------
+printf '{"hetmap_generator": 1, "name": "a", "name": "b"}' > "$tmp/g1.json"
+expect 2 "duplicate key 'name'" -- "$hm" generate "$tmp/g1.json"
+printf '{"hetmap_generator": 1, "from": "builtin:torc"} x' > "$tmp/g2.json"
+expect 2 "unexpected text after the JSON value" -- "$hm" generate "$tmp/g2.json"
+printf '{"hetmap_generator": 1, "random": {"seed": 1.5, "processors": 4}}' > "$tmp/g3.json"
+expect 2 "seed, processors, types and per_host must be integers" -- "$hm" generate "$tmp/g3.json"
+sed 's/"host": "hostA"/"host": "n0004"/' "$mini" > "$tmp/base.json"
+printf '{"hetmap_generator": 1, "from": "%s", "add": [{"type": "slow", "count": 2, "host_prefix": "n"}]}' "$tmp/base.json" > "$tmp/g4.json"
+expect 2 "is a host of the base platform too" -- "$hm" generate "$tmp/g4.json"
+printf '{"hetmap_generator": 1, "from": "builtin:sunet", "add": [{"type": "nosuch", "count": 1}]}' > "$tmp/g5.json"
+expect 2 "the generated platform is not valid at processors[6].type" -- "$hm" generate "$tmp/g5.json"
+
+# ---- options ------------------------------------------------------------
+for g in 1x4294967299 1x3junk 3x1x1 x3 3x 0x1 '1 x3'; do
+	expect 3 "--grid expects RxC" -- "$hm" predict --procs 1,0,0 -p "$mini" --grid "$g" -b 32
+done
+expect 3 "processor 'a0' given twice" -- "$hm" predict -p "$mini" --procs a0=1,a0=2
+for l in ',,,' ',BTM' 'BTM,,GU' 'BTM,'; do
+	expect 3 "empty method name" -- "$hm" compare -p "$mini" --methods "$l"
+done
+printf '{"name":"e","description":"a\u001b[31mred","types":{"t":{"k3":1e-9,"k2_dgetf2":1e-9}},"processors":[{"name":"a","type":"t"}],"network":{"same_processor":{"t_s":0,"t_w":0},"same_node":{"t_s":0,"t_w":0},"inter_node":{"t_s":0,"t_w":0}},"block_sizes":[32]}' > "$tmp/esc.json"
+expect 0 'a\x1b[31mred' -- "$hm" platform show "$tmp/esc.json"
+check "no raw escape sequence reaches the terminal" bash -c "! \"\$0\" platform show \"\$1\" | grep -q \$'\\x1b'" "$hm" "$tmp/esc.json"
 finish cli_hostile

@@ -1,0 +1,90 @@
+#!/bin/bash
+# 'hetmap run' against a hostile environment, with a stand-in for mpirun
+# (a script, so these tests need no MPI and run in seconds): results files
+# that are not files, a results file cut mid-line, signals that are not
+# INT/TERM/HUP, a closed standard output, a launcher that closes its
+# output and keeps running past the timeout.
+set -u
+hm=$1 data=$2
+. "$(dirname "$0")/lib.sh"
+mini=$data/good/mini.json
+"$hm" plan -p "$mini" -n 400 -M GU -o "$tmp/plan.json" >/dev/null
+
+# The stand-in: MODE=ok prints a driver line; MODE=sleep starts a child
+# and waits; MODE=close closes its output, then waits. It notes its pid
+# and its child's, and that it ran.
+cat > "$tmp/mpirun" <<'SH'
+#!/bin/bash
+echo $$ > "$FAKE_DIR/mpirun.pid"
+case "$MODE" in
+ok)	echo '{"hetmap_driver":1,"seconds":0.25,"check":{"kind":"test","passed":true},"ranks":[]}' ;;
+noisy)	for i in $(seq 2000); do echo "line $i of output nobody reads"; done
+	echo '{"hetmap_driver":1,"seconds":0.25,"check":{"kind":"test","passed":true},"ranks":[]}' ;;
+sleep)	sleep 60 & echo $! > "$FAKE_DIR/child.pid"; echo started > "$FAKE_DIR/started"; wait ;;
+close)	exec >&-; echo started > "$FAKE_DIR/started"; sleep 60 ;;
+esac
+SH
+chmod +x "$tmp/mpirun"
+export FAKE_DIR=$tmp
+run() {         # hetmap run with the stand-in
+	"$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" "$@"
+}
+
+# ---- results files that cannot take a record: refused before the job ----
+mkfifo "$tmp/fifo"
+ln -s "$tmp/nowhere" "$tmp/dangling"
+mkdir "$tmp/a-dir"
+for r in "$tmp/a-dir" "$tmp/no/such/dir/r.jsonl" "" "$tmp/fifo" "$tmp/dangling"; do
+	rm -f "$tmp/mpirun.pid"
+	MODE=ok expect 4 "results" -- timeout 10 "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --results "$r"
+	check "the job did not run for results '$r'" test ! -e "$tmp/mpirun.pid"
+done
+check "the dangling link's target was not created" test ! -e "$tmp/nowhere"
+check "the FIFO is still a FIFO" test -p "$tmp/fifo"
+
+# ---- a results file cut mid-line: the next record starts a fresh line ----
+printf '{"hetmap_result":1,"cut' > "$tmp/r.jsonl"
+MODE=ok expect 0 "record appended" -- run --results "$tmp/r.jsonl"
+check "the new record is a line of its own" python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[0] == "{\"hetmap_result\":1,\"cut"
+rec = json.loads(lines[1]); assert rec["hetmap_result"] == 1 and rec["measured_s"] == 0.25
+assert lines[2] == ""' "$tmp/r.jsonl"
+(umask 027 && MODE=ok run --results "$tmp/new.jsonl" >/dev/null 2>&1)
+check "a new results file gets 0666 less the umask" test "$(stat -c %a "$tmp/new.jsonl")" = 640
+
+# ---- any signal that would end hetmap stops the job and records it ------
+for sig in USR1 USR2 QUIT ALRM TERM; do
+	rm -f "$tmp/started" "$tmp/child.pid"
+	export TMPDIR=$tmp/t-$sig
+	mkdir -p "$TMPDIR"
+	MODE=sleep "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --results "$tmp/sig.jsonl" \
+		>/dev/null 2>"$tmp/sig.err" &
+	pid=$!
+	for i in $(seq 100); do [ -e "$tmp/started" ] && break; sleep 0.1; done
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	unset TMPDIR
+	want=$((128 + $(kill -l "$sig")))
+	check "SIG$sig: exit $want (got $rc)" test $rc -eq $want
+	check "SIG$sig: the job's child is stopped" bash -c '! kill -0 "$(cat "$1")" 2>/dev/null' _ "$tmp/child.pid"
+	check "SIG$sig: the temporary directory is removed" test -z "$(ls -A "$tmp/t-$sig")"
+	check "SIG$sig: a record says so" python3 -c '
+import json, sys
+rec = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert rec["mpirun_status"] == "interrupted" and rec["signal"] == int(sys.argv[2])' "$tmp/sig.jsonl" "$(kill -l "$sig")"
+done
+check "the process group is named for the case of SIGKILL" grep -q "kill -TERM -- -" "$tmp/sig.err"
+
+# ---- a closed standard output does not lose the record -------------------
+MODE=noisy run --results "$tmp/pipe.jsonl" 2>/dev/null | true
+check "the record is written with stdout closed" test "$(wc -l < "$tmp/pipe.jsonl")" -eq 1
+
+# ---- the timeout holds after the launcher closed its output -------------
+rm -f "$tmp/started"
+start=$SECONDS
+MODE=close expect 9 "stopped after the 2 s timeout" -- run --results "$tmp/t.jsonl" --timeout 2
+check "stopped within 10 s of a 2 s timeout" test $((SECONDS - start)) -le 10
+finish run_hostile
