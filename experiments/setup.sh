@@ -3,7 +3,7 @@
 # that are missing, build, then run the main job (default) or the tests.
 #   sh experiments/setup.sh         plan LU n=2048 on the builtin TORC platform
 #   sh experiments/setup.sh test    the test suite (what CI runs): the tests,
-#                                   again under ASan+UBSan, then 60 s of fuzzing
+#                                   again under ASan+UBSan, then 2 x 30 s of fuzzing
 set -eu
 mode=${1:-run}
 cd "$(dirname "$0")/.."
@@ -42,8 +42,8 @@ test)
 	cmake --build build-asan -j"$(nproc)" >/dev/null
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir build-asan --output-on-failure
-	echo "setup: fuzzing the platform and plan loaders for 60 s" >&2
-	sh tests/fuzz/run.sh 60 ;;
+	echo "setup: fuzzing the platform and plan loaders, then the generator, 30 s each" >&2
+	sh tests/fuzz/run.sh 30 ;;
 *)
 	echo "usage: sh experiments/setup.sh [run|test]" >&2
 	exit 3 ;;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/platform.h"
+#include "models/json_read.h"
 #include "mapper/placement.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hm_platform_find(p, "P0");
 		hm_platform_free(p);
 	}
-	doc = cJSON_ParseWithLength((const char *)data, size);
+	doc = hm_json_parse((const char *)data, size, &err);   /* as hm_placement_load */
 	if (doc) {
 		if (hm_placement_from_plan(&pl, doc, "fuzz", &err) == 0)
 			hm_placement_release(&pl);

@@ -1,24 +1,41 @@
 #!/bin/sh
-# Build the libFuzzer target with clang and fuzz the loaders for a bounded
-# time (default 60 s). Seeds: the reference platforms, the good and bad
-# test files, plans, and the regression inputs. A crash fails the run; its
-# input is left in tests/fuzz/regressions/ to be fixed and kept.
-#   sh tests/fuzz/run.sh [SECONDS]
+# Build the libFuzzer targets with clang and fuzz each for a bounded time
+# (default 30 s each): the platform and plan loaders (fuzz_loaders) and
+# the platform generator (fuzz_generator). Seeds: the reference platforms,
+# the good and bad test files and plans; the generator descriptions of
+# experiments/generator; the regression inputs of each. A crash fails the
+# run; its input is left in the target's regression folder, to be fixed
+# and kept.
+#   sh tests/fuzz/run.sh [SECONDS-PER-TARGET]
 set -eu
-seconds=${1:-60}
+seconds=${1:-30}
 cd "$(dirname "$0")/../.."
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DHETMAP_FUZZ=ON -DBUILD_TESTING=ON \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz --target fuzz_loaders -j"$(nproc)" >/dev/null
-mkdir -p tests/fuzz/regressions
-corpus=build-fuzz/corpus
-mkdir -p "$corpus"
-cp experiments/platforms/*.json tests/data/good/*.json tests/data/bad/*.json \
-	tests/fuzz/plans/*.json "$corpus"/
+cmake --build build-fuzz --target fuzz_loaders fuzz_generator -j"$(nproc)" >/dev/null
 status=0
-build-fuzz/tests/fuzz_loaders -max_total_time="$seconds" -max_len=65536 -timeout=10 \
-	-rss_limit_mb=2048 -artifact_prefix=tests/fuzz/regressions/ -print_final_stats=1 \
-	"$corpus" tests/fuzz/regressions >build-fuzz/fuzz.log 2>&1 || status=$?
-tail -8 build-fuzz/fuzz.log
-[ $status -eq 0 ] || echo "fuzz: FAILED (exit $status), input kept in tests/fuzz/regressions/" >&2
+for target in loaders generator; do
+	corpus=build-fuzz/corpus-$target
+	mkdir -p "$corpus"
+	case $target in
+	loaders)
+		regressions=tests/fuzz/regressions
+		cp experiments/platforms/*.json tests/data/good/*.json tests/data/bad/*.json \
+			tests/fuzz/plans/*.json "$corpus"/ ;;
+	generator)
+		regressions=tests/fuzz/regressions-generator
+		cp experiments/generator/*.json "$corpus"/ ;;
+	esac
+	rc=0
+	build-fuzz/tests/fuzz_$target -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+		-rss_limit_mb=2048 -artifact_prefix="$regressions"/ -print_final_stats=1 \
+		"$corpus" "$regressions" >build-fuzz/fuzz-$target.log 2>&1 || rc=$?
+	echo "fuzz: $target"
+	grep -E "^Done|number_of_executed_units|new_units_added|peak_rss" build-fuzz/fuzz-$target.log || true
+	if [ $rc -ne 0 ]; then
+		tail -30 build-fuzz/fuzz-$target.log
+		echo "fuzz: $target FAILED (exit $rc), input kept in $regressions/" >&2
+		status=$rc
+	fi
+done
 exit $status
