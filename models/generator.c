@@ -116,7 +116,8 @@ static int init_target(struct target *t, cJSON *plat, struct hm_error *err)
 		if (cJSON_IsString(h))
 			t->base_hosts[t->nr_base_hosts++] = h->valuestring;
 	}
-	qsort(t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str);
+	if (t->nr_base_hosts)
+		qsort(t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str);
 	return 0;
 }
 
@@ -129,7 +130,7 @@ static int add_one(struct target *t, const char *type, const char *host, const c
 
 	if (t->count >= MAX_GENERATED)
 		return hm_error_at(err, path, "more than %d processors in all", MAX_GENERATED);
-	if (bsearch(&host, t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str))
+	if (t->nr_base_hosts && bsearch(&host, t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str))
 		return hm_error_at(err, path, "generated host '%s' is a host of the base platform too "
 				   "(choose another host_prefix)", host);
 	snprintf(name, sizeof(name), "G%d", t->count++);
