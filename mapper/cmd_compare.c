@@ -44,6 +44,8 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 	/* every name between commas counts: ",BTM" or "BTM,,GU" is an error,
 	 * not a shorter list */
 	for (name = names; name; name = next) {
+		const struct hm_method *m;
+		struct hm_error err;
 		int ret;
 
 		if ((next = strchr(name, ',')))
@@ -55,6 +57,11 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 		if (*nr == MAX_ROWS) {
 			hm_cli_error("compare: at most %d methods", MAX_ROWS);
 			return HM_EXIT_USAGE;
+		}
+		if ((m = hm_method_find(name)) && hm_method_applies(m, pb, &err)) {
+			/* one method that cannot take the problem does not stop the rest */
+			fprintf(stderr, "hetmap: compare: %s skipped: %s\n", m->name, err.msg);
+			continue;
 		}
 		fprintf(stderr, "hetmap: compare: running %s...\n", name);
 		if ((ret = hm_run_named(name, pb, budget, &rows[*nr])))

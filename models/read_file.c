@@ -96,25 +96,16 @@ char *hm_read_file(const char *path, size_t max, size_t *len, enum hm_read_statu
 
 const char *hm_read_failure(enum hm_read_status status, size_t max, char *buf, size_t size)
 {
-	switch (status) {
-	case HM_READ_OPEN:
-		snprintf(buf, size, "cannot open: %s", strerror(errno));
-		break;
-	case HM_READ_TOO_BIG:
+	if (status == HM_READ_TOO_BIG)
 		snprintf(buf, size, "larger than %zu bytes", max);
-		break;
-	case HM_READ_DIRECTORY:
-		snprintf(buf, size, "is a directory");
-		break;
-	case HM_READ_IDLE:
+	else if (status == HM_READ_IDLE)
 		snprintf(buf, size, "nothing to read for %d s", HM_READ_IDLE_SECONDS);
-		break;
-	case HM_READ_NO_MEMORY:
+	else if (status == HM_READ_DIRECTORY)
+		snprintf(buf, size, "is a directory");
+	else if (status == HM_READ_NO_MEMORY)
 		snprintf(buf, size, "out of memory");
-		break;
-	default:
-		snprintf(buf, size, "cannot read: %s", strerror(errno));
-		break;
-	}
+	else    /* OPEN, FAILED: errno says why */
+		snprintf(buf, size, "cannot %s: %s", status == HM_READ_OPEN ? "open" : "read",
+			 strerror(errno));
 	return buf;
 }

@@ -359,9 +359,25 @@ static void release(struct exact *x)
 	free(x->best_class), free(x->best_m), free(x->best_multi);
 }
 
+/* The class-pair link table is C x C: bounded so that it stays small. */
+#define MAX_CLASSES 2048
+
 int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	return hm_problem_check(pb, 1, err);
+	int *class_of, C;
+
+	if (hm_problem_check(pb, 1, err))
+		return -1;
+	if (!(class_of = malloc((size_t)pb->platform->nr_procs * sizeof(int))))
+		return hm_error_set(err, "out of memory");
+	C = hm_processor_classes(pb->platform, class_of);
+	free(class_of);
+	if (C < 0)
+		return hm_error_set(err, "out of memory");
+	if (C > MAX_CLASSES)
+		return hm_error_set(err, "%d classes of interchangeable processors (at most %d): "
+				    "use BTM (exact too) or GPTM", C, MAX_CLASSES);
+	return 0;
 }
 
 int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,

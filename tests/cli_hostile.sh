@@ -122,6 +122,13 @@ check "100000 processors generated within 5 s" test $((SECONDS - start)) -le 5
 start=$SECONDS
 expect 4 "" -- "$hm" generate "$tmp/g100k.json" -o "$tmp/a-file/x.json"
 check "an unwritable -o is reported before generating" test $((SECONDS - start)) -le 1
+# exact refuses what would need a huge class table, at once, exit 3; BTM
+# what would need a huge child table; compare skips them and goes on
+start=$SECONDS
+expect 3 "classes of interchangeable processors (at most 2048)" -- "$hm" plan -p "$tmp/p100k.json" -M exact -d 200 -n 50000
+expect 3 "depth x processors too large" -- "$hm" plan -p "$tmp/p100k.json" -M BTM -d 200 -n 50000
+check "both refused within 5 s" test $((SECONDS - start)) -le 5
+expect 0 "exact skipped" -- "$hm" compare -p "$tmp/p100k.json" -d 4 -n 50000 --methods exact,GCTM
 # a plan of 100000 ranks loads in linear time
 python3 - "$tmp/plan100k.json" <<'PY'
 import json, sys
