@@ -60,6 +60,15 @@ const struct hm_model *const *hm_model_list(void)
 	return models;
 }
 
+double hm_compute_factor(const struct hm_platform *p, int i, int d)
+{
+	const struct hm_processor *pr = &p->procs[i];
+	const struct hm_table *busy = &p->types[pr->type].busy_scale;
+	double f = hm_share_factor(d, pr->cores);
+
+	return busy->n ? f * hm_table_at(busy, d < pr->cores ? d : pr->cores) : f;
+}
+
 void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
 		     struct hm_sp *out)
 {
@@ -68,13 +77,15 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < p->nr_procs; i++) {
 		const struct hm_proc_type *t;
+		double c;
 
 		if (d[i] <= 0)
 			continue;
 		t = &p->types[p->procs[i].type];
-		out->k3_dgemm = hm_max(out->k3_dgemm, d[i] * hm_table_at(&t->k3_dgemm, b));
-		out->k3_dtrsm = hm_max(out->k3_dtrsm, d[i] * hm_table_at(&t->k3_dtrsm, b));
-		out->k2_dgetf2 = hm_max(out->k2_dgetf2, d[i] * hm_table_at(&t->k2_dgetf2, b));
+		c = hm_compute_factor(p, i, d[i]);
+		out->k3_dgemm = hm_max(out->k3_dgemm, c * hm_table_at(&t->k3_dgemm, b));
+		out->k3_dtrsm = hm_max(out->k3_dtrsm, c * hm_table_at(&t->k3_dtrsm, b));
+		out->k2_dgetf2 = hm_max(out->k2_dgetf2, c * hm_table_at(&t->k2_dgetf2, b));
 		/* pairs (i, j), j >= i; (i, i) exists only with two processes on i */
 		for (j = i; j < p->nr_procs; j++) {
 			struct hm_link l;
@@ -83,7 +94,9 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
 			if (d[j] <= 0 || (j == i && d[i] < 2))
 				continue;
 			l = hm_platform_link(p, i, j);
-			m = d[i] > d[j] ? d[i] : d[j];
+			m = hm_share_factor(d[i], p->procs[i].cores);
+			if (hm_share_factor(d[j], p->procs[j].cores) > m)
+				m = hm_share_factor(d[j], p->procs[j].cores);
 			out->t_s = hm_max(out->t_s, m * l.t_s);
 			out->t_w = hm_max(out->t_w, m * l.t_w);
 		}

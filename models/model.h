@@ -21,10 +21,12 @@ int hm_routine_parse(const char *name, enum hm_routine *out);
 
 /* Effective system parameters of a configuration at one block size. */
 struct hm_sp {
-	double k3_dgemm;    /* s/flop: max over used processors of d_i * k_i(b) */
+	double k3_dgemm;    /* s/flop: max over used processors of c_i(d_i) * k_i(b),
+			     * c the computation factor (hm_compute_factor) */
 	double k3_dtrsm;    /* s/flop, same rule */
 	double k2_dgetf2;   /* s/flop, same rule */
-	double t_s;         /* s: max over existing pairs of max(d_i,d_j) * t_s(i,j) */
+	double t_s;         /* s: max over existing pairs of max(f_i, f_j) * t_s(i,j),
+			     * f the share factor (hm_share_factor) */
 	double t_w;         /* s/word: same rule; both 0 when D = 1 */
 };
 
@@ -68,6 +70,20 @@ const struct hm_model *hm_model_find(const char *name);
 const struct hm_model *hm_model_default(void);
 /* All models, NULL-terminated. */
 const struct hm_model *const *hm_model_list(void);
+
+/* The heterogeneity rule for one processor i holding d >= 1 processes on
+ * its C cores (models/README.md): each process has a core to itself up to
+ * C processes, beyond that ceil(d / C) share a core. The share factor
+ * multiplies its communication costs; its computation costs are
+ * multiplied by the share factor and by the type's busy-cores scale at
+ * min(d, C) busy cores. With C = 1 both are d: the thesis's rule. Both
+ * never decrease with d (the exact searches rely on it). */
+static inline int hm_share_factor(int d, int cores)
+{
+	return (d + cores - 1) / cores;
+}
+
+double hm_compute_factor(const struct hm_platform *p, int i, int d);
 
 /* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
  * O(U^2) in the number U of used processors; searches do it incrementally. */

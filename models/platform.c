@@ -43,6 +43,7 @@ void hm_platform_free(struct hm_platform *p)
 		table_free(&p->types[i].k3_dgemm);
 		table_free(&p->types[i].k3_dtrsm);
 		table_free(&p->types[i].k2_dgetf2);
+		table_free(&p->types[i].busy_scale);
 	}
 	for (i = 0; p->procs && i < p->nr_procs; i++) {
 		free(p->procs[i].name);

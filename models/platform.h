@@ -19,6 +19,7 @@
 #define HM_MAX_TYPES 1000
 #define HM_MAX_BLOCK_SIZES 16      /* candidate b values the searches try */
 #define HM_MAX_BLOCK 4096          /* largest accepted block size */
+#define HM_MAX_CORES 4096          /* most cores of one processor */
 
 /* A per-flop cost as a function of the block size b: 'n' points sorted by
  * b, linearly interpolated between them and clamped outside. */
@@ -28,11 +29,17 @@ struct hm_table {
 	double *k;          /* s/flop at b[i], finite and > 0 */
 };
 
+/* A type's k values are per core with all cores of its processor busy
+ * (what calibration measures). 'busy_scale' (optional, n = 0 when not
+ * given) says how k changes with the number of busy cores: k(busy) =
+ * k * scale(busy), a table keyed by busy cores, non-decreasing (fewer busy
+ * cores never make a core slower), interpolated and clamped. */
 struct hm_proc_type {
 	char *name;
 	struct hm_table k3_dgemm;   /* s/flop of dgemm (trailing update) */
 	struct hm_table k3_dtrsm;   /* s/flop of dtrsm (b x b triangle) */
 	struct hm_table k2_dgetf2;  /* s/flop of the panel factorisation */
+	struct hm_table busy_scale; /* relative k by busy cores; n = 0: 1 */
 };
 
 struct hm_processor {
@@ -40,7 +47,7 @@ struct hm_processor {
 	char *host;         /* name written into launcher files */
 	int type;           /* index into types[] */
 	int host_id;        /* index of its host among distinct hosts */
-	int cores;          /* >= 1; informational for now */
+	int cores;          /* >= 1: processes up to this many run without sharing a core */
 	double memory;      /* bytes usable by its processes, 0 = not given */
 };
 

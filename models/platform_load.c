@@ -94,7 +94,19 @@ static int get_int(struct loader *ld, const cJSON *it, const char *path,
 }
 
 /* A block size written as an object key: decimal digits only. */
-static int parse_block_key(struct loader *ld, const char *key, const char *path, int *out)
+/* What the keys of a table are: block sizes, or busy cores. */
+struct table_keys {
+	const char *noun;   /* "block size" */
+	int max;
+	enum hm_unit_kind values;
+};
+
+static const struct table_keys block_keys = { "block size", HM_MAX_BLOCK, HM_UNIT_SECONDS_PER_FLOP };
+static const struct table_keys busy_keys = { "number of busy cores", HM_MAX_CORES, HM_UNIT_RATIO };
+
+/* A table key: decimal digits only. */
+static int parse_table_key(struct loader *ld, const char *key, const char *path,
+			   const struct table_keys *tk, int *out)
 {
 	char *end;
 	long v;
@@ -102,9 +114,9 @@ static int parse_block_key(struct loader *ld, const char *key, const char *path,
 	errno = 0;
 	v = strtol(key, &end, 10);
 	if (!(key[0] >= '0' && key[0] <= '9') || *end || errno)
-		return hm_error_at(ld->err, path, "key '%s' is not a block size (a positive integer)", key);
-	if (v < 1 || v > HM_MAX_BLOCK)
-		return hm_error_at(ld->err, path, "block size %ld out of range 1..%d", v, HM_MAX_BLOCK);
+		return hm_error_at(ld->err, path, "key '%s' is not a %s (a positive integer)", key, tk->noun);
+	if (v < 1 || v > tk->max)
+		return hm_error_at(ld->err, path, "%s %ld out of range 1..%d", tk->noun, v, tk->max);
 	*out = (int)v;
 	return 0;
 }
@@ -113,7 +125,7 @@ static int parse_block_key(struct loader *ld, const char *key, const char *path,
 
 /* A per-flop cost: one value for all b, or an object {"16": k, "32": k}. */
 static int load_table(struct loader *ld, const cJSON *it, const char *path,
-		      struct hm_table *t)
+		      const struct table_keys *tk, struct hm_table *t)
 {
 	char sub[512];
 	const cJSON *e;
@@ -125,7 +137,7 @@ static int load_table(struct loader *ld, const cJSON *it, const char *path,
 		if (!t->b || !t->k)
 			return hm_error_at(ld->err, path, "out of memory");
 		t->n = 1;
-		return get_quantity(ld, it, path, HM_UNIT_SECONDS_PER_FLOP, 0, &t->k[0]);
+		return get_quantity(ld, it, path, tk->values, 0, &t->k[0]);
 	}
 	if (check_keys(ld, it, path, (const char *const[]){ NULL }, MAX_TABLE))
 		return -1;
@@ -142,8 +154,8 @@ static int load_table(struct loader *ld, const cJSON *it, const char *path,
 		double k = 0;
 
 		snprintf(sub, sizeof(sub), "%s.%s", path, e->string);
-		if (parse_block_key(ld, e->string, path, &b) ||
-		    get_quantity(ld, e, sub, HM_UNIT_SECONDS_PER_FLOP, 0, &k))
+		if (parse_table_key(ld, e->string, path, tk, &b) ||
+		    get_quantity(ld, e, sub, tk->values, 0, &k))
 			return -1;
 		/* insertion sort: tables are tiny */
 		for (j = t->n; j > 0 && t->b[j - 1] > b; j--) {
@@ -151,7 +163,7 @@ static int load_table(struct loader *ld, const cJSON *it, const char *path,
 			t->k[j] = t->k[j - 1];
 		}
 		if (j > 0 && t->b[j - 1] == b)
-			return hm_error_at(ld->err, sub, "block size %d given twice", b);
+			return hm_error_at(ld->err, sub, "%s %d given twice", tk->noun, b);
 		t->b[j] = b;
 		t->k[j] = k;
 		t->n++;
@@ -159,11 +171,34 @@ static int load_table(struct loader *ld, const cJSON *it, const char *path,
 	return 0;
 }
 
+/* busy_cores_scale: {"1": 0.7, "16": 1.0}: k at that many busy cores,
+ * relative. Non-decreasing: the exact searches need every effective SP
+ * to grow when a process is added, and one more busy core must not make
+ * the others faster. */
+static int load_busy_scale(struct loader *ld, const cJSON *it, const char *path,
+			   struct hm_proc_type *ty)
+{
+	char sub[512];
+
+	snprintf(sub, sizeof(sub), "%s.busy_cores_scale", path);
+	if (!cJSON_IsObject(it))
+		return hm_error_at(ld->err, sub, "expected an object {\"BUSY CORES\": relative k, ...}");
+	if (load_table(ld, it, sub, &busy_keys, &ty->busy_scale))
+		return -1;
+	for (int i = 1; i < ty->busy_scale.n; i++)
+		if (ty->busy_scale.k[i] < ty->busy_scale.k[i - 1])
+			return hm_error_at(ld->err, sub, "must not decrease as busy cores grow "
+					   "(%g at %d, %g at %d)", ty->busy_scale.k[i - 1],
+					   ty->busy_scale.b[i - 1], ty->busy_scale.k[i], ty->busy_scale.b[i]);
+	return 0;
+}
+
 static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		     struct hm_proc_type *ty)
 {
 	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2",
-					    "description", NULL };
+					    "busy_cores_scale", "description", NULL };
+	const cJSON *busy = cJSON_GetObjectItemCaseSensitive(it, "busy_cores_scale");
 	const cJSON *k3 = cJSON_GetObjectItemCaseSensitive(it, "k3");
 	const cJSON *gemm = cJSON_GetObjectItemCaseSensitive(it, "k3_dgemm");
 	const cJSON *trsm = cJSON_GetObjectItemCaseSensitive(it, "k3_dtrsm");
@@ -182,13 +217,15 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 	if (!k2)
 		return hm_error_at(ld->err, path, "missing 'k2_dgetf2'");
 	snprintf(sub, sizeof(sub), "%s.%s", path, k3 ? "k3" : "k3_dgemm");
-	if (load_table(ld, k3 ? k3 : gemm, sub, &ty->k3_dgemm))
+	if (load_table(ld, k3 ? k3 : gemm, sub, &block_keys, &ty->k3_dgemm))
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.%s", path, k3 ? "k3" : "k3_dtrsm");
-	if (load_table(ld, k3 ? k3 : trsm, sub, &ty->k3_dtrsm))
+	if (load_table(ld, k3 ? k3 : trsm, sub, &block_keys, &ty->k3_dtrsm))
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.k2_dgetf2", path);
-	return load_table(ld, k2, sub, &ty->k2_dgetf2);
+	if (load_table(ld, k2, sub, &block_keys, &ty->k2_dgetf2))
+		return -1;
+	return busy ? load_busy_scale(ld, busy, path, ty) : 0;
 }
 
 static int load_types(struct loader *ld, const cJSON *types)
@@ -274,7 +311,7 @@ static int load_processor(struct loader *ld, const cJSON *it, const char *path,
 	pr->cores = 1;
 	if (cores) {
 		snprintf(sub, sizeof(sub), "%s.cores", path);
-		if (get_int(ld, cores, sub, 1, 4096, &v))
+		if (get_int(ld, cores, sub, 1, HM_MAX_CORES, &v))
 			return -1;
 		pr->cores = (int)v;
 	}

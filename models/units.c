@@ -11,22 +11,31 @@
 
 struct unit_suffix {
 	const char *suffix;
-	double factor;          /* value * factor = SI; bandwidths: see below */
-	int is_bandwidth;       /* value is bytes/s after 'factor'; t_w = 8 / it */
+	double factor;          /* value * factor: a time, or a rate (per > 0) */
+	double per;             /* a rate: SI = per / (value * factor); 0: a time */
 };
 
-static const struct unit_suffix time_suffixes[] = {
-	{ "ps", 1e-12, 0 }, { "ns", 1e-9, 0 }, { "us", 1e-6, 0 },
-	{ "ms", 1e-3, 0 }, { "s", 1.0, 0 }, { NULL, 0, 0 },
+#define TIMES { "ps", 1e-12, 0 }, { "ns", 1e-9, 0 }, { "us", 1e-6, 0 }, \
+	{ "ms", 1e-3, 0 }, { "s", 1.0, 0 }
+
+static const struct unit_suffix time_suffixes[] = { TIMES, { NULL, 0, 0 } };
+
+/* a time per flop, or a flop rate (s/flop = 1 / rate) */
+static const struct unit_suffix flop_suffixes[] = {
+	TIMES,
+	{ "MFLOP/s", 1e6, 1 }, { "GFLOP/s", 1e9, 1 }, { "TFLOP/s", 1e12, 1 },
+	{ "Mflop/s", 1e6, 1 }, { "Gflop/s", 1e9, 1 }, { "Tflop/s", 1e12, 1 },
+	{ "Mf", 1e6, 1 }, { "Gf", 1e9, 1 }, { "Tf", 1e12, 1 },
+	{ NULL, 0, 0 },
 };
 
+/* a time per 8-byte word, or a bandwidth (s/word = 8 / bytes per s) */
 static const struct unit_suffix word_suffixes[] = {
-	{ "ps", 1e-12, 0 }, { "ns", 1e-9, 0 }, { "us", 1e-6, 0 },
-	{ "ms", 1e-3, 0 }, { "s", 1.0, 0 },
-	{ "Kbps", 1e3 / 8, 1 }, { "Mbps", 1e6 / 8, 1 }, { "Gbps", 1e9 / 8, 1 },
-	{ "KB/s", 1e3, 1 }, { "MB/s", 1e6, 1 }, { "GB/s", 1e9, 1 },
-	{ "KiB/s", 1024.0, 1 }, { "MiB/s", 1048576.0, 1 },
-	{ "GiB/s", 1073741824.0, 1 }, { NULL, 0, 0 },
+	TIMES,
+	{ "Kbps", 1e3 / 8, 8 }, { "Mbps", 1e6 / 8, 8 }, { "Gbps", 1e9 / 8, 8 },
+	{ "KB/s", 1e3, 8 }, { "MB/s", 1e6, 8 }, { "GB/s", 1e9, 8 },
+	{ "KiB/s", 1024.0, 8 }, { "MiB/s", 1048576.0, 8 },
+	{ "GiB/s", 1073741824.0, 8 }, { NULL, 0, 0 },
 };
 
 static const struct unit_suffix byte_suffixes[] = {
@@ -36,6 +45,8 @@ static const struct unit_suffix byte_suffixes[] = {
 	{ NULL, 0, 0 },
 };
 
+static const struct unit_suffix no_suffixes[] = { { NULL, 0, 0 } };
+
 const char *hm_unit_name(enum hm_unit_kind kind)
 {
 	switch (kind) {
@@ -43,6 +54,7 @@ const char *hm_unit_name(enum hm_unit_kind kind)
 	case HM_UNIT_SECONDS_PER_FLOP: return "s/flop";
 	case HM_UNIT_SECONDS_PER_WORD: return "s/word";
 	case HM_UNIT_BYTES: return "bytes";
+	case HM_UNIT_RATIO: return "a plain number";
 	}
 	return "?";
 }
@@ -50,12 +62,13 @@ const char *hm_unit_name(enum hm_unit_kind kind)
 static const struct unit_suffix *suffixes_of(enum hm_unit_kind kind)
 {
 	switch (kind) {
-	case HM_UNIT_SECONDS:
-	case HM_UNIT_SECONDS_PER_FLOP: return time_suffixes;
+	case HM_UNIT_SECONDS: return time_suffixes;
+	case HM_UNIT_SECONDS_PER_FLOP: return flop_suffixes;
 	case HM_UNIT_SECONDS_PER_WORD: return word_suffixes;
 	case HM_UNIT_BYTES: return byte_suffixes;
+	case HM_UNIT_RATIO: return no_suffixes;
 	}
-	return time_suffixes;
+	return no_suffixes;
 }
 
 int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
@@ -79,8 +92,10 @@ int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
 		if (!strcmp(end, s->suffix))
 			break;
 	if (!s->suffix) {
-		snprintf(why, (size_t)why_size, "unknown unit '%s' in '%s' (expected a %s quantity)",
-			 end, text, hm_unit_name(kind));
+		char list[400];
+
+		snprintf(why, (size_t)why_size, "unknown unit '%s' in '%s' (a %s quantity takes %s)",
+			 end, text, hm_unit_name(kind), hm_unit_suffixes(kind, list, sizeof(list)));
 		return -1;
 	}
 	if (!(v > 0)) {
@@ -88,12 +103,27 @@ int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
 		return -1;
 	}
 	v *= s->factor;
-	if (s->is_bandwidth)
-		v = 8.0 / v;    /* seconds per 8-byte word */
+	if (s->per > 0)
+		v = s->per / v; /* a rate: seconds per flop or per 8-byte word */
 	if (!isfinite(v) || !(v > 0)) {
 		snprintf(why, (size_t)why_size, "'%s' is out of range", text);
 		return -1;
 	}
 	*out = v;
 	return 0;
+}
+
+const char *hm_unit_suffixes(enum hm_unit_kind kind, char *buf, size_t size)
+{
+	const struct unit_suffix *s = suffixes_of(kind);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!s->suffix) {
+		snprintf(buf, size, "no unit");
+		return buf;
+	}
+	for (; s->suffix && n < size; s++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", s->suffix);
+	return buf;
 }

@@ -39,6 +39,7 @@ struct cls {
 	int count;          /* N_c */
 	int *members;       /* ascending processor indices */
 	double memory;      /* bytes, 0 = not given */
+	int cores;
 	struct hm_link same;    /* same-processor link */
 	double speed_key;   /* for the order: k3_dgemm at the middle b */
 };
@@ -111,6 +112,7 @@ static int build(struct exact *x, struct hm_error *err)
 
 		c->members[fill[class_of[i]]++] = i;
 		c->memory = p->procs[i].memory;
+		c->cores = p->procs[i].cores;
 		c->same = hm_platform_link(p, i, i);
 		c->speed_key = hm_table_at(&p->types[p->procs[i].type].k3_dgemm, x->block[x->nb / 2]);
 	}
@@ -143,10 +145,14 @@ static int build(struct exact *x, struct hm_error *err)
 		goto oom;
 	for (int i = 0; i < x->nb * 3; i++)
 		x->suffix_k[(size_t)C * x->nb * 3 + i] = INFINITY;
-	for (int c = C - 1; c >= 0; c--)
+	for (int c = C - 1; c >= 0; c--) {
+		/* one process: the least a class can cost (its factor never drops) */
+		double one = hm_compute_factor(p, x->cls[c].members[0], 1);
+
 		for (int i = 0; i < x->nb * 3; i++)
-			x->suffix_k[(size_t)c * x->nb * 3 + i] = fmin(x->k[(size_t)c * x->nb * 3 + i],
+			x->suffix_k[(size_t)c * x->nb * 3 + i] = fmin(one * x->k[(size_t)c * x->nb * 3 + i],
 								       x->suffix_k[(size_t)(c + 1) * x->nb * 3 + i]);
+	}
 	x->min_link.t_s = x->min_link.t_w = INFINITY;
 	for (int a = 0; a < C; a++)
 		for (int b = 0; b < C; b++)
@@ -245,28 +251,32 @@ static void add_class(const struct exact *x, const struct profile *pf, int c, in
 {
 	const struct cls *k = &x->cls[c];
 	const struct hm_link *T = x->T;
+	/* the heterogeneity rule at the class's largest count m */
+	double cf = hm_compute_factor(x->pb->platform, k->members[0], m);
+	int f = hm_share_factor(m, k->cores);
 
 	*out = *pf;
 	for (int bi = 0; bi < x->nb; bi++) {
 		const double *kv = &x->k[((size_t)c * x->nb + bi) * 3];
 
-		out->kg[bi] = fmax(out->kg[bi], m * kv[0]);
-		out->kt[bi] = fmax(out->kt[bi], m * kv[1]);
-		out->kf[bi] = fmax(out->kf[bi], m * kv[2]);
+		out->kg[bi] = fmax(out->kg[bi], cf * kv[0]);
+		out->kt[bi] = fmax(out->kt[bi], cf * kv[1]);
+		out->kf[bi] = fmax(out->kf[bi], cf * kv[2]);
 	}
 	for (int u = 0; u < x->depth; u++) {     /* pairs with the classes already used */
-		int o = x->path_class[u], mm = m > x->path_m[u] ? m : x->path_m[u];
+		int o = x->path_class[u], fo = hm_share_factor(x->path_m[u], x->cls[o].cores);
+		int mm = f > fo ? f : fo;
 
 		out->t_s = fmax(out->t_s, mm * T[c * x->C + o].t_s);
 		out->t_w = fmax(out->t_w, mm * T[c * x->C + o].t_w);
 	}
 	if (multi) {
-		out->t_s = fmax(out->t_s, m * T[c * x->C + c].t_s);
-		out->t_w = fmax(out->t_w, m * T[c * x->C + c].t_w);
+		out->t_s = fmax(out->t_s, f * T[c * x->C + c].t_s);
+		out->t_w = fmax(out->t_w, f * T[c * x->C + c].t_w);
 	}
 	if (m >= 2) {
-		out->t_s = fmax(out->t_s, m * k->same.t_s);
-		out->t_w = fmax(out->t_w, m * k->same.t_w);
+		out->t_s = fmax(out->t_s, f * k->same.t_s);
+		out->t_w = fmax(out->t_w, f * k->same.t_w);
 	}
 	if (k->memory > 0)
 		out->mem_cap = fmin(out->mem_cap, k->memory / m);

@@ -54,10 +54,44 @@ static void fill_link_minima(struct hm_tree *t)
 	}
 }
 
+/* Kinds: one per distinct (type, cores), numbered in processor order. */
+static int find_kinds(struct hm_tree *t)
+{
+	const struct hm_platform *p = t->pb.platform;
+	int *first = malloc((size_t)p->nr_types * sizeof(int)), i, K = 0;
+
+	/* per type, the kinds seen so far form a short list: scan it */
+	if (!first)
+		return -1;
+	for (i = 0; i < p->nr_types; i++)
+		first[i] = -1;
+	t->max_cores = 1;
+	for (i = 0; i < t->P; i++) {
+		const struct hm_processor *pr = &p->procs[i];
+		int kd = first[pr->type];
+
+		while (kd >= 0 && t->kind_cores[kd] != pr->cores)
+			kd = t->kind_next[kd];
+		if (kd < 0) {
+			kd = K++;
+			t->kind_type[kd] = pr->type;
+			t->kind_cores[kd] = pr->cores;
+			t->kind_next[kd] = first[pr->type];
+			first[pr->type] = kd;
+		}
+		t->kind_of[i] = kd;
+		if (pr->cores > t->max_cores)
+			t->max_cores = pr->cores;
+	}
+	t->K = K;
+	free(first);
+	return 0;
+}
+
 static int fill_tables(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
-	int i, bi, nb = t->nb, T = t->T, k;
+	int i, bi, nb = t->nb, K = t->K, k;
 
 	for (i = 0; i < t->P; i++) {
 		const struct hm_proc_type *ty = &p->types[p->procs[i].type];
@@ -69,14 +103,17 @@ static int fill_tables(struct hm_tree *t)
 		}
 		t->inv_memory[i] = p->procs[i].memory > 0 ? 1.0 / p->procs[i].memory : 0;
 	}
-	for (k = 0; k < T; k++)
+	for (k = 0; k < K; k++)
 		for (bi = 0; bi < nb; bi++) {
-			t->type_k3_dgemm[bi * T + k] = hm_table_at(&p->types[k].k3_dgemm, t->block[bi]);
-			t->type_k3_dtrsm[bi * T + k] = hm_table_at(&p->types[k].k3_dtrsm, t->block[bi]);
+			const struct hm_proc_type *ty = &p->types[t->kind_type[k]];
+
+			t->kind_k3_dgemm[bi * K + k] = hm_table_at(&ty->k3_dgemm, t->block[bi]);
+			t->kind_k3_dtrsm[bi * K + k] = hm_table_at(&ty->k3_dtrsm, t->block[bi]);
 		}
 	for (i = t->P - 1; i >= 0; i--) {
-		memcpy(&t->type_suffix[i * T], &t->type_suffix[(i + 1) * T], (size_t)T * sizeof(int));
-		t->type_suffix[i * T + p->procs[i].type]++;
+		memcpy(&t->kind_suffix[(size_t)i * K], &t->kind_suffix[(size_t)(i + 1) * K],
+		       (size_t)K * sizeof(int));
+		t->kind_suffix[(size_t)i * K + t->kind_of[i]]++;
 	}
 	fill_link_minima(t);
 	return find_classes(t);
@@ -85,7 +122,7 @@ static int fill_tables(struct hm_tree *t)
 int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error *err)
 {
 	const struct hm_platform *p = pb->platform;
-	size_t P, nb, L, T;
+	size_t P, nb, L, K;
 
 	memset(t, 0, sizeof(*t));
 	if (hm_problem_check(pb, 1, err))
@@ -93,31 +130,44 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->pb = *pb;
 	t->P = p->nr_procs;
 	t->nb = hm_platform_block_count(p, pb->n);
-	t->T = p->nr_types;
 	t->block = p->block_sizes;
 	P = (size_t)t->P;
 	nb = (size_t)t->nb;
 	L = (size_t)pb->depth;
-	T = (size_t)t->T;
+	/* kinds first: the tables below are sized by their number */
+	t->kind_of = malloc(P * sizeof(int));
+	t->kind_type = malloc(P * sizeof(int));
+	t->kind_cores = malloc(P * sizeof(int));
+	t->kind_next = malloc(P * sizeof(int));
+	if (!t->kind_of || !t->kind_type || !t->kind_cores || !t->kind_next || find_kinds(t)) {
+		hm_tree_release(t);
+		return hm_error_set(err, "out of memory");
+	}
+	K = (size_t)t->K;
+	if ((P + 1) * K > ((size_t)1 << 26)) {
+		hm_tree_release(t);
+		return hm_error_set(err, "platform too large to search: %zu processors x %zu kinds "
+				    "(type and cores)", P, K);
+	}
 	t->k3_dgemm = malloc(P * nb * sizeof(double));
 	t->k3_dtrsm = malloc(P * nb * sizeof(double));
 	t->k2_dgetf2 = malloc(P * nb * sizeof(double));
-	t->type_k3_dgemm = malloc(nb * T * sizeof(double));
-	t->type_k3_dtrsm = malloc(nb * T * sizeof(double));
-	t->type_suffix = calloc((P + 1) * T, sizeof(int));
-	t->type_used_before_last = calloc(T, sizeof(int));
+	t->kind_k3_dgemm = malloc(nb * K * sizeof(double));
+	t->kind_k3_dtrsm = malloc(nb * K * sizeof(double));
+	t->kind_suffix = calloc((P + 1) * K, sizeof(int));
+	t->kind_used_before_last = calloc(K, sizeof(int));
 	t->inv_memory = malloc(P * sizeof(double));
 	t->kth_dgemm = malloc((L + 1) * sizeof(double));
 	t->kth_dtrsm = malloc((L + 1) * sizeof(double));
-	t->kth_next = malloc(T * sizeof(double));
-	t->kth_mult = malloc(T * sizeof(int));
-	t->usable_count = malloc(T * sizeof(int));
+	t->kth_next = malloc(K * sizeof(double));
+	t->kth_mult = malloc(K * sizeof(int));
+	t->usable_count = malloc(K * sizeof(int));
 	t->class_prev = malloc(P * sizeof(int));
 	t->d = calloc(P, sizeof(int));
 	t->used = malloc(P * sizeof(int));
 	t->stack = calloc(L + 1, sizeof(struct hm_node));
-	if (!t->k3_dgemm || !t->k3_dtrsm || !t->k2_dgetf2 || !t->type_k3_dgemm ||
-	    !t->type_k3_dtrsm || !t->type_suffix || !t->type_used_before_last ||
+	if (!t->k3_dgemm || !t->k3_dtrsm || !t->k2_dgetf2 || !t->kind_k3_dgemm ||
+	    !t->kind_k3_dtrsm || !t->kind_suffix || !t->kind_used_before_last ||
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
 	    !t->class_prev || !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
@@ -134,10 +184,14 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->k3_dgemm);
 	free(t->k3_dtrsm);
 	free(t->k2_dgetf2);
-	free(t->type_k3_dgemm);
-	free(t->type_k3_dtrsm);
-	free(t->type_suffix);
-	free(t->type_used_before_last);
+	free(t->kind_of);
+	free(t->kind_type);
+	free(t->kind_cores);
+	free(t->kind_next);
+	free(t->kind_k3_dgemm);
+	free(t->kind_k3_dtrsm);
+	free(t->kind_suffix);
+	free(t->kind_used_before_last);
 	free(t->inv_memory);
 	free(t->kth_dgemm);
 	free(t->kth_dtrsm);
@@ -155,7 +209,7 @@ void hm_tree_release(struct hm_tree *t)
 void hm_tree_reset(struct hm_tree *t)
 {
 	memset(t->d, 0, (size_t)t->P * sizeof(int));
-	memset(t->type_used_before_last, 0, (size_t)t->T * sizeof(int));
+	memset(t->kind_used_before_last, 0, (size_t)t->K * sizeof(int));
 	t->nr_used = 0;
 	t->top = 0;
 	memset(&t->stack[0], 0, sizeof(struct hm_node));
@@ -168,29 +222,33 @@ void hm_tree_push(struct hm_tree *t, int j)
 	struct hm_node *n = &t->stack[t->top + 1];
 	const double *kg = &t->k3_dgemm[j * t->nb], *kt = &t->k3_dtrsm[j * t->nb];
 	const double *k2 = &t->k2_dgetf2[j * t->nb];
-	double ts = up->sp[0].t_s, tw = up->sp[0].t_w;
-	int dj, u, bi;
+	const struct hm_platform *p = t->pb.platform;
+	double ts = up->sp[0].t_s, tw = up->sp[0].t_w, cj;
+	int dj, fj, u, bi;
 
 	dj = ++t->d[j];
+	fj = hm_share_factor(dj, p->procs[j].cores);
+	cj = hm_compute_factor(p, j, dj);
 	if (dj == 1)
 		t->used[t->nr_used++] = j;
 	n->level = up->level + 1;
 	n->last = j;
 	/* pairs the new process creates or makes dearer: (j, j) and (j, k) */
 	if (dj >= 2) {
-		struct hm_link l = hm_platform_link(t->pb.platform, j, j);
+		struct hm_link l = hm_platform_link(p, j, j);
 
-		ts = hm_max(ts, dj * l.t_s);
-		tw = hm_max(tw, dj * l.t_w);
+		ts = hm_max(ts, fj * l.t_s);
+		tw = hm_max(tw, fj * l.t_w);
 	}
 	for (u = 0; u < t->nr_used; u++) {
-		int k = t->used[u], m;
+		int k = t->used[u], m, fk;
 		struct hm_link l;
 
 		if (k == j)
 			continue;
-		l = hm_platform_link(t->pb.platform, j, k);
-		m = dj > t->d[k] ? dj : t->d[k];
+		l = hm_platform_link(p, j, k);
+		fk = hm_share_factor(t->d[k], p->procs[k].cores);
+		m = fj > fk ? fj : fk;
 		ts = hm_max(ts, m * l.t_s);
 		tw = hm_max(tw, m * l.t_w);
 	}
@@ -198,17 +256,18 @@ void hm_tree_push(struct hm_tree *t, int j)
 		struct hm_sp *s = &n->sp[bi];
 		const struct hm_sp *o = &up->sp[bi];
 
-		s->k3_dgemm = hm_max(o->k3_dgemm, dj * kg[bi]);
-		s->k3_dtrsm = hm_max(o->k3_dtrsm, dj * kt[bi]);
-		s->k2_dgetf2 = hm_max(o->k2_dgetf2, dj * k2[bi]);
+		s->k3_dgemm = hm_max(o->k3_dgemm, cj * kg[bi]);
+		s->k3_dtrsm = hm_max(o->k3_dtrsm, cj * kt[bi]);
+		s->k2_dgetf2 = hm_max(o->k2_dgetf2, cj * k2[bi]);
 		s->t_s = ts;
 		s->t_w = tw;
 	}
 	/* moving past processor 'last': it is used, so it stays usable */
 	n->left_last = j != up->last && up->level > 0;
 	if (n->left_last)
-		t->type_used_before_last[t->pb.platform->procs[up->last].type]++;
+		t->kind_used_before_last[t->kind_of[up->last]]++;
 	n->maxd = dj > up->maxd ? dj : up->maxd;
+	n->maxf = fj > up->maxf ? fj : up->maxf;
 	n->mem_ratio = hm_max(up->mem_ratio, dj * t->inv_memory[j]);
 	n->eet = INFINITY;
 	t->top++;
@@ -219,7 +278,7 @@ void hm_tree_pop(struct hm_tree *t)
 	int j = t->stack[t->top].last;
 
 	if (t->stack[t->top].left_last)
-		t->type_used_before_last[t->pb.platform->procs[t->stack[t->top - 1].last].type]--;
+		t->kind_used_before_last[t->kind_of[t->stack[t->top - 1].last]]--;
 
 	if (--t->d[j] == 0)
 		t->nr_used--;   /* j was the last processor to become used */
@@ -283,26 +342,39 @@ double hm_tree_arith(struct hm_tree *t)
 	return best_config(t, 1, NULL);
 }
 
+/* The computation factor of m processes on a processor of kind kd
+ * (hm_compute_factor): non-decreasing in m. */
+static double kind_factor(const struct hm_tree *t, int kd, int m)
+{
+	const struct hm_table *busy = &t->pb.platform->types[t->kind_type[kd]].busy_scale;
+	int cores = t->kind_cores[kd];
+	double f = hm_share_factor(m, cores);
+
+	return busy->n ? f * hm_table_at(busy, m < cores ? m : cores) : f;
+}
+
 /* kth[p], p = 1..pmax: the p-th smallest value of the multiset
- * { m * k_ty : m >= 1, counted cnt[ty] times }. For any placement of p
- * processes on processors of these counts, max_i d_i k_i >= kth[p]: with
- * K = max_i d_i k_i every d_i <= floor(K / k_i), so p <= sum floor(K/k_i),
- * which is the number of multiset values <= K. */
+ * { v_kd(m) = factor_kd(m) k_kd : m >= 1, counted cnt[kd] times }. For any
+ * placement of p processes on processors of these counts,
+ * max_i v_i(d_i) >= kth[p]: with K = max_i v_i(d_i), every d_i is at most
+ * the number of m with v_i(m) <= K (v_i never decreases in m), so p is at
+ * most the number of multiset values <= K. With one core per processor
+ * v(m) = m k: the multiples of the thesis's rule. */
 static void kth_multiples(struct hm_tree *t, const double *k, const int *cnt,
 			  int pmax, double *kth)
 {
-	int ty, p = 0;
+	int kd, p = 0;
 
-	for (ty = 0; ty < t->T; ty++) {
-		t->kth_mult[ty] = 1;
-		t->kth_next[ty] = k[ty];
+	for (kd = 0; kd < t->K; kd++) {
+		t->kth_mult[kd] = 1;
+		t->kth_next[kd] = kind_factor(t, kd, 1) * k[kd];
 	}
 	while (p < pmax) {
 		int best = -1, q;
 
-		for (ty = 0; ty < t->T; ty++)
-			if (cnt[ty] > 0 && (best < 0 || t->kth_next[ty] < t->kth_next[best]))
-				best = ty;
+		for (kd = 0; kd < t->K; kd++)
+			if (cnt[kd] > 0 && (best < 0 || t->kth_next[kd] < t->kth_next[best]))
+				best = kd;
 		if (best < 0) {
 			while (p < pmax)
 				kth[++p] = INFINITY;    /* no processor left */
@@ -311,48 +383,54 @@ static void kth_multiples(struct hm_tree *t, const double *k, const int *cnt,
 		for (q = 0; q < cnt[best] && p < pmax; q++)
 			kth[++p] = t->kth_next[best];
 		t->kth_mult[best]++;
-		t->kth_next[best] = t->kth_mult[best] * k[best];
+		t->kth_next[best] = kind_factor(t, best, t->kth_mult[best]) * k[best];
 	}
 }
 
 /* Floor of t_s (x = 0) or t_w (x = 1) of any descendant with p >= 2
- * processes, 'usable' processors and a largest count of at least 'maxd':
- * either all p sit on one processor (p * same-processor cost, possible only
- * while the node uses at most one processor), or two processors are used
- * and the fullest one, with m >= max(maxd, ceil(p / usable)) processes,
- * pairs with another at >= m * the cheapest link (and with itself at
- * m * the same-processor cost when m >= 2). */
+ * processes on 'usable' processors: either all p sit on one processor
+ * (its share factor, at least ceil(p / max cores), times the
+ * same-processor cost; possible only while the node uses at most one
+ * processor), or two processors are used. Then the fullest one holds
+ * m >= max(maxd, ceil(p / usable)) processes, so some used processor has a
+ * share factor f >= max(maxf, ceil(m / max cores)) and pairs with another
+ * at >= f times the cheapest link; when m >= 2 a processor of share factor
+ * f holds two processes or more, and its own pair costs >= f times the
+ * same-processor link. With one core per processor f = m: the thesis. */
 static double comm_floor(const struct hm_tree *t, const struct hm_node *n, int x,
 			 int p, int usable)
 {
-	int m = (p + usable - 1) / usable;
+	int m = (p + usable - 1) / usable, f;
 	double spread, alone = INFINITY;
 
 	if (m < n->maxd)
 		m = n->maxd;
-	spread = m * hm_max(t->link_diff_min[x], m >= 2 ? t->link_same_min[x] : 0);
+	f = hm_share_factor(m, t->max_cores);
+	if (f < n->maxf)
+		f = n->maxf;
+	spread = f * hm_max(t->link_diff_min[x], m >= 2 ? t->link_same_min[x] : 0);
 	if (t->nr_used <= 1)
-		alone = p * t->link_same_min[x];
+		alone = hm_share_factor(p, t->max_cores) * t->link_same_min[x];
 	return hm_min(spread, alone);
 }
 
 double hm_tree_let(struct hm_tree *t, double meet)
 {
 	const struct hm_node *n = &t->stack[t->top];
-	const int *suffix = &t->type_suffix[n->last * t->T];
+	const int *suffix = &t->kind_suffix[(size_t)n->last * t->K];
 	int *usable_cnt = t->usable_count;
 	int d_min = n->level > 1 ? n->level : 1, d_max = t->pb.depth;
-	int usable = 0, ty, bi, p, k;
+	int usable = 0, kd, bi, p, k;
 	double best = INFINITY;
 
 	/* usable processors: the used ones below 'last', and all from 'last' on */
-	for (ty = 0; ty < t->T; ty++) {
-		usable_cnt[ty] = t->type_used_before_last[ty] + suffix[ty];
-		usable += usable_cnt[ty];
+	for (kd = 0; kd < t->K; kd++) {
+		usable_cnt[kd] = t->kind_used_before_last[kd] + suffix[kd];
+		usable += usable_cnt[kd];
 	}
 	for (bi = 0; bi < t->nb; bi++) {
-		kth_multiples(t, &t->type_k3_dgemm[bi * t->T], usable_cnt, d_max, t->kth_dgemm);
-		kth_multiples(t, &t->type_k3_dtrsm[bi * t->T], usable_cnt, d_max, t->kth_dtrsm);
+		kth_multiples(t, &t->kind_k3_dgemm[bi * t->K], usable_cnt, d_max, t->kth_dgemm);
+		kth_multiples(t, &t->kind_k3_dtrsm[bi * t->K], usable_cnt, d_max, t->kth_dtrsm);
 		for (p = d_min; p <= d_max; p++) {
 			int nd;
 			const int *div = hm_divisors_of(&t->div, p, &nd);

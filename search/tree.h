@@ -18,6 +18,7 @@ struct hm_node {
 	int last;           /* processor added last (combinatorial tree), 0 at the root */
 	struct hm_sp sp[HM_MAX_BLOCK_SIZES];    /* effective SPs per candidate b */
 	int maxd;           /* max d_i */
+	int maxf;           /* max share factor ceil(d_i / cores_i) */
 	int left_last;      /* 1 if this push moved past the parent's 'last' */
 	double mem_ratio;   /* max over used processors of d_i / memory_i (1/bytes) */
 	/* the estimate, filled by hm_tree_eet() */
@@ -34,20 +35,27 @@ struct hm_tree {
 	double *k3_dgemm;   /* [i * nb + bi]: processor i's k at block[bi] */
 	double *k3_dtrsm;
 	double *k2_dgetf2;
-	int T;              /* processor types */
-	double *type_k3_dgemm; /* [bi * T + ty]: k of type ty at block[bi] */
-	double *type_k3_dtrsm;
-	int *type_suffix;   /* [i * T + ty]: processors j >= i of type ty; row P is 0 */
-	int *type_used_before_last; /* [ty]: used processors below the top node's 'last' */
+	/* kinds: processors of one type and one number of cores, which add
+	 * the same computation cost for the same number of processes */
+	int K;
+	int *kind_of;       /* [i]: the kind of processor i */
+	int *kind_type;     /* [kd]: its type */
+	int *kind_cores;    /* [kd]: its cores */
+	int *kind_next;     /* [kd]: the kind found before it of the same type, or -1 */
+	int max_cores;      /* over all processors */
+	double *kind_k3_dgemm; /* [bi * K + kd]: k of kind kd at block[bi] */
+	double *kind_k3_dtrsm;
+	int *kind_suffix;   /* [i * K + kd]: processors j >= i of kind kd; row P is 0 */
+	int *kind_used_before_last; /* [kd]: used processors below the top node's 'last' */
 	double link_same_min[2]; /* min t_s, t_w of a same-processor pair */
 	double link_diff_min[2]; /* min t_s, t_w of any pair of different processors */
 	double *inv_memory; /* 1/memory_i, 0 when not given */
 	/* scratch of hm_tree_let(), sized once so that it never allocates */
 	double *kth_dgemm;  /* [p], p = 1..depth */
 	double *kth_dtrsm;
-	double *kth_next;   /* [ty] */
-	int *kth_mult;      /* [ty] */
-	int *usable_count;  /* [ty] */
+	double *kth_next;   /* [kd] */
+	int *kth_mult;      /* [kd] */
+	int *usable_count;  /* [kd] */
 	int *class_prev;    /* previous processor interchangeable with i, or -1 */
 	struct hm_divisors div; /* grids of 1..depth processes */
 	/* the path */

@@ -41,13 +41,17 @@ static struct hm_platform *random_platform(int max_procs)
 		for (k = 0; k < 3; k++)
 			len += snprintf(json + len, sizeof(json) - len, "%s\"%s\": %g", k ? "," : "", bs[k],
 					base * (1 + 0.3 * rnd(5)));
-		len += snprintf(json + len, sizeof(json) - len, "}, \"k2_dgetf2\": %g}", base * (2 + rnd(10)));
+		len += snprintf(json + len, sizeof(json) - len, "}, \"k2_dgetf2\": %g", base * (2 + rnd(10)));
+		/* some types run faster with fewer busy cores (memory bandwidth) */
+		len += snprintf(json + len, sizeof(json) - len, "%s}", rnd(3) ? "" :
+				", \"busy_cores_scale\": {\"1\": 0.7, \"2\": 0.85, \"3\": 1}");
 	}
 	len += snprintf(json + len, sizeof(json) - len, "}, \"processors\": [");
 	for (i = 0; i < P; i++)
 		len += snprintf(json + len, sizeof(json) - len,
-				"%s{\"name\": \"p%d\", \"host\": \"h%d\", \"type\": \"T%d\"%s}", i ? "," : "",
-				i, rnd(3), i < T ? i : rnd(T), rnd(6) == 0 ? ", \"memory\": \"40MB\"" : "");
+				"%s{\"name\": \"p%d\", \"host\": \"h%d\", \"type\": \"T%d\", \"cores\": %d%s}",
+				i ? "," : "", i, rnd(3), i < T ? i : rnd(T), rnd(2) ? 1 : 1 + rnd(3),
+				rnd(6) == 0 ? ", \"memory\": \"40MB\"" : "");
 	len += snprintf(json + len, sizeof(json) - len,
 			"], \"network\": {\"same_processor\": {\"t_s\": %g, \"t_w\": %g},"
 			" \"same_node\": {\"t_s\": %g, \"t_w\": %g}, \"inter_node\": {\"t_s\": %g, \"t_w\": %g}",
