@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "models/error.h"
 #include "search/search.h"
+#include <cJSON.h>
 
 /* Exit codes; each failure class has its own (README lists them). */
 enum hm_exit {
@@ -28,6 +29,9 @@ enum hm_exit {
 void hm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "hetmap: FILE: PATH: MSG" from an error value. */
 void hm_cli_report(const struct hm_error *err);
+/* "hetmap: warning: FILE: PATH: MSG" for each doubtful value the loader
+ * kept (a k or a bandwidth far from any machine). */
+void hm_cli_warnings(const struct hm_platform *p);
 
 enum hm_opt_type { HM_OPT_END, HM_OPT_FLAG, HM_OPT_STRING, HM_OPT_INT, HM_OPT_LONG,
 		   HM_OPT_DOUBLE };
@@ -75,7 +79,7 @@ struct hm_problem_opts {
 	const char *routine;    /* "lu" / "gemm" */
 	double n;
 	const char *model;
-	int depth;
+	int depth;              /* 0: the platform's cores (hm_problem_open) */
 };
 
 /* Defaults: each is written once, here, and the help texts say them. */
@@ -83,7 +87,6 @@ struct hm_problem_opts {
 #define HM_STR(x) HM_STR_(x)
 #define HM_DEFAULT_PLATFORM "builtin:torc"
 #define HM_DEFAULT_N 2048
-#define HM_DEFAULT_DEPTH 25
 #define HM_DEFAULT_METHOD "GPTM"
 #define HM_DEFAULT_MAX_TIME 60      /* seconds of a search */
 #define HM_DEFAULT_LAUNCHER "openmpi"
@@ -105,7 +108,8 @@ const char *hm_help_launchers(const char *intro, int runnable_only);
 /* The option-table row of the level limit. */
 #define HM_DEPTH_OPTION(po) \
 	{ 'd', "depth", HM_OPT_INT, &(po).depth, "L", \
-	  "level limit: at most L processes (default " HM_STR(HM_DEFAULT_DEPTH) ")", 1, HM_MAX_DEPTH }
+	  "level limit: at most L processes (default: the platform's cores, at most " \
+	  HM_STR(HM_MAX_DEPTH) ")", 1, HM_MAX_DEPTH }
 
 /* The option-table rows that choose and bound a search (plan, run). */
 #define HM_SEARCH_OPTIONS(method, po, budget) \
@@ -137,6 +141,12 @@ const char *hm_format_counts(const int *d, int P, char *buf, size_t size);
 /* Human-readable account of a result: decision, predicted time and its
  * parts, search statistics. */
 void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res);
+
+/* When the result uses every process the depth allows, say what GPTM
+ * finds with twice the depth: a note on f, and "depth_limit" added to the
+ * plan JSON object 'plan' (may be NULL). Nothing otherwise. */
+void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm_result *res,
+			   cJSON *plan);
 
 /* Parse "--format": 0 text, 1 csv, 2 json; -1 after a message. 'allowed'
  * is a bitmask of the three. */

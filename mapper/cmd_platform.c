@@ -21,7 +21,7 @@ static void print_table_row(const char *label, const struct hm_table *t,
 
 	printf("    %-10s", label);
 	for (i = 0; i < p->nr_block_sizes; i++)
-		printf(" %9.4g", hm_table_at(t, p->block_sizes[i]) * 1e6);
+		printf(" %9.4g", 1e-9 / hm_table_at(t, p->block_sizes[i]));  /* GFLOP/s */
 	printf("\n");
 }
 
@@ -29,7 +29,7 @@ static void show_types(const struct hm_platform *p)
 {
 	int t, i;
 
-	printf("types (k in us/flop at b =");
+	printf("types (per core, all cores busy: GFLOP/s at b =");
 	for (i = 0; i < p->nr_block_sizes; i++)
 		printf(" %d", p->block_sizes[i]);
 	printf("):\n");
@@ -42,6 +42,14 @@ static void show_types(const struct hm_platform *p)
 		print_table_row("k3_dgemm", &p->types[t].k3_dgemm, p);
 		print_table_row("k3_dtrsm", &p->types[t].k3_dtrsm, p);
 		print_table_row("k2_dgetf2", &p->types[t].k2_dgetf2, p);
+		if (p->types[t].busy_scale.n) {
+			const struct hm_table *b = &p->types[t].busy_scale;
+
+			printf("    %-10s", "busy cores");
+			for (i = 0; i < b->n; i++)
+				printf(" %d: k x %.3g", b->b[i], b->k[i]);
+			printf("\n");
+		}
 	}
 }
 
@@ -61,21 +69,29 @@ static void show_processors(const struct hm_platform *p)
 	}
 }
 
+/* One link: latency in us, and t_w per 8-byte word as a bandwidth. */
+static void print_link(const char *label, struct hm_link l)
+{
+	if (l.t_w > 0)
+		printf("  %-15s t_s = %9.4g us   %9.4g GB/s (t_w = %.4g us/word)\n", label,
+		       l.t_s * 1e6, 8e-9 / l.t_w, l.t_w * 1e6);
+	else
+		printf("  %-15s t_s = %9.4g us   free (t_w = 0)\n", label, l.t_s * 1e6);
+}
+
 static void show_network(const struct hm_platform *p)
 {
 	int c, i;
 
-	printf("network (Hockney t_s, t_w per 8-byte word):\n");
+	printf("network (Hockney: t_s + words x t_w):\n");
 	for (c = 0; c < HM_LINK_NSCOPES; c++)
-		printf("  %-15s t_s = %9.4g us   t_w = %9.4g us\n", hm_link_scope_name((enum hm_link_scope)c),
-		       p->links[c].t_s * 1e6, p->links[c].t_w * 1e6);
+		print_link(hm_link_scope_name((enum hm_link_scope)c), p->links[c]);
 	for (i = 0; i < p->nr_overrides; i++) {
 		const struct hm_link_override *o = &p->overrides[i];
 		char pair[600];
 
 		snprintf(pair, sizeof(pair), "%s-%s", p->procs[o->a].name, p->procs[o->b].name);
-		printf("  %-15s t_s = %9.4g us   t_w = %9.4g us\n", pair,
-		       o->link.t_s * 1e6, o->link.t_w * 1e6);
+		print_link(pair, o->link);
 	}
 }
 
@@ -89,6 +105,7 @@ static int show(const char *file)
 		hm_cli_report(&err);
 		return HM_EXIT_INPUT;
 	}
+	hm_cli_warnings(p);
 	printf("platform %s (%s)\n", p->name, p->source);
 	if (p->description[0])
 		printf("  %s\n", hm_printable(p->description, text, sizeof(text)));
@@ -116,6 +133,7 @@ static int check(int argc, char **argv)
 			ret = HM_EXIT_INPUT;
 			continue;
 		}
+		hm_cli_warnings(p);
 		printf("%s: ok (%s, %d processors, %d types)\n", argv[i], p->name,
 		       p->nr_procs, p->nr_types);
 		hm_platform_free(p);

@@ -141,20 +141,21 @@ static char *text_done(struct text *t)
 	return t->data;
 }
 
-/* Open MPI 4 rankfile: "rank k=HOST slot=S" (or S-E for several cores).
- * Ranks of one processor share its slot; Open MPI binds them there. */
+/* Open MPI 4 rankfile: "rank k=HOST slot=S", one core per rank: the j-th
+ * rank of a processor owning cores slot .. slot + C - 1 gets core
+ * slot + (j mod C), so C ranks never share a core and more than C share
+ * them evenly (the plan then says oversubscribed). BLAS runs one thread
+ * per rank. A processor's ranks are consecutive in rank order. */
 static char *rankfile_text(const struct hm_placement *pl)
 {
 	struct text t = { 0 };
+	int j = 0;
 
 	for (int k = 0; k < pl->D; k++) {
 		const struct hm_rank_place *r = &pl->ranks[k];
 
-		if (r->cores > 1)
-			text_addf(&t, "rank %d=%s slot=%d-%d\n", k, r->host, r->slot,
-				  r->slot + r->cores - 1);
-		else
-			text_addf(&t, "rank %d=%s slot=%d\n", k, r->host, r->slot);
+		j = k > 0 && !strcmp(r->processor, pl->ranks[k - 1].processor) ? j + 1 : 0;
+		text_addf(&t, "rank %d=%s slot=%d\n", k, r->host, r->slot + j % r->cores);
 	}
 	return text_done(&t);
 }

@@ -30,3 +30,14 @@ int hm_cli_finish(int code)
 	}
 	return code;
 }
+
+void hm_cli_warnings(const struct hm_platform *p)
+{
+	int shown = p->nr_warnings < HM_MAX_WARNINGS ? p->nr_warnings : HM_MAX_WARNINGS;
+
+	for (int i = 0; i < shown; i++)
+		fprintf(stderr, "hetmap: warning: %s: %s\n", p->source, p->warnings[i]);
+	if (p->nr_warnings > shown)
+		fprintf(stderr, "hetmap: warning: %s: %d more values like these\n", p->source,
+			p->nr_warnings - shown);
+}

@@ -11,7 +11,18 @@ void hm_problem_opts_init(struct hm_problem_opts *o)
 	o->routine = "lu";
 	o->n = HM_DEFAULT_N;
 	o->model = NULL;
-	o->depth = HM_DEFAULT_DEPTH;
+	o->depth = 0;
+}
+
+/* The default level limit: what the platform holds without sharing a
+ * core (its cores), within what the searches take. */
+static int platform_cores(const struct hm_platform *p)
+{
+	long cores = 0;
+
+	for (int i = 0; i < p->nr_procs; i++)
+		cores += p->procs[i].cores;
+	return cores < HM_MAX_DEPTH ? (int)cores : HM_MAX_DEPTH;
 }
 
 int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
@@ -38,8 +49,9 @@ int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
 		hm_cli_report(&err);
 		return HM_EXIT_INPUT;
 	}
+	hm_cli_warnings(*platform);
 	pb->platform = *platform;
 	pb->n = o->n;
-	pb->depth = o->depth;
+	pb->depth = o->depth ? o->depth : platform_cores(*platform);
 	return HM_EXIT_OK;
 }

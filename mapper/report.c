@@ -1,6 +1,8 @@
 /* mapper/report.c - human-readable results and output formats. */
 #include "cli.h"
 
+#include <cJSON.h>
+
 #include <string.h>
 
 void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res)
@@ -93,4 +95,37 @@ const char *hm_printable(const char *text, char *buf, size_t size)
 			buf[n++] = (char)*s;
 	buf[n] = '\0';
 	return buf;
+}
+
+void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm_result *res,
+			   cJSON *plan)
+{
+	struct hm_problem wider = *pb;
+	struct hm_budget quick = { 0, 1 };
+	struct hm_result more;
+	struct hm_error err;
+	cJSON *note;
+
+	if (!res->found || res->D < pb->depth || pb->depth >= HM_MAX_DEPTH)
+		return;
+	/* what more processes would give, by the fast greedy method */
+	wider.depth = 2 * pb->depth < HM_MAX_DEPTH ? 2 * pb->depth : HM_MAX_DEPTH;
+	if (hm_search(hm_method_find("GPTM"), &wider, &quick, &more, &err) || !more.found) {
+		hm_result_release(&more);
+		return;
+	}
+	if (more.eet < res->eet)
+		fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; with up to %d "
+			"the model predicts %.6g s (%.1f %% less): raise -d\n", pb->depth, wider.depth,
+			more.eet, 100 * (1 - more.eet / res->eet));
+	else
+		fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; up to %d "
+			"gave no better plan (GPTM)\n", pb->depth, wider.depth);
+	if (plan && (note = cJSON_AddObjectToObject(plan, "depth_limit"))) {
+		cJSON_AddBoolToObject(note, "reached", 1);
+		cJSON_AddNumberToObject(note, "wider_depth", wider.depth);
+		cJSON_AddNumberToObject(note, "wider_predicted_s", more.eet);
+		cJSON_AddNumberToObject(note, "wider_D", more.D);
+	}
+	hm_result_release(&more);
 }

@@ -20,6 +20,7 @@
 #define HM_MAX_BLOCK_SIZES 16      /* candidate b values the searches try */
 #define HM_MAX_BLOCK 4096          /* largest accepted block size */
 #define HM_MAX_CORES 4096          /* most cores of one processor */
+#define HM_MAX_WARNINGS 8
 
 /* A per-flop cost as a function of the block size b: 'n' points sorted by
  * b, linearly interpolated between them and clamped outside. */
@@ -96,6 +97,10 @@ struct hm_platform {
 	struct hm_link_override *overrides; /* sorted by (a, b) */
 	int nr_block_sizes;
 	int block_sizes[HM_MAX_BLOCK_SIZES]; /* candidates for b, ascending */
+	/* values the loader accepted but doubts (a k meaning < 1 MFLOP/s or
+	 * > 10 TFLOP/s per core, a bandwidth above 1 TB/s): "PATH: why" */
+	int nr_warnings;            /* may exceed HM_MAX_WARNINGS: the rest not kept */
+	char warnings[HM_MAX_WARNINGS][300];
 };
 
 /* Load a platform. 'path' is a file name, or "builtin:NAME" for one of the

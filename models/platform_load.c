@@ -13,6 +13,7 @@
 #include <cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ static int check_hostname(struct loader *ld, const char *host, const char *path)
 
 /* A positive quantity: a JSON number (SI) or a string with a unit.
  * 'allow_zero' admits 0 (e.g. a free same-processor link). */
-static int get_quantity(struct loader *ld, const cJSON *it, const char *path,
+static int get_quantity_value(struct loader *ld, const cJSON *it, const char *path,
 			enum hm_unit_kind kind, int allow_zero, double *out)
 {
 	char why[256];
@@ -85,6 +86,50 @@ static int get_quantity(struct loader *ld, const cJSON *it, const char *path,
 	}
 	return hm_error_at(ld->err, path, "expected a number (%s) or a string with a unit",
 			   hm_unit_name(kind));
+}
+
+/* Plausible ranges: outside them a value is kept but doubted. */
+#define K_MIN 1e-13         /* s/flop: 10 TFLOP/s per core */
+#define K_MAX 1e-6          /* s/flop: 1 MFLOP/s per core */
+#define T_W_MIN 8e-12       /* s per 8-byte word: 1 TB/s */
+
+static void warn(struct loader *ld, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void warn(struct loader *ld, const char *path, const char *fmt, ...)
+{
+	struct hm_platform *p = ld->p;
+	char why[200];
+	va_list ap;
+
+	if (p->nr_warnings < HM_MAX_WARNINGS) {
+		va_start(ap, fmt);
+		vsnprintf(why, sizeof(why), fmt, ap);
+		va_end(ap);
+		snprintf(p->warnings[p->nr_warnings], sizeof(p->warnings[0]), "%s: %s", path, why);
+	}
+	p->nr_warnings++;
+}
+
+/* A value that parses but is far from any machine: most likely a rate
+ * written where a time per flop or word was meant. */
+static void check_plausible(struct loader *ld, const char *path, enum hm_unit_kind kind, double v)
+{
+	if (kind == HM_UNIT_SECONDS_PER_FLOP && v > K_MAX)
+		warn(ld, path, "%g s/flop is under 1 MFLOP/s per core (a rate is written as a string "
+		     "such as \"45GFLOP/s\")", v);
+	else if (kind == HM_UNIT_SECONDS_PER_FLOP && v < K_MIN)
+		warn(ld, path, "%g s/flop is over 10 TFLOP/s per core", v);
+	else if (kind == HM_UNIT_SECONDS_PER_WORD && v > 0 && v < T_W_MIN)
+		warn(ld, path, "t_w = %g s per 8-byte word is a bandwidth over 1 TB/s", v);
+}
+
+static int get_quantity(struct loader *ld, const cJSON *it, const char *path,
+			enum hm_unit_kind kind, int allow_zero, double *out)
+{
+	if (get_quantity_value(ld, it, path, kind, allow_zero, out))
+		return -1;
+	check_plausible(ld, path, kind, *out);
+	return 0;
 }
 
 static int get_int(struct loader *ld, const cJSON *it, const char *path,

@@ -34,8 +34,8 @@ static const struct hm_method methods[] = {
 		    HM_WALK_EXHAUSTIVE),
 	{ "exact", "the model optimum, by classes of interchangeable processors (scales to 100s)",
 	  HM_METHOD_SEARCH, hm_exact_applies, hm_exact_search, 0 },
-	USER("GU", "greedy user: one process on every processor", HM_USER_GU),
-	USER("CU", "conservative user: one process on each of the floor(P/2) fastest processors", HM_USER_CU),
+	USER("GU", "greedy user: one process on every core", HM_USER_GU),
+	USER("CU", "conservative user: one process per core of the fastest processors holding half the cores", HM_USER_CU),
 	USER("EU", "expert user: the best of the fastest processor alone, CU's set and GU's set", HM_USER_EU),
 };
 

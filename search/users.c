@@ -27,8 +27,10 @@ static int cmp_ranked(const void *x, const void *y)
 	return a->index - b->index;
 }
 
-/* d for GU (all processors), CU (the floor(P/2) fastest, at least one)
- * or "the fastest alone", one process each. */
+/* d for GU (every processor), CU (the fastest processors holding half of
+ * all cores, rounded down, at least one processor) or "the fastest
+ * alone", one process per core. With one core per processor: the
+ * thesis's users (all P; the floor(P/2) fastest; the fastest). */
 enum user_set { SET_ALL, SET_HALF, SET_FASTEST };
 
 static int user_counts(const struct hm_problem *pb, enum user_set set, int *d,
@@ -57,12 +59,20 @@ static int user_counts(const struct hm_problem *pb, enum user_set set, int *d,
 		rank[i].index = i;
 	}
 	qsort(rank, (size_t)P, sizeof(*rank), cmp_ranked);
-	take = set == SET_ALL ? P : set == SET_HALF ? P / 2 : 1;
-	if (take < 1)
-		take = 1;
 	memset(d, 0, (size_t)P * sizeof(int));
+	if (set == SET_HALF) {
+		long cores = 0, half, held = 0;
+
+		for (i = 0; i < P; i++)
+			cores += pb->platform->procs[i].cores;
+		half = cores / 2;
+		for (take = 0; take < P && (take == 0 || held < half); take++)
+			held += pb->platform->procs[rank[take].index].cores;
+	} else {
+		take = set == SET_ALL ? P : 1;
+	}
 	for (i = 0; i < take; i++)
-		d[rank[i].index] = 1;
+		d[rank[i].index] = pb->platform->procs[rank[i].index].cores;
 	free(rank);
 	free(speed);
 	hm_tree_release(&t);

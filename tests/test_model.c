@@ -251,8 +251,79 @@ static void grid_model_should_match_hand_values(void)
 	}
 }
 
+/* Two 4-core nodes of one type, k3 = 1e-9 s/flop per core with all four
+ * cores busy, 0.5x that with one busy (busy_cores_scale {1: 0.5, 4: 1}),
+ * k2 = 4e-9; same processor 1 us / 1e-9 s per word, between nodes
+ * 10 us / 1e-8. The rule, by hand:
+ *   d = (2, 1): node 0 has 2 busy cores, its own core each: share 1;
+ *     scale at 2 = 0.5 + (2 - 1) / (4 - 1) * 0.5 = 2/3;
+ *     node 1: 1 busy, scale 0.5. k3 = max(2/3, 0.5) e-9 = 6.6667e-10,
+ *     k2 = 4e-9 * 2/3; t_s = max(1 * 1 us (node 0's own pair),
+ *     max(1, 1) * 10 us) = 10 us, t_w = 1e-8.
+ *   d = (6, 1): node 0 holds 6 > 4: share ceil(6/4) = 2, scale at 4 = 1:
+ *     k3 = 2e-9; t_s = max(2 * 1 us, max(2, 1) * 10 us) = 20 us.
+ *   d = (4, 0): share 1, scale 1: k3 = 1e-9, t_s = 1 us (own pair).
+ * With one core per processor the same d would give d_i k_i: the thesis. */
+static void cores_should_share_only_beyond_their_number(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3\": 1e-9, \"k2_dgetf2\": 4e-9,"
+		" \"busy_cores_scale\": {\"1\": 0.5, \"4\": 1}}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\", \"cores\": 4},"
+		" {\"name\": \"b\", \"type\": \"n\", \"cores\": 4}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}}, \"block_sizes\": [32]}";
+	struct hm_platform *p;
+	struct hm_error err;
+	struct hm_sp sp;
+	int d21[2] = { 2, 1 }, d61[2] = { 6, 1 }, d40[2] = { 4, 0 };
+
+	if (!CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "cores", &p, &err) == 0)) {
+		fprintf(stderr, "  %s: %s\n", err.path, err.msg);
+		return;
+	}
+	hm_sp_effective(p, d21, 32, &sp);
+	CHECK_NEAR(sp.k3_dgemm, 2.0 / 3 * 1e-9, 1e-12);
+	CHECK_NEAR(sp.k2_dgetf2, 2.0 / 3 * 4e-9, 1e-12);
+	CHECK_NEAR(sp.t_s, 1e-5, 1e-12);
+	CHECK_NEAR(sp.t_w, 1e-8, 1e-12);
+	hm_sp_effective(p, d61, 32, &sp);
+	CHECK_NEAR(sp.k3_dgemm, 2e-9, 1e-12);
+	CHECK_NEAR(sp.t_s, 2e-5, 1e-12);
+	CHECK_NEAR(sp.t_w, 2e-8, 1e-12);
+	hm_sp_effective(p, d40, 32, &sp);
+	CHECK_NEAR(sp.k3_dgemm, 1e-9, 1e-12);
+	CHECK_NEAR(sp.t_s, 1e-6, 1e-12);
+	/* the factor never decreases with d (what the exact searches need) */
+	for (int d = 1; d < 20; d++)
+		CHECK(hm_compute_factor(p, 0, d + 1) >= hm_compute_factor(p, 0, d) &&
+		      hm_share_factor(d + 1, 4) >= hm_share_factor(d, 4));
+	hm_platform_free(p);
+}
+
+/* A busy-cores scale that decreases would make adding a process cheaper:
+ * refused. */
+static void busy_scale_should_not_decrease(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3\": 1e-9, \"k2_dgetf2\": 4e-9,"
+		" \"busy_cores_scale\": {\"1\": 1, \"4\": 0.5}}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\", \"cores\": 4}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 0, \"t_w\": 0},"
+		" \"same_node\": {\"t_s\": 0, \"t_w\": 0},"
+		" \"inter_node\": {\"t_s\": 0, \"t_w\": 0}}, \"block_sizes\": [32]}";
+	struct hm_platform *p;
+	struct hm_error err;
+
+	CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "busy", &p, &err) == -1);
+	CHECK(strstr(err.msg, "must not decrease") != NULL);
+}
+
 int main(void)
 {
+	cores_should_share_only_beyond_their_number();
+	busy_scale_should_not_decrease();
 	struct hm_error err;
 
 	if (hm_platform_load("builtin:torc", &torc, &err) ||
