@@ -106,7 +106,11 @@ void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm
 	struct hm_error err;
 	cJSON *note;
 
-	if (!res->found || res->D < pb->depth || pb->depth >= HM_MAX_DEPTH)
+	const struct hm_method *m = hm_method_find(res->method);
+
+	/* users ignore the limit: only a search can be held back by it */
+	if (!res->found || res->D < pb->depth || pb->depth >= HM_MAX_DEPTH || !m ||
+	    m->kind != HM_METHOD_SEARCH)
 		return;
 	/* what more processes would give, by the fast greedy method */
 	wider.depth = 2 * pb->depth < HM_MAX_DEPTH ? 2 * pb->depth : HM_MAX_DEPTH;

@@ -142,6 +142,88 @@ static int add_one(struct target *t, const char *type, const char *host, const c
 	return 0;
 }
 
+/* Append one node of a group: a processor named after its host, with the
+ * group's cores and memory (copied as written: the loader checks them). */
+static int add_node(struct target *t, const char *type, const char *host, const cJSON *cores,
+		    const cJSON *memory, const char *path, struct hm_error *err)
+{
+	cJSON *p;
+
+	if (add_one(t, type, host, path, err))
+		return -1;
+	p = t->procs->child->prev;      /* the one just added: cJSON keeps the last there */
+	cJSON_ReplaceItemInObjectCaseSensitive(p, "name", cJSON_CreateString(host));
+	if (cores)
+		cJSON_AddItemToObject(p, "cores", cJSON_Duplicate(cores, 0));
+	if (memory)
+		cJSON_AddItemToObject(p, "memory", cJSON_Duplicate(memory, 0));
+	return 0;
+}
+
+/* "groups": nodes of one generation each, with real host names: a list
+ * ("hosts"), or host_prefix + a zero-padded index ("count", "first",
+ * "digits": skl01 .. skl08); "cores" and "memory" per node. */
+static int apply_groups(struct target *t, const cJSON *groups, struct hm_error *err)
+{
+	static const char *const keys[] = { "type", "hosts", "host_prefix", "count", "first",
+					    "digits", "cores", "memory", NULL };
+	const cJSON *g;
+	int gi = 0;
+
+	if (!cJSON_IsArray(groups))
+		return hm_error_at(err, "groups", "expected an array of groups");
+	cJSON_ArrayForEach(g, groups) {
+		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(g, "hosts"), *it;
+		const cJSON *cores = cJSON_GetObjectItemCaseSensitive(g, "cores");
+		const cJSON *memory = cJSON_GetObjectItemCaseSensitive(g, "memory");
+		const char *type, *prefix = NULL;
+		long count = 0, first = 1, digits = 0;
+		char path[64], host[320];
+
+		snprintf(path, sizeof(path), "groups[%d]", gi++);
+		if (check_keys(g, path, keys, err) ||
+		    hm_json_name(cJSON_GetObjectItemCaseSensitive(g, "type"), path, &type, err))
+			return -1;
+		if (hosts) {
+			const cJSON *h;
+			const char *name;
+
+			if (cJSON_GetObjectItemCaseSensitive(g, "host_prefix") ||
+			    cJSON_GetObjectItemCaseSensitive(g, "count"))
+				return hm_error_at(err, path, "give 'hosts' or 'host_prefix' with 'count', not both");
+			if (!cJSON_IsArray(hosts) || !cJSON_GetArraySize(hosts))
+				return hm_error_at(err, path, "'hosts' must be a non-empty array of host names");
+			cJSON_ArrayForEach(h, hosts)
+				if (hm_json_name(h, path, &name, err) || hm_check_hostname(name, path, err) ||
+				    add_node(t, type, name, cores, memory, path, err))
+					return -1;
+			continue;
+		}
+		if (!(it = cJSON_GetObjectItemCaseSensitive(g, "host_prefix")) ||
+		    hm_json_name(it, path, &prefix, err) || hm_check_hostname(prefix, path, err))
+			return it ? -1 : hm_error_at(err, path, "missing 'hosts' or 'host_prefix'");
+		if (hm_json_int(cJSON_GetObjectItemCaseSensitive(g, "count"), path, 1, MAX_GENERATED,
+				&count, err) ||
+		    ((it = cJSON_GetObjectItemCaseSensitive(g, "first")) &&
+		     hm_json_int(it, path, 0, 1000000000, &first, err)) ||
+		    ((it = cJSON_GetObjectItemCaseSensitive(g, "digits")) &&
+		     hm_json_int(it, path, 1, 9, &digits, err)))
+			return -1;
+		if (!digits)    /* enough for the last index, at least two */
+			for (long last = first + count - 1, w = 10, dg = 1; ; w *= 10, dg++)
+				if (last < w) {
+					digits = dg < 2 ? 2 : dg;
+					break;
+				}
+		for (long i = 0; i < count; i++) {
+			snprintf(host, sizeof(host), "%s%0*ld", prefix, (int)digits, first + i);
+			if (add_node(t, type, host, cores, memory, path, err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* Append 'count' processors of 'type', 'per_host' to a host named
  * PREFIX%04d. */
 static int add_processors(struct target *t, const char *type, long count, long per_host,
@@ -289,8 +371,8 @@ static void set_item(cJSON *obj, const char *key, cJSON *value)
 cJSON *hm_generate_platform(const cJSON *config, struct hm_error *err)
 {
 	static const char *const keys[] = { "hetmap_generator", "name", "description", "from",
-					    "keep_processors", "types", "add", "random", "network",
-					    NULL };
+					    "keep_processors", "types", "groups", "add", "random",
+					    "network", "block_sizes", NULL };
 	const cJSON *from = cJSON_GetObjectItemCaseSensitive(config, "from");
 	const cJSON *keep = cJSON_GetObjectItemCaseSensitive(config, "keep_processors");
 	const cJSON *it, *e;
@@ -341,6 +423,11 @@ cJSON *hm_generate_platform(const cJSON *config, struct hm_error *err)
 	}
 	if ((it = cJSON_GetObjectItemCaseSensitive(config, "network")))
 		set_item(plat, "network", cJSON_Duplicate(it, 1));
+	if ((it = cJSON_GetObjectItemCaseSensitive(config, "block_sizes")))
+		set_item(plat, "block_sizes", cJSON_Duplicate(it, 1));
+	if ((it = cJSON_GetObjectItemCaseSensitive(config, "groups")) &&
+	    apply_groups(&t, it, err))
+		goto fail;
 	if ((it = cJSON_GetObjectItemCaseSensitive(config, "add")) &&
 	    apply_add(&t, it, err))
 		goto fail;

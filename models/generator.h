@@ -7,12 +7,17 @@
  *     "from": "builtin:torc",          a platform file or builtin to start from
  *     "keep_processors": true,         false: keep only its types and network
  *     "types": { ... },                more types, in the platform syntax
+ *     "groups": [                      nodes with real host names, one
+ *       {"type": "hsw", "host_prefix": "hsw", "count": 4,   processor each
+ *        "first": 1, "digits": 2, "cores": 16, "memory": "64GiB"},  hsw01..hsw04
+ *       {"type": "skl", "hosts": ["skl-a", "skl-b"], "cores": 32} ],
  *     "add": [ {"type": "17P4", "count": 11, "per_host": 1, "host_prefix": "x"} ],
  *     "random": {                      a random family, added to the rest
  *       "seed": 7, "processors": 500, "types": 10, "speed_ratio": 50,
  *       "per_host": 4, "k3": 1e-9, "k2_over_k3": [4, 12]
  *     },
- *     "network": { ... }               replaces the network (platform syntax)
+ *     "network": { ... },              replaces the network (platform syntax)
+ *     "block_sizes": [64, 128, 256]    replaces the candidate block sizes
  *   }
  *
  * Random types: speed factors log-uniform between 1 and speed_ratio (the
