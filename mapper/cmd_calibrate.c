@@ -25,8 +25,11 @@ static const struct hm_usage usage = {
 	"Measure the system parameters of the given processors in one MPI run\n"
 	"(k3_dgemm, k3_dtrsm and k2_dgetf2 per block size with OpenBLAS, the way\n"
 	"LU uses them; t_s and t_w of each link scope by ping-pong), fit them and\n"
-	"write a platform JSON. HOST:N stands for N processors (cores) of HOST,\n"
-	"named HOST-0 .. HOST-(N-1). Progress goes to standard error.",
+	"write a platform JSON. HOST:N is a node of N cores: one rank per core,\n"
+	"all measuring at once (every core busy, as the model's k values are), and\n"
+	"one processor HOST with N cores in the platform, k the median over its\n"
+	"cores (--split-cores: N processors HOST-0 .. HOST-(N-1) instead).\n"
+	"Progress goes to standard error.",
 	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
 	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"
 	"example: hetmap calibrate --hosts localhost:2 -o build/localhost.json",
@@ -114,6 +117,7 @@ struct cal_setup {
 	const char *hosts, *out, *name, *block_sizes, *mpirun, *bench, *launcher;
 	int rows, repeat;
 	double tolerance, timeout, min_time;
+	int split;              /* one processor per rank, not per node */
 };
 
 /* The benchmark's ranks as a placement: rank i on processor i, the shadow
@@ -167,7 +171,7 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 static int write_platform(const struct cal_setup *cs, const struct host_list *h, const cJSON *raw)
 {
 	struct hm_calibration_opts o = { cs->name, cs->tolerance, (const char *const *)h->names,
-					 (const char *const *)h->hosts, NULL, h->n, 0, NULL };
+					 (const char *const *)h->hosts, NULL, h->n, 0, !cs->split, NULL };
 	struct hm_platform *check = NULL;
 	struct hm_error err;
 	char when[32], *text;
@@ -262,7 +266,7 @@ out:
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", "mpirun", NULL,
-				HM_DEFAULT_LAUNCHER, 1024, 5, 0.20, 600, 0.2 };
+				HM_DEFAULT_LAUNCHER, 1024, 5, 0.20, 600, 0.2, 0 };
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
 	char **extra;
@@ -285,6 +289,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", hm_help_launchers("launcher (openmpi-seq: no binding, e.g. virtual nodes)", 1), 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
+			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 

@@ -106,6 +106,45 @@ static int read_processors(const cJSON *raw, int nbs, int nproc, struct measured
 	return 0;
 }
 
+/* One processor per node: the ranks of one host (each on a core of its
+ * own, all measuring at once: every core busy, as the model's k values
+ * are) merged into one processor with as many cores, k the median over
+ * its ranks, spread the largest. In place; node_hosts[] and cores[] get
+ * the node's host and core count. Returns the number of nodes. */
+static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const *hosts,
+		       const char **node_hosts, int *cores)
+{
+	int nodes = 0;
+
+	for (int i = 0; i < nproc; i++) {
+		int n;
+
+		for (n = 0; n < nodes && strcmp(node_hosts[n], hosts[i]); n++)
+			;
+		if (n < nodes)
+			continue;       /* merged with the node's first rank below */
+		node_hosts[nodes] = hosts[i];
+		cores[nodes] = 0;
+		for (int k = 0; k < NR_KERNELS; k++)
+			for (int b = 0; b < nbs; b++) {
+				double v[4096], spread = 0;
+				int c = 0;
+
+				for (int j = i; j < nproc && c < 4096; j++)
+					if (!strcmp(hosts[j], hosts[i])) {
+						v[c++] = m[j].k[k][b];
+						spread = fmax(spread, m[j].spread[k][b]);
+					}
+				qsort(v, (size_t)c, sizeof(double), cmp_double);
+				m[nodes].k[k][b] = c % 2 ? v[c / 2] : 0.5 * (v[c / 2 - 1] + v[c / 2]);
+				m[nodes].spread[k][b] = spread;
+				cores[nodes] = c;
+			}
+		nodes++;
+	}
+	return nodes;
+}
+
 /* Greedy grouping: a processor joins the first type whose first member
  * is within the tolerance on every value. Returns the number of types;
  * first[t] is the first member of type t. */
@@ -261,7 +300,8 @@ static cJSON *processors_json(const struct hm_calibration_opts *o, const struct 
 		cJSON_AddStringToObject(e, "type", type);
 		cJSON_AddNumberToObject(e, "cores", o->cores ? o->cores[i] : 1);
 		if (o->memory_per_proc > 0)
-			cJSON_AddNumberToObject(e, "memory", floor(o->memory_per_proc));
+			cJSON_AddNumberToObject(e, "memory",
+						floor(o->memory_per_proc * (o->cores ? o->cores[i] : 1)));
 		cJSON_AddItemToArray(procs, e);
 		/* (max - min) / median of the repeats, per kernel and b */
 		for (int k = 0; k < NR_KERNELS; k++)
@@ -277,6 +317,9 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 	const cJSON *bsj = cJSON_GetObjectItemCaseSensitive(raw, "block_sizes");
 	int bs[MAX_BS], nbs = cJSON_GetArraySize(bsj), ntypes, *first;
 	struct measured *m;
+	struct hm_calibration_opts nodes;
+	const char **node_hosts = NULL;
+	int *node_cores = NULL;
 	cJSON *plat = NULL, *record, *net;
 	char desc[512];
 
@@ -301,6 +344,18 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 	}
 	if (read_processors(raw, nbs, o->nproc, m, err))
 		goto out;
+	if (o->per_node) {
+		if (!(node_hosts = calloc((size_t)o->nproc, sizeof(char *))) ||
+		    !(node_cores = calloc((size_t)o->nproc, sizeof(int)))) {
+			hm_error_set(err, "out of memory");
+			goto out;
+		}
+		nodes = *o;
+		nodes.nproc = merge_nodes(m, o->nproc, nbs, o->hosts, node_hosts, node_cores);
+		nodes.names = nodes.hosts = node_hosts;
+		nodes.cores = node_cores;
+		o = &nodes;
+	}
 	ntypes = group_types(m, o->nproc, nbs, o->tolerance, first);
 
 	plat = cJSON_CreateObject();
@@ -329,5 +384,7 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 out:
 	free(m);
 	free(first);
+	free(node_hosts);
+	free(node_cores);
 	return plat;
 }

@@ -25,7 +25,8 @@ struct hm_calibration_opts {
 	const char *const *hosts;   /* their hosts */
 	const int *cores;           /* cores per processor (NULL: 1) */
 	int nproc;
-	double memory_per_proc;     /* bytes, 0 = leave out */
+	double memory_per_proc;     /* bytes per rank, 0 = leave out */
+	int per_node;               /* one processor per host, its ranks its cores */
 	const char *when;           /* timestamp for the description */
 };
 
