@@ -205,8 +205,9 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 		if (ret)
 			hm_cli_report(&err);
 		else
-			fprintf(stderr, "calibrate: wrote %s: %d processors of %d type%s\n", cs->out,
-				check->nr_procs, check->nr_types, check->nr_types == 1 ? "" : "s");
+			fprintf(stderr, "calibrate: wrote %s: %d processor%s of %d type%s\n", cs->out,
+				check->nr_procs, check->nr_procs == 1 ? "" : "s", check->nr_types,
+				check->nr_types == 1 ? "" : "s");
 	}
 	hm_platform_free(check);
 	free(text);
