@@ -86,6 +86,12 @@ static void show_network(const struct hm_platform *p)
 	printf("network (Hockney: t_s + words x t_w):\n");
 	for (c = 0; c < HM_LINK_NSCOPES; c++)
 		print_link(hm_link_scope_name((enum hm_link_scope)c), p->links[c]);
+	for (i = 0; i < p->nr_rules; i++) {
+		char pair[600];
+
+		snprintf(pair, sizeof(pair), "%s ~ %s", p->rules[i].pattern[0], p->rules[i].pattern[1]);
+		print_link(pair, p->rules[i].link);
+	}
 	for (i = 0; i < p->nr_overrides; i++) {
 		const struct hm_link_override *o = &p->overrides[i];
 		char pair[600];

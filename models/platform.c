@@ -4,6 +4,8 @@
  * platform from JSON and calls the hm_platform_index/sort functions here. */
 #include "platform.h"
 
+#include <fnmatch.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +51,13 @@ void hm_platform_free(struct hm_platform *p)
 		free(p->procs[i].name);
 		free(p->procs[i].host);
 	}
+	for (i = 0; p->rules && i < p->nr_rules; i++) {
+		free(p->rules[i].pattern[0]);
+		free(p->rules[i].pattern[1]);
+	}
+	free(p->rules);
+	free(p->profile_of);
+	free(p->rule_of);
 	free(p->types);
 	free(p->procs);
 	free(p->by_name);
@@ -134,6 +143,75 @@ int hm_platform_sort_overrides(struct hm_platform *p)
 	return -1;
 }
 
+static int matches(const char *pattern, const struct hm_platform *p, int i)
+{
+	return !fnmatch(pattern, p->procs[i].name, 0) || !fnmatch(pattern, p->procs[i].host, 0) ||
+	       !fnmatch(pattern, p->types[p->procs[i].type].name, 0);
+}
+
+/* Bits 2r and 2r + 1: processor i matches rule r's first, second pattern. */
+static uint64_t match_mask(const struct hm_platform *p, int i)
+{
+	uint64_t mask = 0;
+
+	for (int r = 0; r < p->nr_rules; r++)
+		mask |= (uint64_t)matches(p->rules[r].pattern[0], p, i) << (2 * r) |
+			(uint64_t)matches(p->rules[r].pattern[1], p, i) << (2 * r + 1);
+	return mask;
+}
+
+#define MAX_PROFILES 2048   /* the rule table is profiles squared */
+
+int hm_platform_resolve_rules(struct hm_platform *p)
+{
+	uint64_t *masks = malloc((size_t)p->nr_procs * sizeof(uint64_t)), *seen;
+	int ret = -1;
+
+	if (!p->nr_rules) {
+		free(masks);
+		return 0;
+	}
+	seen = malloc(MAX_PROFILES * sizeof(uint64_t));
+	p->profile_of = malloc((size_t)p->nr_procs * sizeof(int));
+	if (!masks || !seen || !p->profile_of)
+		goto out;
+	p->nr_profiles = 0;
+	for (int i = 0; i < p->nr_procs; i++) {
+		int q;
+
+		masks[i] = match_mask(p, i);
+		for (q = 0; q < p->nr_profiles && seen[q] != masks[i]; q++)
+			;
+		if (q == p->nr_profiles) {
+			if (q == MAX_PROFILES) {
+				ret = -2;
+				goto out;
+			}
+			seen[p->nr_profiles++] = masks[i];
+		}
+		p->profile_of[i] = q;
+	}
+	if (!(p->rule_of = malloc((size_t)p->nr_profiles * p->nr_profiles)))
+		goto out;
+	for (int a = 0; a < p->nr_profiles; a++)
+		for (int b = 0; b < p->nr_profiles; b++) {
+			int r;
+
+			for (r = 0; r < p->nr_rules; r++) {
+				uint64_t ma = seen[a] >> (2 * r), mb = seen[b] >> (2 * r);
+
+				if (((ma & 1) && (mb & 2)) || ((ma & 2) && (mb & 1)))
+					break;
+			}
+			p->rule_of[a * p->nr_profiles + b] = (signed char)(r < p->nr_rules ? r : -1);
+		}
+	ret = 0;
+out:
+	free(masks);
+	free(seen);
+	return ret;
+}
+
 int hm_platform_find(const struct hm_platform *p, const char *name)
 {
 	struct hm_name_index key = { name, -1 };
@@ -155,6 +233,12 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
 
 		if (o)
 			return o->link;
+	}
+	if (p->nr_rules) {
+		int r = p->rule_of[p->profile_of[i] * p->nr_profiles + p->profile_of[j]];
+
+		if (r >= 0)
+			return p->rules[r].link;
 	}
 	return p->links[p->procs[i].host_id == p->procs[j].host_id ?
 			HM_LINK_SAME_HOST : HM_LINK_INTER_HOST];

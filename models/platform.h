@@ -76,6 +76,17 @@ struct hm_link_override {
 	struct hm_link link;
 };
 
+/* A link rule: pairs of different processors, one end matching each
+ * pattern (fnmatch: '*', '?', '[...]' against the processor's name, host
+ * or type), cost 'link'. The first matching rule wins; per-pair overrides
+ * win over rules. */
+struct hm_link_rule {
+	char *pattern[2];
+	struct hm_link link;
+};
+
+#define HM_MAX_LINK_RULES 32
+
 /* Processor names sorted, for hm_platform_find(). */
 struct hm_name_index {
 	const char *name;   /* points into procs[index].name */
@@ -95,6 +106,14 @@ struct hm_platform {
 	struct hm_link links[HM_LINK_NSCOPES];
 	int nr_overrides;
 	struct hm_link_override *overrides; /* sorted by (a, b) */
+	int nr_rules;
+	struct hm_link_rule *rules;
+	/* rules resolved once: processors matching the same patterns share a
+	 * profile, and rule_of[pa * nr_profiles + pb] is the rule between two
+	 * profiles (-1: none), so a link costs O(1) however many processors */
+	int *profile_of;            /* [i], NULL without rules */
+	int nr_profiles;
+	signed char *rule_of;
 	int nr_block_sizes;
 	int block_sizes[HM_MAX_BLOCK_SIZES]; /* candidates for b, ascending */
 	/* values the loader accepted but doubts (a k meaning < 1 MFLOP/s or
@@ -136,6 +155,9 @@ int hm_platform_block_count(const struct hm_platform *p, double n);
 int hm_platform_index(struct hm_platform *p);
 /* Sort the overrides; -1, or the index of a pair given twice. */
 int hm_platform_sort_overrides(struct hm_platform *p);
+/* Resolve the link rules into profiles: 0, -1 out of memory, -2 too many
+ * distinct profiles. */
+int hm_platform_resolve_rules(struct hm_platform *p);
 
 /* A copy of 's' (malloc), or NULL. */
 char *hm_strdup(const char *s);

@@ -480,12 +480,58 @@ static int load_overrides(struct loader *ld, const cJSON *pairs)
 	return 0;
 }
 
+/* "links": [{"between": ["skl*", "icx*"], "t_s": ..., "t_w": ...}]: links
+ * between groups of processors named by patterns, so that no file needs
+ * one entry per pair. */
+static int load_rules(struct loader *ld, const cJSON *rules)
+{
+	static const char *const keys[] = { "between", "t_s", "t_w", NULL };
+	struct hm_platform *p = ld->p;
+	const cJSON *it;
+	char path[128], sub[160];
+	int n, ret;
+
+	if (!cJSON_IsArray(rules))
+		return hm_error_at(ld->err, "network.links", "expected an array");
+	if ((n = cJSON_GetArraySize(rules)) > HM_MAX_LINK_RULES)
+		return hm_error_at(ld->err, "network.links", "%d rules (at most %d)", n, HM_MAX_LINK_RULES);
+	if (!(p->rules = calloc((size_t)n + 1, sizeof(*p->rules))))
+		return hm_error_at(ld->err, "network.links", "out of memory");
+	cJSON_ArrayForEach(it, rules) {
+		struct hm_link_rule *r = &p->rules[p->nr_rules];
+		const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
+
+		snprintf(path, sizeof(path), "network.links[%d]", p->nr_rules);
+		p->nr_rules++;
+		if (load_link(ld, it, path, &r->link, keys))
+			return -1;
+		snprintf(sub, sizeof(sub), "%s.between", path);
+		if (!between)
+			return hm_error_at(ld->err, path, "missing 'between'");
+		if (!cJSON_IsArray(between) || cJSON_GetArraySize(between) != 2)
+			return hm_error_at(ld->err, sub, "expected an array of two patterns "
+					   "(processor, host or type names; '*', '?', '[...]')");
+		for (int e = 0; e < 2; e++) {
+			const char *s;
+
+			if (get_name(ld, cJSON_GetArrayItem(between, e), sub, &s) ||
+			    !(r->pattern[e] = hm_strdup(s)))
+				return -1;
+		}
+	}
+	ret = hm_platform_resolve_rules(p);
+	if (ret == -2)
+		return hm_error_at(ld->err, "network.links", "the rules split the processors into too "
+				   "many groups (at most 2048 distinct ones)");
+	return ret ? hm_error_at(ld->err, "network.links", "out of memory") : 0;
+}
+
 static int load_network(struct loader *ld, const cJSON *net)
 {
 	static const char *const keys[] = { "same_processor", "same_node", "inter_node",
-					    "pairs", "description", NULL };
+					    "links", "pairs", "description", NULL };
 	static const char *const link_keys[] = { "t_s", "t_w", NULL };
-	const cJSON *pairs;
+	const cJSON *pairs, *rules;
 	char path[64];
 	int c;
 
@@ -503,6 +549,9 @@ static int load_network(struct loader *ld, const cJSON *net)
 		if (load_link(ld, it, path, &ld->p->links[c], link_keys))
 			return -1;
 	}
+	rules = cJSON_GetObjectItemCaseSensitive(net, "links");
+	if (rules && load_rules(ld, rules))
+		return -1;
 	pairs = cJSON_GetObjectItemCaseSensitive(net, "pairs");
 	return pairs ? load_overrides(ld, pairs) : 0;
 }

@@ -5,7 +5,7 @@
 
 /* What must be equal for two processors to share a class. */
 struct key {
-	int type, cores;
+	int type, cores, profile;   /* profile: which link rules it matches */
 	double memory;
 	long host_key;      /* -1: host does not matter; < -1: a class of its own */
 	int index;
@@ -19,6 +19,8 @@ static int cmp_key(const void *x, const void *y)
 		return a->type < b->type ? -1 : 1;
 	if (a->cores != b->cores)
 		return a->cores < b->cores ? -1 : 1;
+	if (a->profile != b->profile)
+		return a->profile < b->profile ? -1 : 1;
 	if (a->memory != b->memory)
 		return a->memory < b->memory ? -1 : 1;
 	if (a->host_key != b->host_key)
@@ -28,8 +30,8 @@ static int cmp_key(const void *x, const void *y)
 
 static int same_class(const struct key *a, const struct key *b)
 {
-	return a->type == b->type && a->cores == b->cores && a->memory == b->memory &&
-	       a->host_key == b->host_key;
+	return a->type == b->type && a->cores == b->cores && a->profile == b->profile &&
+	       a->memory == b->memory && a->host_key == b->host_key;
 }
 
 /* Classes numbered by their first processor, so that the numbering
@@ -70,8 +72,8 @@ int hm_processor_classes(const struct hm_platform *p, int *class_of)
 		const struct hm_processor *pr = &p->procs[i];
 		int shares_host = host_size[pr->host_id] > 1;
 
-		keys[i] = (struct key){ pr->type, pr->cores, pr->memory,
-					hosts_matter && shares_host ? pr->host_id : -1, i };
+		keys[i] = (struct key){ pr->type, pr->cores, p->profile_of ? p->profile_of[i] : 0,
+					pr->memory, hosts_matter && shares_host ? pr->host_id : -1, i };
 	}
 	free(host_size);
 	for (i = 0; i < p->nr_overrides; i++) {

@@ -1,8 +1,8 @@
 /* search/classes.h - classes of interchangeable processors.
  *
  * Two processors are interchangeable when swapping them changes no
- * prediction: same type, cores and memory, and the same link to every
- * third processor. Without per-pair overrides that holds for two
+ * prediction: same type, cores and memory, the same link rules matching
+ * them, and the same link to every third processor. Without per-pair overrides that holds for two
  * processors on one host, for two processors each alone on its host, and
  * for any two when same-host and inter-host links cost the same. A
  * processor named in an override is a class of its own (sound, not

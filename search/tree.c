@@ -52,6 +52,10 @@ static void fill_link_minima(struct hm_tree *t)
 		t->link_diff_min[0] = hm_min(t->link_diff_min[0], p->overrides[i].link.t_s);
 		t->link_diff_min[1] = hm_min(t->link_diff_min[1], p->overrides[i].link.t_w);
 	}
+	for (i = 0; i < p->nr_rules; i++) {
+		t->link_diff_min[0] = hm_min(t->link_diff_min[0], p->rules[i].link.t_s);
+		t->link_diff_min[1] = hm_min(t->link_diff_min[1], p->rules[i].link.t_w);
+	}
 }
 
 /* Kinds: one per distinct (type, cores), numbered in processor order. */

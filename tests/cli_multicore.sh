@@ -29,6 +29,14 @@ expect 0 "depth limit  the plan uses all 8 processes" -- "$hm" plan -p "$tmp/m.j
 "$hm" plan -p "$tmp/m.json" -n 50000 -d 8 -f json > "$tmp/d8.json" 2>/dev/null
 check "the JSON says the depth limit was reached" grep -q '"depth_limit"' "$tmp/d8.json"
 
+# ---- links by pattern: one rule instead of one entry per pair ------------
+expect 0 "hsw ~ *" -- "$hm" platform show "$tmp/m.json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["network"]["links"][0]["between"] = ["hsw"]; json.dump(d, open(sys.argv[2], "w"))' "$tmp/m.json" "$tmp/rule1.json"
+expect 2 "network.links[0].between: expected an array of two patterns" -- "$hm" platform check "$tmp/rule1.json"
+a=$("$hm" predict -p "$tmp/m.json" -n 20000 --procs hsw01=1,skl01=1 --grid 1x2 -b 128 | grep -o 'communication [0-9.e-]* s')
+b=$("$hm" predict -p "$tmp/m.json" -n 20000 --procs skl02=1,skl01=1 --grid 1x2 -b 128 | grep -o 'communication [0-9.e-]* s')
+check "a pair with an hsw node pays the 10 Gbit/s rule ($a vs $b)" test "$a" != "$b"
+
 # ---- launch: one core per rank -------------------------------------------
 cat > "$tmp/two.json" <<'JSON'
 {"name": "two", "types": {"t": {"k3": "20GFLOP/s", "k2_dgetf2": "5GFLOP/s"}},
