@@ -431,9 +431,30 @@ static int load_link(struct loader *ld, const cJSON *it, const char *path,
 	return get_quantity(ld, tw, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w);
 }
 
-static int load_overrides(struct loader *ld, const cJSON *pairs)
+/* An entry {"between": [A, B], "t_s": ..., "t_w": ...} of 'pairs' or
+ * 'links': its link and its two names ('what' says what they name). */
+static int load_between(struct loader *ld, const cJSON *it, const char *path, const char *what,
+			struct hm_link *l, const char *ends[2])
 {
 	static const char *const keys[] = { "between", "t_s", "t_w", NULL };
+	const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
+	char sub[160];
+
+	if (load_link(ld, it, path, l, keys))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.between", path);
+	if (!between)
+		return hm_error_at(ld->err, path, "missing 'between'");
+	if (!cJSON_IsArray(between) || cJSON_GetArraySize(between) != 2)
+		return hm_error_at(ld->err, sub, "expected an array of two %s", what);
+	for (int e = 0; e < 2; e++)
+		if (get_name(ld, cJSON_GetArrayItem(between, e), sub, &ends[e]))
+			return -1;
+	return 0;
+}
+
+static int load_overrides(struct loader *ld, const cJSON *pairs)
+{
 	struct hm_platform *p = ld->p;
 	const cJSON *it;
 	char path[128], sub[160];
@@ -447,26 +468,16 @@ static int load_overrides(struct loader *ld, const cJSON *pairs)
 		return hm_error_at(ld->err, "network.pairs", "out of memory");
 	for (it = pairs->child; it; it = it->next) {
 		struct hm_link_override *o = &p->overrides[p->nr_overrides];
-		const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
+		const char *names[2];
 		int ends[2], e;
 
 		snprintf(path, sizeof(path), "network.pairs[%d]", p->nr_overrides);
-		if (load_link(ld, it, path, &o->link, keys))
-			return -1;
 		snprintf(sub, sizeof(sub), "%s.between", path);
-		if (!between)
-			return hm_error_at(ld->err, path, "missing 'between'");
-		if (!cJSON_IsArray(between) || cJSON_GetArraySize(between) != 2)
-			return hm_error_at(ld->err, sub, "expected an array of two processor names");
-		for (e = 0; e < 2; e++) {
-			const char *s;
-
-			if (get_name(ld, cJSON_GetArrayItem(between, e), sub, &s))
-				return -1;
-			ends[e] = hm_platform_find(p, s);
-			if (ends[e] < 0)
-				return hm_error_at(ld->err, sub, "unknown processor '%s'", s);
-		}
+		if (load_between(ld, it, path, "processor names", &o->link, names))
+			return -1;
+		for (e = 0; e < 2; e++)
+			if ((ends[e] = hm_platform_find(p, names[e])) < 0)
+				return hm_error_at(ld->err, sub, "unknown processor '%s'", names[e]);
 		if (ends[0] == ends[1])
 			return hm_error_at(ld->err, sub, "a pair needs two different processors");
 		o->a = ends[0] < ends[1] ? ends[0] : ends[1];
@@ -485,10 +496,9 @@ static int load_overrides(struct loader *ld, const cJSON *pairs)
  * one entry per pair. */
 static int load_rules(struct loader *ld, const cJSON *rules)
 {
-	static const char *const keys[] = { "between", "t_s", "t_w", NULL };
 	struct hm_platform *p = ld->p;
 	const cJSON *it;
-	char path[128], sub[160];
+	char path[128];
 	int n, ret;
 
 	if (!cJSON_IsArray(rules))
@@ -499,25 +509,16 @@ static int load_rules(struct loader *ld, const cJSON *rules)
 		return hm_error_at(ld->err, "network.links", "out of memory");
 	cJSON_ArrayForEach(it, rules) {
 		struct hm_link_rule *r = &p->rules[p->nr_rules];
-		const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
+		const char *patterns[2];
 
 		snprintf(path, sizeof(path), "network.links[%d]", p->nr_rules);
 		p->nr_rules++;
-		if (load_link(ld, it, path, &r->link, keys))
+		if (load_between(ld, it, path, "patterns (processor, host or type names; "
+				 "'*', '?', '[...]')", &r->link, patterns))
 			return -1;
-		snprintf(sub, sizeof(sub), "%s.between", path);
-		if (!between)
-			return hm_error_at(ld->err, path, "missing 'between'");
-		if (!cJSON_IsArray(between) || cJSON_GetArraySize(between) != 2)
-			return hm_error_at(ld->err, sub, "expected an array of two patterns "
-					   "(processor, host or type names; '*', '?', '[...]')");
-		for (int e = 0; e < 2; e++) {
-			const char *s;
-
-			if (get_name(ld, cJSON_GetArrayItem(between, e), sub, &s) ||
-			    !(r->pattern[e] = hm_strdup(s)))
-				return -1;
-		}
+		for (int e = 0; e < 2; e++)
+			if (!(r->pattern[e] = hm_strdup(patterns[e])))
+				return hm_error_at(ld->err, path, "out of memory");
 	}
 	ret = hm_platform_resolve_rules(p);
 	if (ret == -2)
