@@ -347,12 +347,21 @@ static void realise(struct exact *x)
 static void seed_incumbent(struct exact *x, struct hm_result *seed)
 {
 	struct hm_budget quick = { 0, 1 };
+	struct hm_result greedy = { 0 };
 	struct hm_error err;
 
-	seed->P = x->P;
-	seed->eet = INFINITY;
-	if (!(seed->d = calloc((size_t)x->P, sizeof(int))) ||
-	    hm_tree_search(HM_WALK_GPTM, x->pb, &quick, seed, &err) || !seed->found)
+	/* the better of BTM's unfinished best (if any) and GPTM's answer */
+	greedy.P = x->P;
+	greedy.eet = INFINITY;
+	if ((greedy.d = calloc((size_t)x->P, sizeof(int))) &&
+	    !hm_tree_search(HM_WALK_GPTM, x->pb, &quick, &greedy, &err) && greedy.found &&
+	    (!seed->found || greedy.eet < seed->eet)) {
+		hm_result_release(seed);
+		*seed = greedy;
+	} else {
+		hm_result_release(&greedy);
+	}
+	if (!seed->found)
 		return;
 	x->best = seed->eet;
 	x->res->D = seed->D, x->res->r = seed->r, x->res->c = seed->c, x->res->b = seed->b;
@@ -378,6 +387,8 @@ int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 
 	if (hm_problem_check(pb, 1, err))
 		return -1;
+	if (pb->platform->nr_procs <= MAX_CLASSES)
+		return 0;       /* there cannot be more classes than processors */
 	if (!(class_of = malloc((size_t)pb->platform->nr_procs * sizeof(int))))
 		return hm_error_set(err, "out of memory");
 	C = hm_processor_classes(pb->platform, class_of);
@@ -390,6 +401,37 @@ int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 	return 0;
 }
 
+/* BTM first, for a fixed number of nodes: where the classes are many and
+ * small (several processors per host, many types) BTM proves the optimum
+ * in a fraction of what the class enumeration takes, and where it does
+ * not, its best plan seeds the enumeration. A node count, not a time,
+ * keeps the answer the same on every machine. 1: BTM proved the optimum
+ * (res filled); 0: go on, with its best in *seed (if any). */
+#define BTM_FIRST_NODES 100000L
+
+static int btm_first(const struct hm_problem *pb, const struct hm_budget *budget,
+		     struct hm_result *res, struct hm_result *seed)
+{
+	struct hm_budget first = { BTM_FIRST_NODES, budget->max_seconds };
+	struct hm_error err;
+
+	if (budget->max_nodes > 0 && budget->max_nodes < first.max_nodes)
+		first.max_nodes = budget->max_nodes;
+	seed->P = pb->platform->nr_procs;
+	seed->eet = INFINITY;
+	if (hm_tree_search_applies(pb, &err) ||
+	    !(seed->d = calloc((size_t)seed->P, sizeof(int))) ||
+	    hm_tree_search(HM_WALK_BTM, pb, &first, seed, &err))
+		return 0;
+	if (seed->stopped != HM_STOP_COMPLETE && seed->stopped != HM_STOP_TIME)
+		return 0;
+	/* proved, or the whole time budget is spent: BTM's answer is ours */
+	free(res->d);
+	*res = *seed;
+	memset(seed, 0, sizeof(*seed));
+	return 1;
+}
+
 int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
 		    struct hm_result *res, struct hm_error *err)
 {
@@ -399,6 +441,8 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 	struct profile root;
 	int ret = -1;
 
+	if (btm_first(pb, budget, res, &seed))
+		return 0;
 	x.pb = pb, x.budget = budget, x.res = res;
 	x.P = p->nr_procs, x.L = pb->depth, x.block = p->block_sizes;
 	x.nb = hm_platform_block_count(p, pb->n);
@@ -421,8 +465,8 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 	root.mem_cap = INFINITY;
 	seed_incumbent(&x, &seed);
 	enumerate(&x, &root, 0);
-	res->evaluated = x.nodes;
-	res->pruned = x.pruned;
+	res->evaluated = x.nodes + seed.evaluated;
+	res->pruned = x.pruned + seed.pruned;
 	res->stopped = (enum hm_stop)x.stopped;
 	if (x.best < INFINITY) {
 		struct hm_error perr;
