@@ -340,34 +340,6 @@ static void realise(struct exact *x)
 	}
 }
 
-/* A good incumbent from the start prunes far more: GPTM's answer (one
- * greedy descent, milliseconds). Exactness does not depend on it: a
- * profile is only cut when its bound is not below a time that is
- * actually reachable. */
-static void seed_incumbent(struct exact *x, struct hm_result *seed)
-{
-	struct hm_budget quick = { 0, 1 };
-	struct hm_result greedy = { 0 };
-	struct hm_error err;
-
-	/* the better of BTM's unfinished best (if any) and GPTM's answer */
-	greedy.P = x->P;
-	greedy.eet = INFINITY;
-	if ((greedy.d = calloc((size_t)x->P, sizeof(int))) &&
-	    !hm_tree_search(HM_WALK_GPTM, x->pb, &quick, &greedy, &err) && greedy.found &&
-	    (!seed->found || greedy.eet < seed->eet)) {
-		hm_result_release(seed);
-		*seed = greedy;
-	} else {
-		hm_result_release(&greedy);
-	}
-	if (!seed->found)
-		return;
-	x->best = seed->eet;
-	x->res->D = seed->D, x->res->r = seed->r, x->res->c = seed->c, x->res->b = seed->b;
-	x->res->seconds_to_best = hm_now() - x->start;
-}
-
 static void release(struct exact *x)
 {
 	for (int c = 0; x->cls && c < x->C; c++)
@@ -401,53 +373,25 @@ int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 	return 0;
 }
 
-/* BTM first, for a fixed number of nodes: where the classes are many and
- * small (several processors per host, many types) BTM proves the optimum
- * in a fraction of what the class enumeration takes, and where it does
- * not, its best plan seeds the enumeration. A node count, not a time,
- * keeps the answer the same on every machine. 1: BTM proved the optimum
- * (res filled); 0: go on, with its best in *seed (if any). */
-#define BTM_FIRST_NODES 100000L
-
-static int btm_first(const struct hm_problem *pb, const struct hm_budget *budget,
-		     struct hm_result *res, struct hm_result *seed)
-{
-	struct hm_budget first = { BTM_FIRST_NODES, budget->max_seconds };
-	struct hm_error err;
-
-	if (budget->max_nodes > 0 && budget->max_nodes < first.max_nodes)
-		first.max_nodes = budget->max_nodes;
-	seed->P = pb->platform->nr_procs;
-	seed->eet = INFINITY;
-	if (hm_tree_search_applies(pb, &err) ||
-	    !(seed->d = calloc((size_t)seed->P, sizeof(int))) ||
-	    hm_tree_search(HM_WALK_BTM, pb, &first, seed, &err))
-		return 0;
-	if (seed->stopped != HM_STOP_COMPLETE && seed->stopped != HM_STOP_TIME)
-		return 0;
-	/* proved, or the whole time budget is spent: BTM's answer is ours */
-	free(res->d);
-	*res = *seed;
-	memset(seed, 0, sizeof(*seed));
-	return 1;
-}
-
-int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
-		    struct hm_result *res, struct hm_error *err)
+/* The class enumeration within 'budget' (time counted from 'start'),
+ * seeded with 'seed' (used only if found), into 'res'. 0, or -1 with
+ * 'err' set. */
+static int enumerate_classes(const struct hm_problem *pb, const struct hm_budget *budget,
+			     double start, const struct hm_result *seed, struct hm_result *res,
+			     struct hm_error *err)
 {
 	const struct hm_platform *p = pb->platform;
 	struct exact x = { 0 };
-	struct hm_result seed = { 0 };
 	struct profile root;
 	int ret = -1;
 
-	if (btm_first(pb, budget, res, &seed))
-		return 0;
 	x.pb = pb, x.budget = budget, x.res = res;
 	x.P = p->nr_procs, x.L = pb->depth, x.block = p->block_sizes;
 	x.nb = hm_platform_block_count(p, pb->n);
 	x.best = INFINITY;
-	x.start = hm_now();
+	x.start = start;
+	res->found = 0;
+	res->level_reached = 0;
 	if (build(&x, err))
 		goto out;
 	x.path_class = malloc((size_t)(x.L + 1) * sizeof(int));
@@ -463,10 +407,13 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 	}
 	memset(&root, 0, sizeof(root));
 	root.mem_cap = INFINITY;
-	seed_incumbent(&x, &seed);
+	if (seed->found) {      /* a reachable time: cuts from the start */
+		x.best = seed->eet;
+		res->D = seed->D, res->r = seed->r, res->c = seed->c, res->b = seed->b;
+	}
 	enumerate(&x, &root, 0);
-	res->evaluated = x.nodes + seed.evaluated;
-	res->pruned = x.pruned + seed.pruned;
+	res->evaluated = x.nodes;
+	res->pruned = x.pruned;
 	res->stopped = (enum hm_stop)x.stopped;
 	if (x.best < INFINITY) {
 		struct hm_error perr;
@@ -474,7 +421,7 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 		if (x.best_len)
 			realise(&x);
 		else    /* nothing beat the seed: its placement is the answer */
-			memcpy(res->d, seed.d, (size_t)x.P * sizeof(int));
+			memcpy(res->d, seed->d, (size_t)x.P * sizeof(int));
 		res->found = 1;
 		res->eet = x.best;
 		hm_predict(pb->model, p, pb->routine, pb->n, res->d, res->r, res->c, res->b,
@@ -482,7 +429,72 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 	}
 	ret = 0;
 out:
-	hm_result_release(&seed);
 	release(&x);
+	return ret;
+}
+
+/* A greedy answer to start from: GPTM, within a second. */
+static void greedy_seed(const struct hm_problem *pb, struct hm_result *seed)
+{
+	struct hm_budget quick = { 0, 1 };
+	struct hm_error err;
+
+	seed->P = pb->platform->nr_procs;
+	seed->eet = INFINITY;
+	if ((seed->d = calloc((size_t)seed->P, sizeof(int))))
+		hm_tree_search(HM_WALK_GPTM, pb, &quick, seed, &err);
+}
+
+/* Move 'from' into 'to' (releasing what 'to' held). */
+static void take(struct hm_result *to, struct hm_result *from)
+{
+	hm_result_release(to);
+	*to = *from;
+	memset(from, 0, sizeof(*from));
+}
+
+/* Which proves the optimum sooner depends on the platform: the class
+ * enumeration when classes are few (mTORC-03: 1 ms; a 1024-core cluster
+ * of three classes: 15 s, where BTM proves nothing in 60 s), BTM when they
+ * are many and small (4 processors per host: BTM 0.06 s, the enumeration
+ * nothing in 60 s). So BTM runs first, for BTM_FIRST_NODES nodes: when it
+ * proves the optimum within them, that is the answer; otherwise the
+ * enumeration runs, seeded with the better of BTM's best and GPTM's. A
+ * node count, not a time, keeps the answer the same on every machine.
+ * With --max-nodes the enumeration alone runs, within it. */
+#define BTM_FIRST_NODES 20000L
+
+int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
+		    struct hm_result *res, struct hm_error *err)
+{
+	struct hm_budget first = { BTM_FIRST_NODES, budget->max_seconds };
+	struct hm_result seed = { 0 }, btm = { 0 };
+	double start = hm_now();
+	int ret;
+
+	if (!budget->max_nodes && !hm_tree_search_applies(pb, err)) {
+		btm.P = pb->platform->nr_procs;
+		btm.eet = INFINITY;
+		if (!(btm.d = calloc((size_t)btm.P, sizeof(int))))
+			return hm_error_set(err, "out of memory");
+		if (hm_tree_search(HM_WALK_BTM, pb, &first, &btm, err)) {
+			hm_result_release(&btm);
+			return -1;
+		}
+		if (btm.stopped != HM_STOP_NODES) {     /* proved, or out of time */
+			free(res->d);
+			*res = btm;
+			return 0;
+		}
+	}
+	hm_error_clear(err);
+	greedy_seed(pb, &seed);
+	if (btm.found && (!seed.found || btm.eet < seed.eet))
+		take(&seed, &btm);
+	ret = enumerate_classes(pb, budget, start, &seed, res, err);
+	res->evaluated += btm.evaluated + seed.evaluated;
+	res->pruned += btm.pruned + seed.pruned;
+	hm_result_release(&seed);
+	hm_result_release(&btm);
 	return ret;
 }
