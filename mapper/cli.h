@@ -143,10 +143,11 @@ const char *hm_format_counts(const int *d, int P, char *buf, size_t size);
 void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res);
 
 /* When the result uses every process the depth allows, say what GPTM
- * finds with twice the depth: a note on f, and "depth_limit" added to the
+ * finds with twice the depth (within a tenth of 'max_seconds', the
+ * search's budget, and a second at most): a note on f, and "depth_limit" added to the
  * plan JSON object 'plan' (may be NULL). Nothing otherwise. */
 void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm_result *res,
-			   cJSON *plan);
+			   double max_seconds, cJSON *plan);
 
 /* Parse "--format": 0 text, 1 csv, 2 json; -1 after a message. 'allowed'
  * is a bitmask of the three. */

@@ -99,13 +99,15 @@ int cmd_plan(int argc, char **argv)
 	if (fmt == HM_FORMAT_JSON) {
 		char *text;
 
-		hm_report_depth_limit(stderr, &pb, &res, cJSON_GetObjectItemCaseSensitive(json, "plan"));
+		hm_report_depth_limit(stderr, &pb, &res, budget.max_seconds,
+				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
 		if ((text = cJSON_Print(json)))
 			printf("%s\n", text);
 		free(text);
 	} else {
 		hm_print_result(stdout, &pb, &res);
-		hm_report_depth_limit(stdout, &pb, &res, cJSON_GetObjectItemCaseSensitive(json, "plan"));
+		hm_report_depth_limit(stdout, &pb, &res, budget.max_seconds,
+				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
 	}
 	if (res.stopped && res.found)
 		hm_cli_error("plan: %s stopped by the %s after %ld nodes: the plan is the best found so far",

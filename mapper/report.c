@@ -98,10 +98,11 @@ const char *hm_printable(const char *text, char *buf, size_t size)
 }
 
 void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm_result *res,
-			   cJSON *plan)
+			   double max_seconds, cJSON *plan)
 {
 	struct hm_problem wider = *pb;
-	struct hm_budget quick = { 0, 1 };
+	/* a tenth of the search's own budget, a second at most */
+	struct hm_budget quick = { 0, max_seconds > 0 && max_seconds < 10 ? max_seconds / 10 : 1 };
 	struct hm_result more;
 	struct hm_error err;
 	cJSON *note;

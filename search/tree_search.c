@@ -14,11 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What an evaluation found for a node: all a descent needs to push it
+ * again without evaluating it twice (a whole node, with its SPs at every
+ * block size, is ten times larger and the child rows are depth x P). */
+struct estimate {
+	double eet;
+	struct hm_prediction pred;
+	int r, c, b;
+};
+
 /* A child evaluated but not yet descended into (branch and bound). */
 struct child {
 	int j;              /* processor added */
-	double eet;
-	struct hm_node est; /* its estimate: eet, pred, r, c, b */
+	struct estimate est;
 };
 
 struct hm_run {
@@ -28,6 +36,7 @@ struct hm_run {
 	struct hm_budget budget;
 	double start;       /* hm_now() at the start */
 	double meet;        /* min GET so far */
+	unsigned long polls; /* calls of stopped(): the clock is read every 1024 */
 };
 
 /* ---- the incumbent ---------------------------------------------------- */
@@ -77,14 +86,17 @@ static void consider(struct hm_run *s)
 		s->meet = n->eet;
 }
 
-/* Whether a budget has run out (the clock is read every 256 nodes). */
+/* Whether a budget has run out. The clock is read every 1024 calls, not
+ * every so many evaluations: a walk that skips many children (the
+ * exhaustive search's interchangeable processors) calls this without
+ * evaluating. */
 static int stopped(struct hm_run *s)
 {
 	if (s->res->stopped != HM_STOP_COMPLETE)
 		return 1;
 	if (s->budget.max_nodes > 0 && s->t.evaluated >= s->budget.max_nodes)
 		s->res->stopped = HM_STOP_NODES;
-	else if (s->budget.max_seconds > 0 && (s->t.evaluated & 255) == 0 &&
+	else if (s->budget.max_seconds > 0 && (s->polls++ & 1023) == 0 &&
 		 hm_now() - s->start > s->budget.max_seconds)
 		s->res->stopped = HM_STOP_TIME;
 	return s->res->stopped != HM_STOP_COMPLETE;
@@ -105,7 +117,14 @@ static double visit(struct hm_run *s, int j)
 
 /* Evaluate children first..P-1 of the top node; return the one with the
  * least EET (ties: lowest index), or -1. Its estimate goes to *est. */
-static int best_child(struct hm_run *s, int first, struct hm_node *est)
+static void estimate_of(const struct hm_node *n, struct estimate *est)
+{
+	est->eet = n->eet;
+	est->pred = n->pred;
+	est->r = n->r, est->c = n->c, est->b = n->b;
+}
+
+static int best_child(struct hm_run *s, int first, struct estimate *est)
 {
 	struct hm_tree *t = &s->t;
 	double best = INFINITY;
@@ -117,7 +136,7 @@ static int best_child(struct hm_run *s, int first, struct hm_node *est)
 		if (arg < 0 || v < best) {
 			best = v;
 			arg = j;
-			*est = *hm_tree_top(t);
+			estimate_of(hm_tree_top(t), est);
 		}
 		hm_tree_pop(t);
 	}
@@ -125,7 +144,7 @@ static int best_child(struct hm_run *s, int first, struct hm_node *est)
 }
 
 /* Push child j whose estimate is already known (no second evaluation). */
-static void descend(struct hm_run *s, int j, const struct hm_node *est)
+static void descend(struct hm_run *s, int j, const struct estimate *est)
 {
 	struct hm_node *n;
 
@@ -145,7 +164,7 @@ static double greedy_get(struct hm_run *s)
 	struct hm_tree *t = &s->t;
 	int base = t->top;
 	double get = hm_tree_top(t)->eet;
-	struct hm_node est;
+	struct estimate est;
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
 		int j = best_child(s, hm_tree_top(t)->last, &est);
@@ -203,8 +222,8 @@ static int cmp_child(const void *x, const void *y)
 {
 	const struct child *a = x, *b = y;
 
-	if (a->eet != b->eet)
-		return a->eet < b->eet ? -1 : 1;
+	if (a->est.eet != b->est.eet)
+		return a->est.eet < b->est.eet ? -1 : 1;
 	return a->j - b->j;
 }
 
@@ -227,8 +246,8 @@ static void branch_and_bound(struct hm_run *s, enum bnb_kind kind)
 		if (!hm_tree_canonical_child(t, j))
 			continue;
 		row[nr].j = j;
-		row[nr].eet = visit(s, j);
-		row[nr].est = *hm_tree_top(t);
+		visit(s, j);
+		estimate_of(hm_tree_top(t), &row[nr].est);
 		nr++;
 		hm_tree_pop(t);
 	}
@@ -270,7 +289,7 @@ static void run_grm(struct hm_run *s)
 static void greedy_path(struct hm_run *s, int permutational)
 {
 	struct hm_tree *t = &s->t;
-	struct hm_node est;
+	struct estimate est;
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
 		int j = best_child(s, permutational ? 0 : hm_tree_top(t)->last, &est);
@@ -341,6 +360,7 @@ int hm_tree_search(int walk, const struct hm_problem *pb, const struct hm_budget
 	struct hm_run s;
 
 	memset(&s, 0, sizeof(s));
+	s.start = hm_now();     /* the budget counts the set-up too */
 	if (hm_tree_search_applies(pb, err) || hm_tree_init(&s.t, pb, err))
 		return -1;
 	s.children = malloc((size_t)(pb->depth + 1) * (size_t)s.t.P * sizeof(*s.children));
@@ -351,7 +371,6 @@ int hm_tree_search(int walk, const struct hm_problem *pb, const struct hm_budget
 	s.res = res;
 	s.budget = *budget;
 	s.meet = INFINITY;
-	s.start = hm_now();
 	walks[walk](&s);
 	res->evaluated = s.t.evaluated;
 	free(s.children);
