@@ -17,13 +17,14 @@ int hm_run_named(const char *name, const struct hm_problem *pb,
 			     hm_method_names(HM_METHOD_USER, users, sizeof(users)));
 		return HM_EXIT_USAGE;
 	}
-	if (hm_method_applies(m, pb, &err)) {    /* the problem is refused */
+	switch (hm_search(m, pb, budget, res, &err)) {
+	case 0:
+		return HM_EXIT_OK;
+	case -1:        /* the problem is refused */
 		hm_cli_error("%s: %s", m->name, err.msg);
 		return HM_EXIT_USAGE;
-	}
-	if (hm_search(m, pb, budget, res, &err)) {      /* it could not run */
+	default:        /* it could not run */
 		hm_cli_error("%s: %s", m->name, err.msg);
 		return HM_EXIT_FAILURE;
 	}
-	return HM_EXIT_OK;
 }

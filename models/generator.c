@@ -121,25 +121,37 @@ static int init_target(struct target *t, cJSON *plat, struct hm_error *err)
 	return 0;
 }
 
-/* Append one processor of 'type' on 'host', named G<index>. */
-static int add_one(struct target *t, const char *type, const char *host, const char *path,
-		   struct hm_error *err)
+/* Append one processor of 'type' on 'host', named 'name', or G<index>
+ * when 'name' is NULL; the new entry, or NULL with 'err' set. */
+static cJSON *add_named(struct target *t, const char *type, const char *host, const char *name,
+			const char *path, struct hm_error *err)
 {
-	char name[64];
+	char numbered[64];
 	cJSON *p;
 
-	if (t->count >= MAX_GENERATED)
-		return hm_error_at(err, path, "more than %d processors in all", MAX_GENERATED);
-	if (t->nr_base_hosts && bsearch(&host, t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str))
-		return hm_error_at(err, path, "generated host '%s' is a host of the base platform too "
-				   "(choose another host_prefix)", host);
-	snprintf(name, sizeof(name), "G%d", t->count++);
+	if (t->count >= MAX_GENERATED) {
+		hm_error_at(err, path, "more than %d processors in all", MAX_GENERATED);
+		return NULL;
+	}
+	if (t->nr_base_hosts && bsearch(&host, t->base_hosts, (size_t)t->nr_base_hosts, sizeof(char *), cmp_str)) {
+		hm_error_at(err, path, "generated host '%s' is a host of the base platform too "
+			    "(choose another host_prefix)", host);
+		return NULL;
+	}
+	snprintf(numbered, sizeof(numbered), "G%d", t->count++);
 	p = cJSON_CreateObject();
-	cJSON_AddStringToObject(p, "name", name);
+	cJSON_AddStringToObject(p, "name", name ? name : numbered);
 	cJSON_AddStringToObject(p, "host", host);
 	cJSON_AddStringToObject(p, "type", type);
 	cJSON_AddItemToArray(t->procs, p);
-	return 0;
+	return p;
+}
+
+/* One processor named G<index>: 0, or -1 with 'err' set. */
+static int add_one(struct target *t, const char *type, const char *host, const char *path,
+		   struct hm_error *err)
+{
+	return add_named(t, type, host, NULL, path, err) ? 0 : -1;
 }
 
 /* Append one node of a group: a processor named after its host, with the
@@ -147,12 +159,10 @@ static int add_one(struct target *t, const char *type, const char *host, const c
 static int add_node(struct target *t, const char *type, const char *host, const cJSON *cores,
 		    const cJSON *memory, const char *path, struct hm_error *err)
 {
-	cJSON *p;
+	cJSON *p = add_named(t, type, host, host, path, err);
 
-	if (add_one(t, type, host, path, err))
+	if (!p)
 		return -1;
-	p = t->procs->child->prev;      /* the one just added: cJSON keeps the last there */
-	cJSON_ReplaceItemInObjectCaseSensitive(p, "name", cJSON_CreateString(host));
 	if (cores)
 		cJSON_AddItemToObject(p, "cores", cJSON_Duplicate(cores, 0));
 	if (memory)

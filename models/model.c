@@ -60,13 +60,18 @@ const struct hm_model *const *hm_model_list(void)
 	return models;
 }
 
+double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d)
+{
+	double f = hm_share_factor(d, cores);
+
+	return ty->busy_scale.n ? f * hm_table_at(&ty->busy_scale, d < cores ? d : cores) : f;
+}
+
 double hm_compute_factor(const struct hm_platform *p, int i, int d)
 {
 	const struct hm_processor *pr = &p->procs[i];
-	const struct hm_table *busy = &p->types[pr->type].busy_scale;
-	double f = hm_share_factor(d, pr->cores);
 
-	return busy->n ? f * hm_table_at(busy, d < pr->cores ? d : pr->cores) : f;
+	return hm_type_compute_factor(&p->types[pr->type], pr->cores, d);
 }
 
 void hm_sp_effective(const struct hm_platform *p, const int *d, int b,

@@ -84,6 +84,8 @@ static inline int hm_share_factor(int d, int cores)
 }
 
 double hm_compute_factor(const struct hm_platform *p, int i, int d);
+/* The same for any processor of type 'ty' with 'cores' cores. */
+double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d);
 
 /* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
  * O(U^2) in the number U of used processors; searches do it incrementally. */

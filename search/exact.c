@@ -390,8 +390,6 @@ static int enumerate_classes(const struct hm_problem *pb, const struct hm_budget
 	x.nb = hm_platform_block_count(p, pb->n);
 	x.best = INFINITY;
 	x.start = start;
-	res->found = 0;
-	res->level_reached = 0;
 	if (build(&x, err))
 		goto out;
 	x.path_class = malloc((size_t)(x.L + 1) * sizeof(int));
@@ -439,9 +437,7 @@ static void greedy_seed(const struct hm_problem *pb, struct hm_result *seed)
 	struct hm_budget quick = { 0, 1 };
 	struct hm_error err;
 
-	seed->P = pb->platform->nr_procs;
-	seed->eet = INFINITY;
-	if ((seed->d = calloc((size_t)seed->P, sizeof(int))))
+	if (!hm_result_start(seed, pb, &err))
 		hm_tree_search(HM_WALK_GPTM, pb, &quick, seed, &err);
 }
 
@@ -473,10 +469,8 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 	int ret;
 
 	if (!budget->max_nodes && !hm_tree_search_applies(pb, err)) {
-		btm.P = pb->platform->nr_procs;
-		btm.eet = INFINITY;
-		if (!(btm.d = calloc((size_t)btm.P, sizeof(int))))
-			return hm_error_set(err, "out of memory");
+		if (hm_result_start(&btm, pb, err))
+			return -1;
 		if (hm_tree_search(HM_WALK_BTM, pb, &first, &btm, err)) {
 			hm_result_release(&btm);
 			return -1;

@@ -87,6 +87,16 @@ void hm_result_release(struct hm_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+int hm_result_start(struct hm_result *res, const struct hm_problem *pb, struct hm_error *err)
+{
+	memset(res, 0, sizeof(*res));
+	res->P = pb->platform->nr_procs;
+	res->eet = INFINITY;
+	if (!(res->d = calloc((size_t)res->P, sizeof(int))))
+		return hm_error_set(err, "out of memory");
+	return 0;
+}
+
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err)
@@ -96,13 +106,9 @@ int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	memset(res, 0, sizeof(*res));
 	if (m->applies(pb, err))
 		return -1;
-	res->P = pb->platform->nr_procs;
-	res->eet = INFINITY;
-	if (!(res->d = calloc((size_t)res->P, sizeof(int))))
-		return hm_error_set(err, "out of memory");
-	if (m->run(m->variant, pb, budget, res, err)) {
+	if (hm_result_start(res, pb, err) || m->run(m->variant, pb, budget, res, err)) {
 		hm_result_release(res);
-		return -1;
+		return -2;
 	}
 	res->method = m->name;
 	res->seconds = hm_now() - start;

@@ -67,13 +67,18 @@ int hm_method_applies(const struct hm_method *m, const struct hm_problem *pb,
 		      struct hm_error *err);
 
 /* Run 'm' on 'pb' within 'budget'. 0 and *res filled (release with
- * hm_result_release()), or -1 with 'err' set (the method does not apply,
- * out of memory); *res is then empty. */
+ * hm_result_release()); or, with 'err' set and *res empty, -1 when the
+ * method does not apply to the problem (hm_method_applies) and -2 when it
+ * could not run (out of memory). */
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err);
 
 void hm_result_release(struct hm_result *res);
+
+/* An empty result for 'pb' as a method's run() receives it: d[] zeroed
+ * (P entries), eet INFINITY. 0, or -1 with 'err' set (out of memory). */
+int hm_result_start(struct hm_result *res, const struct hm_problem *pb, struct hm_error *err);
 
 /* Evaluate one fixed d (sum d >= 1) as a user would: the model's best
  * grid and b for it. Used by the users and by 'hetmap predict' when no

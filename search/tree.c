@@ -63,10 +63,14 @@ static int find_kinds(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
 	int *first = malloc((size_t)p->nr_types * sizeof(int)), i, K = 0;
+	/* per type, the kinds seen so far form a short list: next[kd] is the
+	 * kind found before kd of the same type, or -1 */
+	int *next = malloc((size_t)t->P * sizeof(int));
 
-	/* per type, the kinds seen so far form a short list: scan it */
-	if (!first)
+	if (!first || !next) {
+		free(first), free(next);
 		return -1;
+	}
 	for (i = 0; i < p->nr_types; i++)
 		first[i] = -1;
 	t->max_cores = 1;
@@ -75,12 +79,12 @@ static int find_kinds(struct hm_tree *t)
 		int kd = first[pr->type];
 
 		while (kd >= 0 && t->kind_cores[kd] != pr->cores)
-			kd = t->kind_next[kd];
+			kd = next[kd];
 		if (kd < 0) {
 			kd = K++;
 			t->kind_type[kd] = pr->type;
 			t->kind_cores[kd] = pr->cores;
-			t->kind_next[kd] = first[pr->type];
+			next[kd] = first[pr->type];
 			first[pr->type] = kd;
 		}
 		t->kind_of[i] = kd;
@@ -88,7 +92,7 @@ static int find_kinds(struct hm_tree *t)
 			t->max_cores = pr->cores;
 	}
 	t->K = K;
-	free(first);
+	free(first), free(next);
 	return 0;
 }
 
@@ -142,8 +146,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->kind_of = malloc(P * sizeof(int));
 	t->kind_type = malloc(P * sizeof(int));
 	t->kind_cores = malloc(P * sizeof(int));
-	t->kind_next = malloc(P * sizeof(int));
-	if (!t->kind_of || !t->kind_type || !t->kind_cores || !t->kind_next || find_kinds(t)) {
+	if (!t->kind_of || !t->kind_type || !t->kind_cores || find_kinds(t)) {
 		hm_tree_release(t);
 		return hm_error_set(err, "out of memory");
 	}
@@ -191,7 +194,6 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->kind_of);
 	free(t->kind_type);
 	free(t->kind_cores);
-	free(t->kind_next);
 	free(t->kind_k3_dgemm);
 	free(t->kind_k3_dtrsm);
 	free(t->kind_suffix);
@@ -346,15 +348,11 @@ double hm_tree_arith(struct hm_tree *t)
 	return best_config(t, 1, NULL);
 }
 
-/* The computation factor of m processes on a processor of kind kd
- * (hm_compute_factor): non-decreasing in m. */
+/* The computation factor of m processes on a processor of kind kd:
+ * non-decreasing in m. */
 static double kind_factor(const struct hm_tree *t, int kd, int m)
 {
-	const struct hm_table *busy = &t->pb.platform->types[t->kind_type[kd]].busy_scale;
-	int cores = t->kind_cores[kd];
-	double f = hm_share_factor(m, cores);
-
-	return busy->n ? f * hm_table_at(busy, m < cores ? m : cores) : f;
+	return hm_type_compute_factor(&t->pb.platform->types[t->kind_type[kd]], t->kind_cores[kd], m);
 }
 
 /* kth[p], p = 1..pmax: the p-th smallest value of the multiset

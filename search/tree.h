@@ -41,7 +41,6 @@ struct hm_tree {
 	int *kind_of;       /* [i]: the kind of processor i */
 	int *kind_type;     /* [kd]: its type */
 	int *kind_cores;    /* [kd]: its cores */
-	int *kind_next;     /* [kd]: the kind found before it of the same type, or -1 */
 	int max_cores;      /* over all processors */
 	double *kind_k3_dgemm; /* [bi * K + kd]: k of kind kd at block[bi] */
 	double *kind_k3_dtrsm;

@@ -6,7 +6,6 @@
  * method exact. */
 #include "users.h"
 #include "tree.h"
-#include "clock.h"
 
 #include <math.h>
 #include <stdlib.h>
