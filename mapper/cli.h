@@ -34,14 +34,22 @@ void hm_cli_report(const struct hm_error *err);
 void hm_cli_warnings(const struct hm_platform *p);
 
 enum hm_opt_type { HM_OPT_END, HM_OPT_FLAG, HM_OPT_STRING, HM_OPT_INT, HM_OPT_LONG,
-		   HM_OPT_DOUBLE };
+		   HM_OPT_DOUBLE, HM_OPT_LIST };
+
+/* A repeatable option's arguments, in order (HM_OPT_LIST; max = 'max' of
+ * the option, at most HM_OPT_LIST_MAX). */
+#define HM_OPT_LIST_MAX 16
+struct hm_opt_list {
+	const char *v[HM_OPT_LIST_MAX];
+	int n;
+};
 
 /* One declared option. Numbers are checked against [min, max]. */
 struct hm_option {
 	int short_name;         /* 0 if none */
 	const char *long_name;
 	enum hm_opt_type type;
-	void *value;            /* int* (FLAG, INT), long*, double*, const char** */
+	void *value;            /* int* (FLAG, INT), long*, double*, const char**, struct hm_opt_list* */
 	const char *arg_name;   /* shown in help, e.g. "FILE" */
 	const char *help;
 	double min, max;

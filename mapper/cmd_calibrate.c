@@ -6,6 +6,8 @@
 #include "cli.h"
 #include "launcher.h"
 #include "mpirun.h"
+#include "launcher_detect.h"
+#include "job.h"
 #include "plan.h"
 #include "results.h"
 #include "atomic_file.h"
@@ -118,6 +120,7 @@ struct cal_setup {
 	int rows, repeat;
 	double tolerance, timeout, min_time;
 	int split;              /* one processor per rank, not per node */
+	int launcher_major;     /* Open MPI 4 or 5: their syntax differs */
 };
 
 /* The benchmark's ranks as a placement: rank i on processor i, the shadow
@@ -133,7 +136,7 @@ static int placement_of(const struct host_list *h, struct hm_placement *pl)
 		int p = i < h->n ? i : 0;
 
 		pl->ranks[i] = (struct hm_rank_place){ h->names[p], h->hosts[p], h->slot[p], 1,
-						       p == 0 ? 2 : 1 };
+						       p == 0 ? 2 : 1, h->slot[p] };
 	}
 	return 0;
 }
@@ -142,7 +145,7 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 		       const struct hm_launcher *l, const struct hm_placement *pl,
 		       const char *file, char **extra, int nextra)
 {
-	hm_mpirun_argv(a, l, pl, file, cs->mpirun, extra, nextra);
+	hm_mpirun_argv(a, l, pl, file, cs->mpirun, cs->launcher_major, extra, nextra);
 	hm_argv_add(a, cs->bench);
 	hm_argv_add(a, "--block-sizes");
 	hm_argv_add(a, cs->block_sizes);
@@ -220,7 +223,7 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
 	struct hm_placement pl;
 	struct hm_argv a = { 0 };
-	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, catch_raw, NULL, NULL };
+	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, catch_raw, NULL, NULL, NULL };
 	struct hm_spawn_result res;
 	struct hm_error err;
 	cJSON *raw = NULL;
@@ -266,13 +269,16 @@ out:
 
 int cmd_calibrate(int argc, char **argv)
 {
-	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", "mpirun", NULL,
-				HM_DEFAULT_LAUNCHER, 1024, 5, 0.20, 600, 0.2, 0 };
+	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
+				HM_DEFAULT_LAUNCHER, 1024, 5, 0.20, 600, 0.2, 0, 0 };
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
 	char **extra;
 	int ret, nextra = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const struct hm_launcher *l;
+	struct hm_launcher_found found;
+	struct hm_error err;
 
 	snprintf(default_hosts, sizeof(default_hosts), "localhost:%ld", ncpu > 0 ? ncpu : 1);
 	cs.hosts = default_hosts;
@@ -286,7 +292,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "repeat", HM_OPT_INT, &cs.repeat, "R", "repetitions of each measurement (default 5)", 1, 1000 },
 			{ 0, "min-time", HM_OPT_DOUBLE, &cs.min_time, "S", "each sample repeats a kernel for at least S seconds (default 0.2: many periods of a CPU quota)", 0, 60 },
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
-			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun in PATH)", 0, 0 },
+			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun.openmpi or mpirun in PATH)", 0, 0 },
 			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", hm_help_launchers("launcher (openmpi-seq: no binding, e.g. virtual nodes)", 1), 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
@@ -301,8 +307,15 @@ int cmd_calibrate(int argc, char **argv)
 		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
 		return HM_EXIT_USAGE;
 	}
-	if (!hm_openmpi_launcher("calibrate", cs.launcher))
+	if (!(l = hm_openmpi_launcher("calibrate", cs.launcher)))
 		return HM_EXIT_USAGE;
+	hm_error_clear(&err);
+	if (hm_launcher_detect(l, cs.mpirun, 0, 1, &found, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_NO_MPIRUN;
+	}
+	cs.mpirun = found.program;
+	cs.launcher_major = found.major;
 	{
 		/* the block sizes reach the benchmark as one argument: check them here */
 		const char *s = cs.block_sizes;

@@ -3,15 +3,26 @@
 #include "cli.h"
 #include "plan.h"
 #include "launcher.h"
+#include "launcher_detect.h"
+#include "job.h"
 #include "placement.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* What --launcher's directory is made with. */
+struct hm_launch_opts {
+	char **program;
+	int nprogram;
+	const char *mpirun, *launcher_args, *profile;
+	int version;
+};
+
 static const struct hm_usage usage = {
 	"plan",
-	"hetmap plan [-p FILE] [-r lu|gemm] [-n N] [-M METHOD] [-d DEPTH] [-o PLAN.json]",
+	"hetmap plan [-p FILE] [-r lu|gemm] [-n N] [-M METHOD] [-d DEPTH] [-o PLAN.json]\n"
+	"       hetmap plan [plan options] --launcher L -o DIR [-- PROGRAM [ARGS...]]",
 	"Search the number of processes on each processor, the grid r x c and the\n"
 	"block size b with the least predicted time, and print or write the plan.",
 	"Budgets stop a search early: the best plan so far is given and hetmap\n"
@@ -19,18 +30,30 @@ static const struct hm_usage usage = {
 	"example: hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 20 -o plan.json",
 };
 
-/* The plan and its launcher file in directory 'out'. The placement reads
- * the plan document it is given, which stays the caller's. */
+/* The launch directory 'out' for the plan: plan.json, the launcher file,
+ * the profile's input and run.sh (job.h). The placement reads the plan
+ * document it is given, which stays the caller's. */
 static int write_launch_dir(const char *out, cJSON *json, const struct hm_launcher *launcher,
-			    const char *driver, struct hm_error *err)
+			    const struct hm_launch_opts *lo, struct hm_error *err)
 {
 	struct hm_placement pl;
+	struct hm_launcher_found lf;
+	struct hm_job job;
+	struct hm_job_request rq = { &pl, launcher, NULL, 0, lo->program, lo->nprogram, lo->profile,
+				     { 0 }, 0, lo->launcher_args, out, 1, -1 };
 	int ret;
 
 	if (hm_placement_from_plan(&pl, json, "(plan)", err))
 		return -1;
 	pl.owner = json;
-	ret = hm_launch_dir_write(out, &pl, launcher, driver, err);
+	/* files for another machine: the launcher need not be here */
+	hm_launcher_detect(launcher, lo->mpirun, lo->version, 0, &lf, err);
+	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
+	ret = hm_job_prepare(&job, &rq, err);
+	if (!ret) {
+		ret = hm_job_write(&job, err);
+		hm_job_release(&job);
+	}
 	pl.owner = NULL;
 	hm_placement_release(&pl);
 	return ret;
@@ -41,9 +64,9 @@ int cmd_plan(int argc, char **argv)
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	const char *method = HM_DEFAULT_METHOD, *out = NULL, *format = "text";
-	const char *launcher_name = NULL, *driver = NULL;
+	const char *launcher_name = NULL;
 	const struct hm_launcher *launcher = NULL;
-	char driver_buf[4096];
+	struct hm_launch_opts lo = { NULL, 0, NULL, NULL, NULL, 0 };
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
@@ -57,15 +80,22 @@ int cmd_plan(int argc, char **argv)
 			HM_SEARCH_OPTIONS(method, po, budget),
 			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
 			{ 'L', "launcher", HM_OPT_STRING, &launcher_name, "L", hm_help_launchers("also write a launcher file and its command", 0), 0, 0 },
-			{ 0, "driver", HM_OPT_STRING, &driver, "PATH", "driver path in the command (default: hetmap-driver beside hetmap)", 0, 0 },
+			{ 0, "mpirun", HM_OPT_STRING, &lo.mpirun, "PATH", "with --launcher: the launcher program named in run.sh", 0, 0 },
+			{ 0, "launcher-version", HM_OPT_INT, &lo.version, "V", "with --launcher: its major version (default: asked, else 4)", 1, 1000 },
+			{ 0, "launcher-args", HM_OPT_STRING, &lo.launcher_args, "WORDS", "with --launcher: more launcher options", 0, 0 },
+			{ 0, "profile", HM_OPT_STRING, &lo.profile, "NAME", "with --launcher: the program's profile (see 'hetmap run --help')", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 
-		stop = hm_options_parse_only(&usage, opts, argc, argv);
+		stop = hm_options_parse_rest(&usage, opts, argc, argv, &lo.program, &lo.nprogram);
 	}
 	if (stop >= 0)
 		return stop;
+	if (lo.nprogram && !launcher_name) {
+		hm_cli_error("plan: a program after '--' needs --launcher L -o DIR");
+		return HM_EXIT_USAGE;
+	}
 	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
 		return HM_EXIT_USAGE;
 	if (launcher_name) {
@@ -79,8 +109,6 @@ int cmd_plan(int argc, char **argv)
 			return HM_EXIT_USAGE;
 		}
 	}
-	if (!driver)
-		driver = hm_sibling_program("hetmap-driver", driver_buf, sizeof(driver_buf));
 	ret = hm_problem_open(&po, &pb, &p);
 	if (ret)
 		return ret;
@@ -119,12 +147,12 @@ int cmd_plan(int argc, char **argv)
 		struct hm_error err;
 
 		hm_error_clear(&err);
-		if (launcher ? write_launch_dir(out, json, launcher, driver, &err) :
+		if (launcher ? write_launch_dir(out, json, launcher, &lo, &err) :
 			       hm_json_write(out, json, &err)) {
 			hm_cli_report(&err);
 			ret = HM_EXIT_OUTPUT;
 		} else if (fmt == HM_FORMAT_TEXT) {
-			printf("  %s written to %s%s\n", launcher ? "plan, launcher file and command" : "plan",
+			printf("  %s written to %s%s\n", launcher ? "plan, launcher file and run.sh" : "plan",
 			       out, launcher ? "/" : "");
 		}
 	}

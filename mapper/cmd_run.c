@@ -1,13 +1,18 @@
-/* mapper/cmd_run.c - 'hetmap run': plan (or read a plan), write the
- * launcher file, run the ScaLAPACK driver through mpirun, and append one
- * record (inputs, plan, predicted and measured time, check) to a JSON
- * Lines results file, whatever the outcome. */
+/* mapper/cmd_run.c - 'hetmap run': plan (or read a plan), make the job's
+ * launch directory, run the program (the user's, or the built-in driver)
+ * through the launcher in that directory, read what its profile knows
+ * how to read, check where each rank ran, and append one record to a
+ * JSON Lines results file, whatever the outcome. */
 #include "cli.h"
 #include "plan.h"
 #include "placement.h"
-#include "launcher.h"
+#include "placement_check.h"
+#include "job.h"
+#include "launcher_detect.h"
 #include "mpirun.h"
 #include "results.h"
+#include "slurm_alloc.h"
+#include "models/read_file.h"
 #include "wrappers/driver_limits.h"
 
 #include <cJSON.h>
@@ -19,67 +24,115 @@
 
 static const struct hm_usage usage = {
 	"run",
-	"hetmap run [plan options | --plan PLAN.json] [--results FILE] [--timeout S] [-- MPIRUN-OPTIONS]",
-	"Decide a configuration (as 'hetmap plan' does) or read one, then run the\n"
-	"ScaLAPACK driver with it through Open MPI's mpirun: a rankfile places rank\n"
-	"k at grid position (k / c, k mod c); ranks never busy-wait\n"
-	"(mpi_yield_when_idle), OPENBLAS_NUM_THREADS=1, --oversubscribe when a\n"
-	"processor holds more processes than cores. mpirun's output is streamed;\n"
-	"one record per run is appended to the results file (JSON Lines), also\n"
-	"when the run fails, times out or is interrupted.",
-	"Options after '--' go to mpirun unchanged (no shell is involved).\n"
-	"exit codes: 0 run and check passed; 7 the job failed; 8 mpirun cannot be\n"
-	"started; 9 timeout; 10 the result check failed; 128+N stopped by signal N.\n"
-	"example: hetmap run -p platform.json -r lu -n 2000 -M BTM -d 4 --results runs.jsonl",
+	"hetmap run [plan options | --plan PLAN.json] [run options] [-- PROGRAM [ARGS...]]",
+	"Decide a configuration (as 'hetmap plan' does) or read one, then run PROGRAM\n"
+	"with it through the launcher, as mpirun would: rank k on the processor and\n"
+	"core the plan gives grid position (k / c, k mod c), waiting ranks yielding\n"
+	"their core, one BLAS thread per rank. Without PROGRAM, hetmap's ScaLAPACK\n"
+	"driver runs. The job runs in its launch directory (-o DIR, or a new one\n"
+	"under $TMPDIR), where the profile's input file is rendered. One record per\n"
+	"run is appended to the results file (JSON Lines), also when the run fails,\n"
+	"times out or is interrupted.",
+	"PROGRAM's arguments and --input templates may hold the plan's values; every\n"
+	"rank also gets them in its environment:\n"
+	"%PLAN_VALUES%"
+	"Profiles (--profile; chosen by PROGRAM's name when not given):\n"
+	"%PROFILES%"
+	"Launcher options: --launcher-args 'WORDS' (split at blanks; no shell).\n"
+	"exit codes: 0 run and check passed; 3 bad usage; 7 the job failed or printed\n"
+	"no result; 8 the launcher cannot be started; 9 timeout; 10 the program's\n"
+	"check failed or it skipped the test; 128+N stopped by signal N.\n"
+	"examples:\n"
+	"  hetmap run -p cluster.json -n 2000 --results runs.jsonl\n"
+	"  hetmap run -p cluster.json -n 900 -o job -- /usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdlu\n"
+	"  hetmap run -p cluster.json -n 4000 --launcher mpich -- ./my_solver -n {n} -nb {b} -p {r} -q {c}",
 };
-
-/* The driver's one JSON line, picked out of mpirun's output. */
-static void catch_driver_line(const char *line, void *ctx)
-{
-	cJSON **out = ctx, *doc;
-
-	if (strncmp(line, "{\"hetmap_driver\"", 16) || *out)
-		return;
-	doc = cJSON_Parse(line);
-	if (cJSON_IsObject(doc))
-		*out = doc;
-	else
-		cJSON_Delete(doc);
-}
 
 struct run_setup {
-	const char *results, *mpirun, *driver, *keep_dir, *plan_file, *launcher_name;
+	const char *results, *mpirun, *keep_dir, *plan_file, *launcher_name, *profile;
+	const char *launcher_args, *grid_order;
+	struct hm_opt_list inputs;
 	double timeout;
-	int seed, dry_run;
+	int seed, dry_run, no_check, launcher_version;
 };
 
-/* Compare where each rank ran with where the plan put it: the host (when
- * the driver's host names can be compared) and the grid position. */
-static int placement_ok(const struct hm_placement *pl, const cJSON *driver)
+/* What the job's output tells, line by line. */
+struct reading {
+	const struct hm_app_profile *profile;
+	struct hm_app_result result;
+	struct hm_placement_check check;
+};
+
+static void read_line(const char *line, void *ctx)
 {
-	const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(driver, "ranks"), *e;
-	int k = 0;
+	struct reading *rd = ctx;
 
-	if (cJSON_GetArraySize(ranks) != pl->D)
-		return 0;
-	cJSON_ArrayForEach(e, ranks) {
-		const cJSON *row = cJSON_GetObjectItemCaseSensitive(e, "row");
-		const cJSON *col = cJSON_GetObjectItemCaseSensitive(e, "col");
-
-		if (!cJSON_IsNumber(row) || !cJSON_IsNumber(col) ||
-		    row->valueint != k / pl->c || col->valueint != k % pl->c)
-			return 0;
-		k++;
-	}
-	return 1;
+	if (hm_placement_check_line(&rd->check, line))
+		return;
+	if (rd->profile->read_line && !rd->profile->output_file)
+		rd->profile->read_line(&rd->result, line);
 }
 
-static cJSON *make_record(const struct run_setup *rs, const struct hm_placement *pl,
-			  const cJSON *plan_doc, const struct hm_argv *argv,
-			  const struct hm_spawn_result *res, int exit_code, cJSON *driver)
+/* A profile that reads a file the program wrote in the job's directory. */
+static void read_output_file(struct reading *rd, const char *dir)
 {
-	cJSON *rec = cJSON_CreateObject(), *cmd = cJSON_CreateArray();
-	const cJSON *measured = cJSON_GetObjectItemCaseSensitive(driver, "seconds");
+	char path[4400], *text, *line, *save = NULL;
+	enum hm_read_status st;
+	size_t len;
+
+	if (!rd->profile->output_file || !rd->profile->read_line)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, rd->profile->output_file);
+	if (!(text = hm_read_file(path, 64u << 20, &len, &st)))
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		rd->profile->read_line(&rd->result, line);
+	free(text);
+}
+
+/* A program's output file left by an earlier run in the same directory
+ * would be read as this run's (HPCC appends to it): moved aside. */
+static void set_aside_old_output(const struct hm_job *j)
+{
+	char path[4400], old[4500];
+
+	if (!j->profile->output_file)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", j->dir, j->profile->output_file);
+	snprintf(old, sizeof(old), "%s.previous", path);
+	if (access(path, F_OK) == 0 && rename(path, old) == 0)
+		fprintf(stderr, "hetmap: run: the earlier %s was moved to %s\n", path, old);
+}
+
+static void add_program_record(cJSON *rec, const struct hm_job *j, const struct reading *rd)
+{
+	cJSON *prog = cJSON_AddObjectToObject(rec, "program"), *args = cJSON_CreateArray();
+	const struct hm_app_result *r = &rd->result;
+
+	cJSON_AddStringToObject(prog, "path", j->program.v[0]);
+	for (int i = 1; i < j->program.n; i++)
+		cJSON_AddItemToArray(args, cJSON_CreateString(j->program.v[i]));
+	cJSON_AddItemToObject(prog, "args", args);
+	cJSON_AddStringToObject(prog, "profile", j->profile->name);
+	cJSON_AddStringToObject(prog, "verdict", hm_verdict_name(r->verdict));
+	if (r->seconds >= 0)
+		cJSON_AddNumberToObject(prog, "seconds", r->seconds);
+	else
+		cJSON_AddNullToObject(prog, "seconds");
+	if (r->gflops >= 0)
+		cJSON_AddNumberToObject(prog, "gflops", r->gflops);
+	if (r->note[0])
+		cJSON_AddStringToObject(prog, "note", r->note);
+	cJSON_AddStringToObject(prog, "grid_order", j->pl->column_major ? "column" : "row");
+}
+
+static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
+			  const struct hm_launcher_found *lf, const struct hm_argv *argv,
+			  const struct hm_spawn_result *res, int exit_code, const struct reading *rd)
+{
+	cJSON *rec = cJSON_CreateObject(), *cmd = cJSON_CreateArray(), *launcher;
+	const cJSON *plan_doc = j->pl->owner;
+	const struct hm_app_result *r = &rd->result;
 	char stamp[32], host[256] = "";
 
 	gethostname(host, sizeof(host) - 1);
@@ -88,18 +141,27 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_placement 
 	cJSON_AddStringToObject(rec, "launched_from", host);
 	cJSON_AddItemToObject(rec, "inputs", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "inputs"), 1));
 	cJSON_AddItemToObject(rec, "plan", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "plan"), 1));
-	cJSON_AddNumberToObject(rec, "predicted_s", pl->predicted);
-	if (cJSON_IsNumber(measured)) {
-		cJSON_AddNumberToObject(rec, "measured_s", measured->valuedouble);
-		if (pl->predicted > 0)
-			cJSON_AddNumberToObject(rec, "measured_over_predicted",
-						measured->valuedouble / pl->predicted);
+	cJSON_AddNumberToObject(rec, "predicted_s", j->pl->predicted);
+	/* measured: the program's own time where its profile reads it */
+	if (r->seconds >= 0) {
+		cJSON_AddNumberToObject(rec, "measured_s", r->seconds);
+		if (j->pl->predicted > 0)
+			cJSON_AddNumberToObject(rec, "measured_over_predicted", r->seconds / j->pl->predicted);
 	} else {
 		cJSON_AddNullToObject(rec, "measured_s");
 	}
-	cJSON_AddItemToObject(rec, "check", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(driver, "check"), 1));
-	if (driver)
-		cJSON_AddBoolToObject(rec, "placement_as_planned", placement_ok(pl, driver));
+	add_program_record(rec, j, rd);
+	cJSON_AddItemToObject(rec, "check", r->raw ? cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r->raw, "check"), 1)
+			      : cJSON_CreateNull());
+	if (rd->check.host)
+		cJSON_AddItemToObject(rec, "placement", hm_placement_check_json(&rd->check));
+	cJSON_AddBoolToObject(rec, "placement_as_planned",
+			      rd->check.host && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				      cJSON_GetObjectItemCaseSensitive(rec, "placement"), "as_planned")));
+	launcher = cJSON_AddObjectToObject(rec, "launcher");
+	cJSON_AddStringToObject(launcher, "name", j->l->name);
+	cJSON_AddStringToObject(launcher, "program", lf->program);
+	cJSON_AddStringToObject(launcher, "version", lf->version);
 	cJSON_AddStringToObject(rec, "mpirun_status", hm_spawn_status_name(res->status));
 	cJSON_AddNumberToObject(rec, "mpirun_exit_code", res->exit_code);
 	if (res->signal)
@@ -109,15 +171,16 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_placement 
 	for (int i = 0; i < argv->n; i++)
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv->v[i]));
 	cJSON_AddItemToObject(rec, "command", cmd);
+	cJSON_AddStringToObject(rec, "job_dir", j->dir);
 	if (rs->plan_file)
 		cJSON_AddStringToObject(rec, "plan_file", rs->plan_file);
-	cJSON_AddItemToObject(rec, "driver", driver ? driver : cJSON_CreateNull());
+	cJSON_AddItemToObject(rec, "driver", r->raw ? cJSON_Duplicate(r->raw, 1) : cJSON_CreateNull());
 	return rec;
 }
 
-/* Decide or read the plan; the plan document and its placement. */
+/* Decide or read the plan, into its placement. */
 static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, const char *method,
-		    const struct hm_budget *budget, cJSON **plan_doc, struct hm_placement *pl)
+		    const struct hm_budget *budget, struct hm_placement *pl)
 {
 	struct hm_error err;
 	struct hm_problem pb;
@@ -131,7 +194,6 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 			hm_cli_report(&err);
 			return HM_EXIT_INPUT;
 		}
-		*plan_doc = pl->owner;
 		return HM_EXIT_OK;
 	}
 	if ((ret = hm_problem_open(po, &pb, &p)))
@@ -153,7 +215,6 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 				hm_cli_report(&err);
 				ret = HM_EXIT_FAILURE;
 			}
-			*plan_doc = pl->owner;
 		}
 		hm_result_release(&res);
 	}
@@ -161,152 +222,233 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 	return ret;
 }
 
-/* Write plan, launcher file and command into the kept directory, or a
- * fresh temporary one (*is_tmp then says so, for its removal). */
-static int write_launch(const struct run_setup *rs, const struct hm_launcher *l,
-			const struct hm_placement *pl, char *dir, size_t size, int *is_tmp)
+/* What the driver, this machine or the allocation would refuse only once
+ * the launcher runs: said before, with its reason. */
+static int check_before_launch(const struct hm_job *j, int dry_run)
 {
-	struct hm_error err;
-	int ret;
-
-	hm_error_clear(&err);
-	*is_tmp = !rs->keep_dir;
-	if (rs->keep_dir)
-		snprintf(dir, size, "%s", rs->keep_dir);
-	else if ((ret = hm_mpirun_temp_dir("run", dir, size)))
-		return ret;
-	if (hm_launch_dir_write(dir, pl, l, rs->driver, &err)) {
-		hm_cli_report(&err);
-		return HM_EXIT_OUTPUT;
-	}
-	return HM_EXIT_OK;
-}
-
-static void remove_launch_dir(const char *dir, const struct hm_launcher *l)
-{
-	static const char *const files[] = { "plan.json", "command", NULL };
-	char path[4200];
-
-	for (int i = 0; files[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, l->file_name);
-	unlink(path);
-	rmdir(dir);
-}
-
-/* What the driver or this machine would refuse only once mpirun runs:
- * said before, with its reason. */
-static int check_for_driver(const struct hm_placement *pl)
-{
+	const struct hm_placement *pl = j->pl;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	char here[256] = "";
+	struct hm_error err;
 
-	if (pl->n > HM_DRIVER_MAX_N || pl->r > HM_DRIVER_MAX_GRID_SIDE ||
-	    pl->c > HM_DRIVER_MAX_GRID_SIDE || pl->b > HM_DRIVER_MAX_B) {
+	if (!strcmp(j->profile->name, "driver") &&
+	    (pl->n > HM_DRIVER_MAX_N || pl->r > HM_DRIVER_MAX_GRID_SIDE ||
+	     pl->c > HM_DRIVER_MAX_GRID_SIDE || pl->b > HM_DRIVER_MAX_B)) {
 		hm_cli_error("run: the driver takes n <= %d, b <= %d and r, c <= %d (the plan has "
 			     "n = %ld, b = %d, %d x %d)", HM_DRIVER_MAX_N, HM_DRIVER_MAX_B,
 			     HM_DRIVER_MAX_GRID_SIDE, pl->n, pl->b, pl->r, pl->c);
 		return HM_EXIT_USAGE;
 	}
-	/* a slot beyond this machine's cores fails inside mpirun with a bare
+	/* a core beyond this machine's fails inside the launcher with a bare
 	 * "exit status 1": hosts that are this machine are checked here */
 	gethostname(here, sizeof(here) - 1);
 	for (int k = 0; k < pl->D && cpus > 0; k++) {
 		const struct hm_rank_place *r = &pl->ranks[k];
 
-		if ((!strcmp(r->host, "localhost") || !strcmp(r->host, here)) &&
-		    r->slot + r->cores > cpus) {
+		if ((!strcmp(r->host, "localhost") || !strcmp(r->host, here)) && r->slot + r->cores > cpus) {
 			hm_cli_error("run: rank %d is planned on cores %d..%d of %s, which has %ld",
 				     k, r->slot, r->slot + r->cores - 1, r->host, cpus);
 			return HM_EXIT_USAGE;
 		}
 	}
+	hm_error_clear(&err);
+	if (!dry_run && !strcmp(j->l->name, "slurm") && hm_slurm_check(pl, &err)) {
+		hm_cli_error("run: slurm: %s", err.msg);
+		return HM_EXIT_USAGE;
+	}
 	return HM_EXIT_OK;
 }
 
-/* Run, record, report. */
-static int launch(const struct run_setup *rs, const struct hm_launcher *l,
-		  const struct hm_placement *pl, const cJSON *plan_doc, char **extra, int nextra,
-		  int results_fd)
+/* The exit code for what the program said, after the launcher's. */
+static int verdict_exit(const struct hm_job *j, const struct hm_app_result *r, int ret)
 {
-	char dir[4096], file[4200], *line = NULL;
-	struct hm_argv a = { 0 };
-	struct hm_spawn_opts so = { rs->timeout, 5, hm_rank_environment, stdout, catch_driver_line, NULL, NULL };
-	struct hm_spawn_result res;
-	struct hm_error err;
-	cJSON *driver = NULL, *rec;
-	int is_tmp, ret;
+	if (r->verdict == HM_VERDICT_FAILED || r->verdict == HM_VERDICT_SKIPPED) {
+		hm_cli_error("run: %s %s the test%s%s", j->program.v[0],
+			     r->verdict == HM_VERDICT_FAILED ? "failed" : "skipped",
+			     r->note[0] ? ": " : "", r->note);
+		return ret ? ret : HM_EXIT_CHECK_FAILED;
+	}
+	if (!ret && j->profile->read_line && !r->found) {
+		hm_cli_error("run: the job succeeded but %s printed no result the '%s' profile reads%s%s",
+			     j->program.v[0], j->profile->name, r->note[0] ? ": " : "", r->note);
+		return HM_EXIT_JOB_FAILED;
+	}
+	return ret;
+}
 
-	if ((ret = write_launch(rs, l, pl, dir, sizeof(dir), &is_tmp)))
-		return ret;
-	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
-	hm_mpirun_argv(&a, l, pl, file, rs->mpirun, extra, nextra);
-	hm_driver_args(&a, pl, rs->driver);
-	hm_argv_add(&a, "--seed");
-	hm_argv_addf(&a, "%d", rs->seed);
-	if (a.failed || !(line = hm_argv_quoted(&a))) {
-		hm_cli_error("run: out of memory");
-		ret = HM_EXIT_FAILURE;
-		goto out;
-	}
-	fprintf(stderr, "hetmap: run: %s\n", line);
-	if (rs->dry_run) {
-		printf("%s\n", line);
-		goto out;
-	}
-	so.ctx = &driver;
-	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, rs->mpirun)) == HM_EXIT_FAILURE)
-		goto out;
-	if (driver && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-			      cJSON_GetObjectItemCaseSensitive(driver, "check"), "passed"))) {
-		hm_cli_error("run: the result check failed (see the driver's line above)");
-		ret = HM_EXIT_CHECK_FAILED;
-	} else if (!driver && ret == HM_EXIT_OK) {
-		hm_cli_error("run: mpirun succeeded but the driver printed no result line");
-		ret = HM_EXIT_JOB_FAILED;
-	}
-	rec = make_record(rs, pl, plan_doc, &a, &res, ret, driver);
+static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec, int *ret,
+			  const struct hm_job *j, const struct reading *rd)
+{
+	struct hm_error err;
+
 	hm_error_clear(&err);
 	snprintf(err.file, sizeof(err.file), "%s", rs->results);
 	if (!rec || hm_results_append(results_fd, rec, &err)) {
 		hm_cli_report(&err);
-		if (!ret)
-			ret = HM_EXIT_OUTPUT;
-	} else {
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(rec, "measured_s");
-
-		if (cJSON_IsNumber(m))
-			fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f); "
-				"record appended to %s\n", pl->predicted, m->valuedouble,
-				pl->predicted > 0 ? m->valuedouble / pl->predicted : 0, rs->results);
-		else
-			fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
+		if (!*ret)
+			*ret = HM_EXIT_OUTPUT;
+		return;
 	}
-	cJSON_Delete(rec);
+	if (rd->result.seconds >= 0)
+		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, %s's own "
+			"time); placement %s; record appended to %s\n", j->pl->predicted,
+			rd->result.seconds, j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
+			j->profile->name, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
+			? "as planned" : "NOT as planned (see the record)", rs->results);
+	else
+		fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
+}
+
+/* Run, read, record. */
+static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_launcher_found *lf,
+		  int results_fd)
+{
+	char probe_buf[4096], *line = NULL, *launcher_var = hm_job_launcher_variable(j);
+	const char *probe = rs->no_check ? NULL : hm_sibling_program("hetmap-probe", probe_buf, sizeof(probe_buf));
+	const char *env[] = { "OPENBLAS_NUM_THREADS=1", launcher_var, NULL };
+	struct hm_argv a = { 0 };
+	struct reading rd = { j->profile, { 0 }, { 0 } };
+	struct hm_spawn_opts so = { rs->timeout, 5, env, stdout, read_line, NULL, &rd, j->dir };
+	struct hm_spawn_result res;
+	int ret;
+
+	hm_app_result_init(&rd.result);
+	hm_job_command(j, probe, &a);
+	if (a.failed || !(line = hm_argv_quoted(&a)) ||
+	    (!rs->no_check && hm_placement_check_init(&rd.check, j->pl, j->l->binds))) {
+		hm_cli_error("run: out of memory");
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	fprintf(stderr, "hetmap: run: in %s: %s\n", j->dir, line);
+	set_aside_old_output(j);
+	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
+		goto out;
+	read_output_file(&rd, j->dir);
+	ret = verdict_exit(j, &rd.result, ret);
+	{
+		cJSON *rec = make_record(rs, j, lf, &a, &res, ret, &rd);
+
+		append_record(rs, results_fd, rec, &ret, j, &rd);
+		cJSON_Delete(rec);
+	}
 out:
-	if (is_tmp)
-		remove_launch_dir(dir, l);
+	hm_placement_check_release(&rd.check);
+	hm_app_result_release(&rd.result);
 	free(line);
+	free(launcher_var);
 	hm_argv_free(&a);
 	return ret;
+}
+
+/* --dry-run: the command on stdout (as run.sh has it, with absolute
+ * paths); the directory stays for it. */
+static int print_command(const struct hm_job *j)
+{
+	struct hm_argv a = { 0 };
+	char *line;
+
+	hm_job_command(j, NULL, &a);
+	if (a.failed || !(line = hm_argv_quoted(&a))) {
+		hm_argv_free(&a);
+		hm_cli_error("run: out of memory");
+		return HM_EXIT_FAILURE;
+	}
+	printf("%s\n", line);
+	fprintf(stderr, "hetmap: run: launch directory %s written (run it with %s/run.sh)\n",
+		j->dir, j->dir);
+	free(line);
+	hm_argv_free(&a);
+	return HM_EXIT_OK;
+}
+
+/* The launch directory: -o DIR, or a fresh one under $TMPDIR. */
+static int make_job(const struct run_setup *rs, struct hm_placement *pl, const struct hm_launcher *l,
+		    const struct hm_launcher_found *lf, char **program, int nprogram, struct hm_job *j)
+{
+	struct hm_job_request rq = { pl, l, lf->program, lf->major, program, nprogram, rs->profile,
+				     { 0 }, rs->inputs.n, rs->launcher_args, NULL, rs->seed, -1 };
+	char tmp[4096];
+	struct hm_error err;
+	int ret;
+
+	for (int i = 0; i < rs->inputs.n; i++)
+		rq.inputs[i] = rs->inputs.v[i];
+	if (rs->grid_order)
+		rq.column_major = !strcmp(rs->grid_order, "column");
+	if (rs->keep_dir)
+		rq.dir = rs->keep_dir;
+	else if ((ret = hm_mpirun_temp_dir("run", tmp, sizeof(tmp))))
+		return ret;
+	else
+		rq.dir = tmp;
+	hm_error_clear(&err);
+	if (hm_job_prepare(j, &rq, &err)) {
+		hm_cli_error("run: %s", err.msg);
+		if (!rs->keep_dir)
+			rmdir(tmp);
+		return HM_EXIT_USAGE;
+	}
+	if (!rs->keep_dir)
+		j->made_dir = 1;
+	hm_error_clear(&err);
+	if (hm_job_write(j, &err)) {
+		hm_cli_report(&err);
+		hm_job_remove(j);
+		hm_job_release(j);
+		return HM_EXIT_OUTPUT;
+	}
+	return HM_EXIT_OK;
+}
+
+static int check_run_setup(const struct run_setup *rs)
+{
+	if (rs->grid_order && strcmp(rs->grid_order, "row") && strcmp(rs->grid_order, "column")) {
+		hm_cli_error("run: --grid-order must be row or column, not '%s'", rs->grid_order);
+		return HM_EXIT_USAGE;
+	}
+	return HM_EXIT_OK;
+}
+
+static const char *epilog(void)
+{
+	static char text[6000];
+	const char *t = usage.epilog, *mark;
+	size_t len = 0;
+
+	if (text[0])
+		return text;
+	while ((mark = strchr(t, '%')) && len < sizeof(text)) {
+		const char *fill = !strncmp(mark, "%PLAN_VALUES%", 13) ? hm_help_plan_values() :
+				   !strncmp(mark, "%PROFILES%", 10) ? hm_help_app_profiles() : NULL;
+		size_t skip = fill ? strcspn(mark + 1, "%") + 2 : 1;
+
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s%s", (int)(mark - t), t,
+					fill ? fill : "%");
+		t = mark + skip;
+	}
+	if (len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len, "%s", t);
+	return text;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
-	struct run_setup rs = { "hetmap-results.jsonl", "mpirun", NULL, NULL, NULL, HM_DEFAULT_LAUNCHER, 0, 1, 0 };
+	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, HM_DEFAULT_LAUNCHER, NULL,
+				NULL, NULL, { { 0 }, 0 }, 0, 1, 0, 0, 0 };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
+	struct hm_launcher_found lf;
 	struct hm_placement pl = { 0 };
-	cJSON *plan_doc = NULL;
-	char driver_buf[4096];
-	char **extra;
-	int ret, nextra = 0, results_fd = -1;
+	struct hm_job job;
+	struct hm_usage u = usage;
+	char **program;
+	int ret, nprogram = 0, results_fd = -1, have_job = 0, launched = 0;
 	struct hm_error err;
 
+	u.epilog = epilog();
 	hm_problem_opts_init(&po);
 	{
 		const struct hm_option opts[] = {
@@ -314,32 +456,63 @@ int cmd_run(int argc, char **argv)
 			HM_SEARCH_OPTIONS(method, po, budget),
 			{ 0, "plan", HM_OPT_STRING, &rs.plan_file, "FILE", "run this plan JSON instead of planning", 0, 0 },
 			{ 0, "results", HM_OPT_STRING, &rs.results, "FILE", "append the record there (default hetmap-results.jsonl)", 0, 0 },
-			{ 'o', "output", HM_OPT_STRING, &rs.keep_dir, "DIR", "keep plan.json, the launcher file and command there", 0, 0 },
+			{ 'o', "output", HM_OPT_STRING, &rs.keep_dir, "DIR", "the launch directory (kept); default: a new one under $TMPDIR", 0, 0 },
 			{ 'L', "launcher", HM_OPT_STRING, &rs.launcher_name, "L", hm_help_launchers("launcher", 1), 0, 0 },
-			{ 0, "mpirun", HM_OPT_STRING, &rs.mpirun, "PATH", "the mpirun to start (default: mpirun in PATH)", 0, 0 },
-			{ 0, "driver", HM_OPT_STRING, &rs.driver, "PATH", "ScaLAPACK driver (default: hetmap-driver beside hetmap)", 0, 0 },
+			{ 0, "mpirun", HM_OPT_STRING, &rs.mpirun, "PATH", "the launcher program (default: the launcher's, found in PATH)", 0, 0 },
+			{ 0, "launcher-version", HM_OPT_INT, &rs.launcher_version, "V", "its major version (default: asked with --version)", 1, 1000 },
+			{ 0, "launcher-args", HM_OPT_STRING, &rs.launcher_args, "WORDS", "more launcher options, split at blanks", 0, 0 },
+			{ 0, "profile", HM_OPT_STRING, &rs.profile, "NAME", "the program's profile (below)", 0, 0 },
+			{ 0, "input", HM_OPT_LIST, &rs.inputs, "T[:NAME]", "render template file T into the job's directory (repeatable)", 0, HM_OPT_LIST_MAX },
+			{ 0, "grid-order", HM_OPT_STRING, &rs.grid_order, "O", "row or column: the program's BLACS order (default: its profile's, row)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
-			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed (default 1)", 1, 2147483647 },
-			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "print the mpirun command, run nothing", 0, 0 },
+			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
+			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
+			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 
-		if ((ret = hm_options_parse_rest(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
+		if ((ret = hm_options_parse_rest(&u, opts, argc, argv, &program, &nprogram)) >= 0)
 			return ret;
 	}
-	if (!(l = hm_openmpi_launcher("run", rs.launcher_name)))
+	if ((ret = check_run_setup(&rs)))
+		return ret;
+	if (!(l = hm_launcher_find(rs.launcher_name)) || !l->runs) {
+		char names[128];
+
+		hm_cli_error("run: launcher must be %s%s", hm_launcher_names(1, ", ", names, sizeof(names)),
+			     l ? " ('hetmap plan --launcher' writes the others' files)" : "");
 		return HM_EXIT_USAGE;
-	if (!rs.driver)
-		rs.driver = hm_sibling_program("hetmap-driver", driver_buf, sizeof(driver_buf));
+	}
+	hm_error_clear(&err);
+	if (hm_launcher_detect(l, rs.mpirun, rs.launcher_version, !rs.dry_run, &lf, &err)) {
+		hm_cli_error("run: %s", err.msg);
+		return HM_EXIT_NO_MPIRUN;
+	}
 	if (!rs.dry_run && (results_fd = hm_results_open(rs.results, &err)) < 0) {
 		hm_cli_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
-	ret = get_plan(&rs, &po, method, &budget, &plan_doc, &pl);
+	ret = get_plan(&rs, &po, method, &budget, &pl);
+	if (!ret && !(ret = make_job(&rs, &pl, l, &lf, program, nprogram, &job)))
+		have_job = 1;
 	if (!ret)
-		ret = check_for_driver(&pl);
-	if (!ret)
-		ret = launch(&rs, l, &pl, plan_doc, extra, nextra, results_fd);
+		ret = check_before_launch(&job, rs.dry_run);
+	if (!ret && rs.dry_run) {
+		ret = print_command(&job);
+	} else if (!ret) {
+		ret = launch(&rs, &job, &lf, results_fd);
+		launched = 1;
+	}
+	if (have_job) {
+		/* a temporary directory goes, unless it is the dry run's answer or
+		 * a program ran that may have left files in it (the driver's
+		 * result is all in the record) */
+		if (!rs.keep_dir && ((!launched && ret) || (launched && !strcmp(job.profile->name, "driver"))))
+			hm_job_remove(&job);
+		else if (!rs.keep_dir && launched)
+			fprintf(stderr, "hetmap: run: the job's files are kept in %s\n", job.dir);
+		hm_job_release(&job);
+	}
 	hm_placement_release(&pl);
 	if (results_fd >= 0)
 		close(results_fd);

@@ -1,37 +1,37 @@
-/* mapper/launcher.h - launcher files and commands (README, "Launcher files").
- *
- * Each launcher writes one file that forces rank k onto the processor the
- * plan puts at grid position (k / c, k mod c), and the argument vector that
- * starts the ScaLAPACK driver with it. Argument vectors are executed
- * directly, never through a shell; the quoted one-line form is for people. */
+/* mapper/launcher.h - launchers (README, "Launchers"): for each, the
+ * file that forces rank k onto the processor and core the plan gives it,
+ * and the options that make the launcher use that file, bind each rank,
+ * allow oversubscription where the plan stacks ranks, keep waiting ranks
+ * from spinning, and give every rank the job's environment. A table; the
+ * command is an argument vector, executed without a shell. */
 #ifndef HM_LAUNCHER_H
 #define HM_LAUNCHER_H
 
-#include <stddef.h>
 #include "placement.h"
+#include "strbuild.h"
 
-/* A growable NULL-terminated argument vector of owned strings. */
-struct hm_argv {
-	char **v;
-	int n, cap;
-	int failed;     /* an allocation failed: the vector is incomplete */
+/* What a launcher command is made from. */
+struct hm_launch {
+	const struct hm_placement *pl;
+	const char *file;               /* the launcher file's path */
+	const char *const *env;         /* "NAME=VALUE" every rank gets; NULL-terminated */
+	int major;                      /* the launcher's major version; 0 unknown */
 };
 
-void hm_argv_add(struct hm_argv *a, const char *s);
-void hm_argv_addf(struct hm_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void hm_argv_free(struct hm_argv *a);
-/* The vector as one line, each word quoted for a POSIX shell when needed. */
-char *hm_argv_quoted(const struct hm_argv *a);
-
 struct hm_launcher {
-	const char *name;           /* "openmpi", "openmpi-seq", "mpich", "slurm" */
-	const char *file_name;      /* written in the output directory */
+	const char *name;               /* "openmpi", "mpich", ... */
+	const char *file_name;          /* written in the launch directory */
 	const char *summary;
-	int runs;                   /* 'hetmap run' and 'calibrate' can drive it */
+	int runs;                       /* 'hetmap run' drives it (else files only) */
+	int binds;                      /* it binds each rank to one core */
+	const char *programs;           /* launcher programs tried in order, space-separated */
+	const char *version_mark;       /* what 'PROGRAM --version' prints ("A|B": either), or NULL */
+	const char *package;            /* the Debian package that has it (for messages) */
+	const char *file_variable;      /* set to the file's path in the launcher's environment, or NULL */
 	/* the file's text (malloc'd), or NULL when out of memory */
 	char *(*file_text)(const struct hm_placement *pl);
-	/* the command up to (not including) the driver */
-	void (*command)(struct hm_argv *a, const struct hm_placement *pl, const char *file);
+	/* the options after the launcher program, up to the program */
+	void (*options)(struct hm_argv *a, const struct hm_launch *x);
 };
 
 /* Launcher by name (case-insensitive), or NULL. */
@@ -40,18 +40,10 @@ const struct hm_launcher *hm_launcher_find(const char *name);
  * drives when 'runnable_only'); for help texts and messages. */
 const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size);
 
-/* The driver's arguments for the plan: DRIVER --routine R -n N -b B -r R -c C. */
-void hm_driver_args(struct hm_argv *a, const struct hm_placement *pl, const char *driver);
-
-/* Make directory 'dir' (one level, if missing) and write into it
- * plan.json (the placement's plan document), the launcher file and
- * 'command', all or none: on failure the files already there stay as
- * they were, and a directory made here is removed. 0, or -1 with 'err'. */
-int hm_launch_dir_write(const char *dir, const struct hm_placement *pl,
-			const struct hm_launcher *l, const char *driver, struct hm_error *err);
-
-/* Path of program 'name' in the directory of the running executable (the
- * build or install directory), or 'name' itself when that is unknown. */
-const char *hm_sibling_program(const char *name, char *buf, size_t size);
+/* The one core list "c0,c1,..." such that the j-th rank placed on any
+ * host is bound to core c_j, into buf; NULL when hosts disagree (then
+ * only per-rank files can say it). MPICH, Slurm and Intel MPI bind by
+ * such a list. */
+const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size);
 
 #endif /* HM_LAUNCHER_H */

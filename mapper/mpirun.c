@@ -14,22 +14,14 @@
 const char *const hm_rank_environment[] = { "OPENBLAS_NUM_THREADS=1", NULL };
 
 void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const struct hm_placement *pl,
-		    const char *file, const char *mpirun, char **extra, int nextra)
+		    const char *file, const char *mpirun, int major, char **extra, int nextra)
 {
-	struct hm_argv cmd = { 0 };
+	struct hm_launch x = { pl, file, hm_rank_environment, major };
 
-	l->command(&cmd, pl, file);
 	hm_argv_add(out, mpirun);
-	/* Open MPI refuses root unless told; CI and containers run as root */
-	if (geteuid() == 0)
-		hm_argv_add(out, "--allow-run-as-root");
-	for (int i = 1; i < cmd.n; i++)
-		hm_argv_add(out, cmd.v[i]);
+	l->options(out, &x);
 	for (int i = 0; i < nextra; i++)
 		hm_argv_add(out, extra[i]);
-	if (cmd.failed)
-		out->failed = 1;
-	hm_argv_free(&cmd);
 }
 
 int hm_mpirun_temp_dir(const char *cmd, char *dir, size_t size)
@@ -54,7 +46,7 @@ static int outcome(const char *cmd, const char *what, const struct hm_spawn_resu
 		return HM_EXIT_OK;
 	hm_spawn_describe(res, opts, how, sizeof(how));
 	if (res->status == HM_SPAWN_NOT_FOUND) {
-		hm_cli_error("%s: '%s' %s (install openmpi-bin, or give --mpirun PATH)", cmd, mpirun, how);
+		hm_cli_error("%s: '%s' %s (install the launcher's package, or give --mpirun PATH)", cmd, mpirun, how);
 		return HM_EXIT_NO_MPIRUN;
 	}
 	hm_cli_error("%s: %s %s", cmd, what, how);
@@ -72,11 +64,9 @@ const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)
 {
 	const struct hm_launcher *l = hm_launcher_find(name);
 
-	if (!l || !l->runs) {
-		char names[128];
-
-		hm_cli_error("%s: launcher must be %s (hetmap drives Open MPI's mpirun)",
-			     cmd, hm_launcher_names(1, " or ", names, sizeof(names)));
+	if (!l || strncmp(l->name, "openmpi", 7)) {
+		hm_cli_error("%s: launcher must be openmpi or openmpi-seq (the benchmark's shadow rank "
+			     "needs Open MPI's rankfile or sequential mapper)", cmd);
 		return NULL;
 	}
 	return l;

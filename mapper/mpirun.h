@@ -9,11 +9,11 @@
 /* The environment every rank gets (NULL-terminated "NAME=VALUE"). */
 extern const char *const hm_rank_environment[];
 
-/* Into 'out': launcher l's command for 'pl' and its 'file', with the user's
- * 'mpirun' as argv[0], --allow-run-as-root when running as root, then the
+/* Into 'out': launcher l's command (version 'major') for 'pl' and its
+ * 'file', with 'mpirun' as argv[0] and the ranks' environment, then the
  * user's mpirun options 'extra'. The program and its arguments follow. */
 void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const struct hm_placement *pl,
-		    const char *file, const char *mpirun, char **extra, int nextra);
+		    const char *file, const char *mpirun, int major, char **extra, int nextra);
 
 /* A fresh directory $TMPDIR/hetmap-CMD-XXXXXX (default /tmp) into dir; an
  * exit code, with a message when it is not HM_EXIT_OK. */

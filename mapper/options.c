@@ -53,6 +53,17 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 		*(const char **)o->value = arg;
 		return 0;
 	}
+	if (o->type == HM_OPT_LIST) {
+		struct hm_opt_list *l = o->value;
+
+		if (l->n >= (int)o->max || l->n >= HM_OPT_LIST_MAX) {
+			hm_cli_error("%s: option '--%s' may be given at most %d times", u->name,
+				     o->long_name, (int)o->max);
+			return -1;
+		}
+		l->v[l->n++] = arg;
+		return 0;
+	}
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || *end || errno || !isfinite(v)) {
@@ -153,7 +164,7 @@ int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts
 	if (first < argc) {
 		if (!rest || strcmp(argv[first - 1], "--")) {
 			hm_cli_error("%s: unexpected argument '%s'%s", u->name, argv[first],
-				     rest ? " (mpirun options go after '--')" : "");
+				     rest ? " (the program and its arguments go after '--')" : "");
 			return HM_EXIT_USAGE;
 		}
 		*rest = argv + first;

@@ -194,7 +194,8 @@ static int load_ranks(struct hm_placement *pl, const cJSON *ranks, struct hm_ran
 			hm_error_at(err, where, "more ranks on '%s' than its count", e->valuestring);
 			goto out;
 		}
-		pl->ranks[k++] = procs[j];
+		pl->ranks[k] = procs[j];
+		pl->ranks[k++].core = procs[j].slot + (procs[j].stacked - 1 - left[j]) % procs[j].cores;
 		if (procs[j].stacked > procs[j].cores)
 			pl->oversubscribed = 1;
 	}
@@ -290,4 +291,19 @@ int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error
 	if (!(doc = hm_json_read_file(path, MAX_PLAN_BYTES, err)))
 		return -1;
 	return adopt(pl, doc, path, err);
+}
+
+int hm_placement_column_major(struct hm_placement *pl)
+{
+	struct hm_rank_place *by_column = malloc((size_t)pl->D * sizeof(*by_column));
+
+	if (!by_column)
+		return -1;
+	for (int i = 0; i < pl->r; i++)
+		for (int j = 0; j < pl->c; j++)
+			by_column[i + j * pl->r] = pl->ranks[i * pl->c + j];
+	free(pl->ranks);
+	pl->ranks = by_column;
+	pl->column_major = 1;
+	return 0;
 }

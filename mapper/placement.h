@@ -17,6 +17,9 @@ struct hm_rank_place {
 	const char *host;
 	int slot, cores;        /* cores slot .. slot + cores - 1 of host */
 	int stacked;            /* processes on this processor */
+	int core;               /* the one core this rank is bound to: the j-th rank
+				 * of its processor gets slot + (j mod cores), so
+				 * ranks share a core only when they outnumber cores */
 };
 
 struct hm_placement {
@@ -26,6 +29,7 @@ struct hm_placement {
 	double predicted;       /* s, the model's time */
 	char method[32];
 	int oversubscribed;     /* some processor holds more processes than cores */
+	int column_major;       /* ranks fill the grid column by column (k at k mod r, k / r) */
 	struct hm_rank_place *ranks;    /* D entries */
 	cJSON *owner;           /* the plan document: keeps the strings alive */
 };
@@ -42,6 +46,12 @@ int hm_placement_from_plan(struct hm_placement *pl, const cJSON *plan,
 
 /* Read a plan JSON file. 0, or -1 with 'err' set. */
 int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err);
+
+/* Reorder the ranks for a program whose BLACS grid is column-major: the
+ * process at grid position (i, j) becomes rank i + j r instead of
+ * i c + j, so every grid position keeps its planned processor.
+ * 0, or -1 when out of memory (the placement unchanged). */
+int hm_placement_column_major(struct hm_placement *pl);
 
 void hm_placement_release(struct hm_placement *pl);
 

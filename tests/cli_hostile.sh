@@ -84,11 +84,11 @@ check "a replaced file keeps its mode" test "$(stat -c %a "$tmp/m644.json")" = 6
 long=$(printf 'p%.0s' $(seq 250))
 expect 0 "" -- "$hm" plan -p "$mini" -o "$tmp/$long"
 check "a 250-character file name is written" test -s "$tmp/$long"
-mkdir -p "$tmp/launch/command"
-expect 4 "command: exists and is not a regular file" -- "$hm" plan -p "$mini" --launcher openmpi -o "$tmp/launch"
+mkdir -p "$tmp/launch/run.sh"
+expect 4 "run.sh: exists and is not a regular file" -- "$hm" plan -p "$mini" --launcher openmpi -o "$tmp/launch"
 check "a failed launch directory gets no plan.json" test ! -e "$tmp/launch/plan.json"
 check "nor a launcher file" test ! -e "$tmp/launch/rankfile"
-check "nor a temporary file" test -z "$(ls -A "$tmp/launch" | grep -v '^command$')"
+check "nor a temporary file" test -z "$(ls -A "$tmp/launch" | grep -v '^run.sh$')"
 expect 4 "" -- bash -c "ulimit -f 1; trap '' XFSZ; exec \"\$0\" plan -p builtin:mtorc-03 -n 20000 -f json -M GU -o \"\$1\"" "$hm" "$tmp/big.json"
 check "a write beyond the file-size limit (a full disk) leaves nothing" test ! -e "$tmp/big.json"
 check "and no temporary file" test -z "$(ls -A "$tmp" | grep '^\.hetmap-')"
@@ -177,8 +177,11 @@ for p in local["plan"]["processes"]:
 json.dump(local, open(sys.argv[2] + "/p10.json", "w"))
 PY
 expect 2 "in plan.ranks, not its count" -- "$hm" run --plan "$tmp/p8.json" --dry-run
-expect 3 "the driver takes n <= 1000000" -- "$hm" run --plan "$tmp/p9.json" --mpirun /nonexistent
-expect 3 "which has" -- "$hm" run --plan "$tmp/p10.json" --mpirun /nonexistent
+export TMPDIR=$tmp/t-refused; mkdir -p "$TMPDIR"
+expect 3 "the driver takes n <= 1000000" -- "$hm" run --plan "$tmp/p9.json" --dry-run
+expect 3 "which has" -- "$hm" run --plan "$tmp/p10.json" --dry-run
+check "a refused dry run leaves no launch directory" test -z "$(ls -A "$TMPDIR")"
+unset TMPDIR
 printf '{"hetmap_plan":1, "inputs": {"routine": "lu", "n": 100, "n": 200}}' > "$tmp/p11.json"
 expect 2 "inputs: duplicate key 'n'" -- "$hm" run --plan "$tmp/p11.json" --dry-run
 python3 -c 'print("{\"hetmap_plan\": 1, \"x\": " + "[" * 2000 + "]" * 2000 + "}")' > "$tmp/p12.json"

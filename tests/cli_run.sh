@@ -29,26 +29,30 @@ check "rankfile of the plan" grep -qx "rank 1=localhost slot=1" "$tmp/launch/ran
 expect 0 '"passed":true' -- "$hm" run --plan "$tmp/launch/plan.json" --results "$res"
 check "rank 0 on core 0, rank 1 on core 1" grep -q '"rank":0,"host":"[^"]*","cpus":"0",.*"rank":1,"host":"[^"]*","cpus":"1"' "$tmp/out"
 
-# every launcher writes its file and command
-for l in openmpi:rankfile openmpi-seq:seqfile mpich:machinefile slurm:hostfile; do
+# every launcher writes its file and an executable run.sh
+for l in openmpi:rankfile openmpi-seq:seqfile mpich:machinefile slurm:hostfile intelmpi:machinefile; do
 	expect 0 "written to $tmp/l-${l%%:*}/" -- "$hm" plan -p builtin:torc -n 2048 -M BTM -d 20 --launcher "${l%%:*}" -o "$tmp/l-${l%%:*}"
 	check "$l file" test -s "$tmp/l-${l%%:*}/${l#*:}"
-	check "$l command" grep -q "hetmap-driver --routine lu -n 2048 -b 32 -r 4 -c 4" "$tmp/l-${l%%:*}/command"
+	check "$l run.sh" grep -q "hetmap-driver --routine lu -n 2048 -b 32 -r 4 -c 4 --seed 1" "$tmp/l-${l%%:*}/run.sh"
+	check "$l run.sh is executable" test -x "$tmp/l-${l%%:*}/run.sh"
+	check "$l run.sh names its file beside it" grep -q "\"\$here\"/${l#*:}" "$tmp/l-${l%%:*}/run.sh"
 done
+check "slurm: SLURM_HOSTFILE beside run.sh" grep -q '^SLURM_HOSTFILE="$here"/hostfile; export SLURM_HOSTFILE' "$tmp/l-slurm/run.sh"
+check "intelmpi: -machinefile" grep -q -- "-machinefile" "$tmp/l-intelmpi/run.sh"
 check "mpich machinefile pairs" grep -qx "node001:2" "$tmp/l-mpich/machinefile"
 check "seq file: 16 ranks" test "$(wc -l < "$tmp/l-openmpi-seq/seqfile")" -eq 16
 expect 3 "unknown launcher 'pbs'" -- "$hm" plan --launcher pbs -o "$tmp/x"
 expect 3 "--launcher needs -o DIR" -- "$hm" plan --launcher mpich
-expect 3 "launcher must be openmpi or openmpi-seq" -- "$hm" run -p "$plat" --launcher mpich --dry-run
+expect 3 "'hetmap plan --launcher' writes the others' files" -- "$hm" run -p "$plat" --launcher intelmpi --dry-run
 
-# dry run, and options after -- reach mpirun as separate words
-expect 0 "--display-map" -- "$hm" run -p "$plat" -n 300 --dry-run -- --display-map
-expect 3 "mpirun options go after '--'" -- "$hm" run -p "$plat" stray
+# dry run, and --launcher-args reach mpirun as separate words
+expect 0 "--display-map -x" -- "$hm" run -p "$plat" -n 300 --dry-run --launcher-args "--display-map  -x FOO=1"
+expect 3 "the program and its arguments go after '--'" -- "$hm" run -p "$plat" stray
 
 # failures: codes, messages, and a results file that stays valid
-expect 8 "could not be started" -- "$hm" run -p "$plat" -n 300 --mpirun "$tmp/no-such-mpirun" --results "$res"
+expect 8 "not found" -- "$hm" run -p "$plat" -n 300 --mpirun "$tmp/no-such-mpirun" --results "$res"
 printf '#!/bin/sh\nkill -SEGV $$\n' > "$tmp/crash"; chmod +x "$tmp/crash"
-expect 7 "the job exited with status" -- "$hm" run -p "$plat" -n 300 --driver "$tmp/crash" --results "$res"
+expect 7 "the job exited with status" -- "$hm" run -p "$plat" -n 300 --results "$res" -- "$tmp/crash"
 expect 9 "timeout" -- "$hm" run -p "$plat" -n 9000 -M GU --timeout 1 --results "$res"
 "$hm" run -p "$plat" -n 9000 -M GU --results "$res" >/dev/null 2>"$tmp/int-err" &
 pid=$!
@@ -59,7 +63,7 @@ check "SIGINT gives 130" test $? -eq 130
 sleep 1
 check "no driver left after SIGINT" test -z "$(pgrep -f "hetmap-driver --routine lu -n 9000" || true)"
 check "interrupted record" grep -q '"mpirun_status":"interrupted"' "$res"
-expect 0 "7 records" -- "$jsonl_check" "$res" 7
+expect 0 "6 records" -- "$jsonl_check" "$res" 6
 expect 2 "cannot open: No such file" -- "$hm" run --plan "$tmp/none.json"
 echo '{"hetmap_plan":1,"inputs":{"routine":"lu","n":100},"plan":{"found":true,"method":"X","D":2,"r":1,"c":3,"b":8}}' > "$tmp/bad-plan.json"
 expect 2 "grid 1 x 3 does not hold D = 2 processes" -- "$hm" run --plan "$tmp/bad-plan.json"

@@ -15,6 +15,8 @@ mini=$data/good/mini.json
 # and its child's, and that it ran.
 cat > "$tmp/mpirun" <<'SH'
 #!/bin/bash
+if [ "$1" = --version ]; then echo "mpirun (Open MPI) ${FAKE_VERSION:-4.1.4}"; exit 0; fi
+echo "$@" > "$FAKE_DIR/mpirun.args"
 echo $$ > "$FAKE_DIR/mpirun.pid"
 case "$MODE" in
 ok)	echo '{"hetmap_driver":1,"seconds":0.25,"check":{"kind":"test","passed":true},"ranks":[]}' ;;

@@ -22,7 +22,7 @@ expect 4 "" -- "${V[@]}" "$hm" plan -p "$mini" -o "$tmp/no/dir/p.json"
 expect 0 "hetmap-driver" -- "${V[@]}" "$hm" run --plan "$tmp/l/plan.json" --dry-run
 expect 2 "not in plan.processes" -- "${V[@]}" "$hm" run --dry-run --plan <(sed 's/"ranks":	\["a0"/"ranks":	["zz"/' "$data/../fuzz/plans/mini-gu.json")
 expect 0 "record appended" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 --results "$tmp/r.jsonl"
-expect 8 "could not be started" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 --mpirun "$tmp/none" --results "$tmp/r.jsonl"
+expect 8 "not found" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 --mpirun "$tmp/none" --results "$tmp/r.jsonl"
 expect 0 "hetmap: generate: mTORC-03" -- "${V[@]}" "$hm" generate "$data/../../experiments/generator/mtorc-03.json" -o "$tmp/g.json"
 expect 0 "exact" -- "${V[@]}" "$hm" compare -p "$tmp/g.json" -n 20000 -d 20 --methods exact,BTM,GPTM
 finish valgrind_cli

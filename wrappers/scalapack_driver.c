@@ -22,6 +22,7 @@
 
 #include "wrappers/scalapack.h"
 #include "wrappers/driver_limits.h"
+#include "wrappers/cpu_list.h"
 
 enum { EXIT_BAD_ARGS = 2, EXIT_CHECK_FAILED = 3, EXIT_SCALAPACK = 4 };
 
@@ -297,28 +298,6 @@ out:
 }
 
 /* "0-1" style list of the CPUs this rank may run on. */
-static void cpu_list(char *buf, size_t size)
-{
-	cpu_set_t set;
-	size_t len = 0;
-
-	buf[0] = '\0';
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return;
-	for (int cpu = 0; cpu < CPU_SETSIZE && len + 8 < size; cpu++) {
-		int last = cpu;
-
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set))
-			last++;
-		len += (size_t)snprintf(buf + len, size - len, len ? ",%d" : "%d", cpu);
-		if (last > cpu)
-			len += (size_t)snprintf(buf + len, size - len, "-%d", last);
-		cpu = last;
-	}
-}
-
 enum { PLACE_LEN = 320 };
 
 /* Rank 0 prints the one result line; 'places' holds every rank's
@@ -436,7 +415,7 @@ int main(int argc, char **argv)
 		if (len > 200)
 			len = 200;
 	}
-	cpu_list(place + len, 64);
+	hm_cpu_list(place + len, 64);
 	len += (int)strlen(place + len) + 1;
 	snprintf(place + len, (size_t)(PLACE_LEN - len), "%d %d", g.row, g.col);
 	if (g.rank == 0 && !(places = malloc((size_t)g.size * PLACE_LEN)))

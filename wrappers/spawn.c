@@ -63,7 +63,8 @@ static void child(char *const argv[], const struct hm_spawn_opts *opts, int out_
 		_exit(127);
 	for (const char *const *env = opts->env; env && *env; env++)
 		putenv((char *)*env);   /* this process is about to exec */
-	execvp(argv[0], argv);
+	if (!opts->cwd || chdir(opts->cwd) == 0)
+		execvp(argv[0], argv);
 	e = errno;
 	if (write(err_fd, &e, sizeof(e)) < 0) {
 		/* nothing more to do: the parent sees status 127 */

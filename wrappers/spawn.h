@@ -47,6 +47,7 @@ struct hm_spawn_opts {
 	/* called once the child exists, with its pid (= its process group) */
 	void (*on_start)(int pid);
 	void *ctx;
+	const char *cwd;                /* the child's working directory, or NULL */
 };
 
 /* Run argv[0] (searched in PATH) with argv. Returns 0 with 'res' filled,

@@ -366,6 +366,7 @@ static int agent(int argc, char **argv)
 	snprintf(tmp, sizeof(tmp), "%s/%s", TMP_ROOT, host);
 	setenv("TMPDIR", tmp, 1);
 	setenv("OMPI_MCA_btl_vader_backing_directory", tmp, 1);
+	setenv("HETMAP_HOST", host, 1);  /* what hetmap-probe reports */
 	for (int k = i; k < argc; k++)
 		size += strlen(argv[k]) + 1;
 	if (!(cmd = malloc(size)))
