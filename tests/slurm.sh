@@ -1,0 +1,92 @@
+#!/bin/bash
+# Slurm for real, on this machine: munged, slurmctld and slurmd started
+# here with a one-node configuration (this host, its CPUs) and stopped at
+# the end; then 'hetmap run --launcher slurm' inside salloc runs Debian's
+# xdlu through srun (SLURM_HOSTFILE, --distribution=arbitrary,
+# --cpu-bind=map_cpu) and the record is checked. Also: the plan must fit
+# the allocation, and srun outside an allocation is refused. Skipped
+# (exit 77) when slurm-wlm/munge or xdlu are missing or the daemons do
+# not start here.
+set -u
+hm=$1 data=$2
+. "$(dirname "$0")/lib.sh"
+xdlu=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdlu
+skip() { echo "slurm: $*, skipped"; exit 77; }
+for p in slurmctld slurmd salloc srun munged; do
+	command -v $p >/dev/null || skip "$p missing (install slurm-wlm munge)"
+done
+[ -x "$xdlu" ] || skip "xdlu missing (install scalapack-mpi-test)"
+[ "$(id -u)" = 0 ] || skip "not root (the test starts slurmd)"
+
+host=$(hostname) cpus=$(nproc)
+conf=$tmp/slurm.conf
+mkdir -p "$tmp/spool" "$tmp/state"
+cat > "$conf" <<CONF
+ClusterName=hetmaptest
+SlurmctldHost=$host
+AuthType=auth/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/affinity
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmUser=root
+SlurmctldPort=26817
+SlurmdPort=26818
+SlurmctldPidFile=$tmp/slurmctld.pid
+SlurmdPidFile=$tmp/slurmd.pid
+SlurmdSpoolDir=$tmp/spool
+StateSaveLocation=$tmp/state
+SlurmctldLogFile=$tmp/slurmctld.log
+SlurmdLogFile=$tmp/slurmd.log
+ReturnToService=2
+MpiDefault=none
+NodeName=$host CPUs=$cpus State=UNKNOWN
+PartitionName=hetmap Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$conf
+started_munge=
+stop_all() {       # SIGTERM, wait up to 10 s, then SIGKILL: nothing left running
+	local pids="$(cat "$tmp/slurmd.pid" "$tmp/slurmctld.pid" 2>/dev/null) $started_munge"
+	kill $pids 2>/dev/null
+	for i in $(seq 20); do
+		kill -0 $pids 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -9 $pids 2>/dev/null
+	rm -rf "$tmp"
+}
+trap stop_all EXIT
+if ! munge -n >/dev/null 2>&1; then
+	mkdir -p /run/munge && chown munge:munge /run/munge 2>/dev/null
+	su -s /bin/sh munge -c /usr/sbin/munged 2>"$tmp/munged.err" || /usr/sbin/munged --force 2>>"$tmp/munged.err"
+	sleep 1
+	started_munge=$(pgrep -n -x munged)
+	munge -n >/dev/null 2>&1 || skip "munged does not start here ($(head -c 200 "$tmp/munged.err"))"
+fi
+slurmctld && slurmd || skip "slurmctld/slurmd do not start here"
+for i in $(seq 30); do
+	sinfo -h -o %t 2>/dev/null | grep -q idle && break
+	sleep 1
+done
+sinfo -h -o %t 2>/dev/null | grep -q idle || skip "the node did not come up ($(tail -2 "$tmp/slurmd.log" | tr '\n' ' '))"
+
+# the plan must name the node as Slurm does
+sed "s/\"localhost\"/\"$host\"/g" "$data/good/localhost.json" > "$tmp/plat.json"
+res=$tmp/slurm.jsonl
+expect 0 "placement as planned" -- timeout 180 salloc -n 2 "$hm" run -p "$tmp/plat.json" -n 600 -M GU \
+	--launcher slurm --launcher-args "--mpi=pmix" -o "$tmp/job" --results "$res" -- "$xdlu"
+check "srun with the hostfile, arbitrary distribution and the core map" \
+	grep -q -- "srun --distribution=arbitrary -n 2 --cpu-bind=map_cpu:0,1 --export=ALL,OPENBLAS_NUM_THREADS=1,HETMAP_N=600" "$tmp/err"
+check "run.sh exports SLURM_HOSTFILE beside it" grep -q '^SLURM_HOSTFILE="$here"/hostfile' "$tmp/job/run.sh"
+check "the record: xdlu passed, its own time, the launcher" python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert r["program"]["verdict"] == "passed" and r["measured_s"] is not None
+assert r["launcher"]["name"] == "slurm" and r["launcher"]["version"].startswith("slurm")
+assert r["placement"]["reported"] == 2 and r["placement_as_planned"]' "$res"
+expect 0 "PASSED" -- timeout 120 salloc -n 2 "$tmp/job/run.sh"
+expect 3 "which is not in the allocation" -- timeout 60 salloc -n 2 "$hm" run -p "$data/good/localhost.json" \
+	-n 600 -M GU --launcher slurm --results "$res" -- "$xdlu"
+expect 3 "not inside a Slurm allocation" -- env -u SLURM_JOB_NODELIST "$hm" run -p "$tmp/plat.json" -n 600 \
+	-M GU --launcher slurm --results "$res" -- "$xdlu"
+finish slurm
