@@ -11,8 +11,10 @@ cd "$(dirname "$0")/.."
 packages="gcc make cmake pkg-config openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas-dev libcjson-dev"
 # the studies' analysis and plots (experiments/analysis.py, gnuplot)
 packages="$packages python3 gnuplot-nox"
-# the test mode also needs clang (libFuzzer) and valgrind
-[ "$mode" = test ] && packages="$packages clang valgrind"
+# the test mode also needs clang (libFuzzer) and valgrind, and the programs
+# nobody here wrote that the tests launch: ScaLAPACK's testers (Open MPI and
+# MPICH builds), HPC Challenge, MPICH itself, and Slurm with munge
+[ "$mode" = test ] && packages="$packages clang valgrind mpich scalapack-mpi-test hpcc slurm-wlm munge"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

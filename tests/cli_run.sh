@@ -39,6 +39,25 @@ for l in openmpi:rankfile openmpi-seq:seqfile mpich:machinefile slurm:hostfile i
 done
 check "slurm: SLURM_HOSTFILE beside run.sh" grep -q '^SLURM_HOSTFILE="$here"/hostfile; export SLURM_HOSTFILE' "$tmp/l-slurm/run.sh"
 check "intelmpi: -machinefile" grep -q -- "-machinefile" "$tmp/l-intelmpi/run.sh"
+# a program whose BLACS grid is column-major gets the ranks reordered so
+# that every grid position keeps its planned processor
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/row" -- /bin/true
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/col" --grid-order column -- /bin/true
+check "column-major: rank i + j r holds row-major rank i c + j" python3 -c '
+import sys
+def hosts(path): return [l.split("=")[1].split()[0] for l in open(path)]
+row, col = hosts(sys.argv[1]), hosts(sys.argv[2])
+r = c = 4
+assert len(row) == 16 and sorted(row) == sorted(col)
+assert all(col[i + j * r] == row[i * c + j] for i in range(r) for j in range(c))
+assert row != col' "$tmp/row/rankfile" "$tmp/col/rankfile"
+check "HETMAP_GRID_ORDER=column reaches the ranks" grep -q "HETMAP_GRID_ORDER=column" "$tmp/col/run.sh"
+# HPL.dat (hpl) and hpccinf.txt (hpcc) are one template: the lines HPL reads agree
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/hpl" --profile hpl -- /bin/true
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/hpcc" -- hpcc
+check "HPL.dat: N, NB, P, Q of the plan, row-major PMAP" test "$(sed -n '6p;8p;9p;11p;12p' "$tmp/hpl/HPL.dat" | awk '{print $1}' | tr '\n' ' ')" = "2048 32 0 4 4 "
+check "hpccinf.txt: HPL.dat's lines, then PTRANS's" test "$(sed -n '5,31p' "$tmp/hpl/HPL.dat")" = "$(sed -n '5,31p' "$tmp/hpcc/hpccinf.txt")"
+check "hpccinf.txt has 36 lines" test "$(wc -l < "$tmp/hpcc/hpccinf.txt")" -eq 36
 check "mpich machinefile pairs" grep -qx "node001:2" "$tmp/l-mpich/machinefile"
 check "seq file: 16 ranks" test "$(wc -l < "$tmp/l-openmpi-seq/seqfile")" -eq 16
 expect 3 "unknown launcher 'pbs'" -- "$hm" plan --launcher pbs -o "$tmp/x"

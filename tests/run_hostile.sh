@@ -89,4 +89,18 @@ rm -f "$tmp/started"
 start=$SECONDS
 MODE=close expect 9 "stopped after the 2 s timeout" -- run --results "$tmp/t.jsonl" --timeout 2
 check "stopped within 10 s of a 2 s timeout" test $((SECONDS - start)) -le 10
+# ---- the launcher's version picks its syntax; the wrong MPI is refused -----
+MODE=ok expect 0 "" -- run --results "$tmp/v.jsonl"
+check "Open MPI 4: --rankfile" grep -q -- "--rankfile /.*/rankfile" "$tmp/mpirun.args"
+FAKE_VERSION=5.0.3 MODE=ok expect 0 "" -- run --results "$tmp/v.jsonl"
+check "Open MPI 5: --map-by rankfile:file=" grep -q -- "--map-by rankfile:file=/.*/rankfile" "$tmp/mpirun.args"
+check "Open MPI 5: no deprecated --rankfile" test -z "$(grep -- "--rankfile" "$tmp/mpirun.args")"
+FAKE_VERSION=5.0.3 MODE=ok expect 0 "" -- run --results "$tmp/v.jsonl" --launcher openmpi-seq
+check "Open MPI 5: --map-by seq" grep -q -- "--hostfile /.*/seqfile --map-by seq" "$tmp/mpirun.args"
+check "the record names the launcher's version" grep -q '"version":"mpirun (Open MPI) 5.0.3"' "$tmp/v.jsonl"
+printf '#!/bin/sh\necho "HYDRA build details:"; echo "    Version: 4.0.2"\n' > "$tmp/hydra"
+chmod +x "$tmp/hydra"
+expect 8 "does not say 'Open MPI|OpenRTE'; it says: HYDRA build details:" -- run --mpirun "$tmp/hydra" --results "$tmp/v.jsonl"
+expect 0 "--map-by rankfile:file=" -- "$hm" run --plan "$tmp/plan.json" --launcher-version 5 --mpirun /nonexistent/mpirun --dry-run
+
 finish run_hostile

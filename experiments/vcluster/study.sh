@@ -86,7 +86,7 @@ for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
 		echo "study: $(basename "$f" .json) run $rep/$reps" >&2
 		# shellcheck disable=SC2086
 		"$hm" run --plan "$f" --launcher openmpi-seq --results "$runs" \
-			--timeout 300 --seed "$rep" -- $mpi >/dev/null 2>"$tmp/err" ||
+			--timeout 300 --seed "$rep" --launcher-args "$mpi" >/dev/null 2>"$tmp/err" ||
 			echo "study: run failed: $(tail -1 "$tmp/err")" >&2
 	done
 done
