@@ -16,6 +16,10 @@ script installs it).
     analysis.py vcluster PLANDIR RUNS OUT [--model M] [--elapsed S] [--cluster NAME]
         the plans and the records of 'hetmap run' (RUNS, JSON Lines) ->
         OUT/table.tsv, OUT/table.md, OUT/summary.md, OUT/predicted-vs-measured.png
+    analysis.py clients RUNS
+        the records of 'hetmap run' of user programs (RUNS, JSON Lines) ->
+        a Markdown summary on stdout: per program, size and choice, the
+        program's own time (median, min-max), verdicts, placement checks
     analysis.py rows TABLE.tsv
         print 'INDEX ROUTINE N D RxC B' for each configuration of a study's
         table, for the shell to predict again with another model
@@ -391,12 +395,35 @@ def rescore(args):
 
 
 # subcommand: (function, [(argument, default or None for a positional)])
+def clients(args):
+    groups = {}
+    for rec in read_jsonl(args.runs):
+        prog = rec.get("program") or {}
+        plan = rec.get("plan") or {}
+        key = (os.path.basename(prog.get("path", "?")), rec["inputs"]["n"], plan.get("method", "?"))
+        groups.setdefault(key, []).append(rec)
+    rows = []
+    for (name, n, method), recs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        times = [r["measured_s"] for r in recs if r.get("measured_s") is not None]
+        plan = recs[0]["plan"]
+        passed = sum(1 for r in recs if (r.get("program") or {}).get("verdict") == "passed")
+        placed = sum(1 for r in recs if r.get("placement_as_planned"))
+        rows.append([name, str(n), method, "%d on %dx%d, b=%d" % (plan["D"], plan["r"], plan["c"], plan["b"]),
+                     "%.3g" % recs[0]["predicted_s"],
+                     "%.3g" % statistics.median(times) if times else "-",
+                     "%.3g-%.3g" % (min(times), max(times)) if times else "-",
+                     "%d/%d" % (passed, len(recs)), "%d/%d" % (placed, len(recs))])
+    print(markdown_table(["program", "n", "choice", "configuration", "predicted s",
+                          "own time s (median)", "min-max", "verdict passed", "placed as planned"], rows))
+
+
 COMMANDS = {
     "simulation": (simulation, [("dir", None), ("--elapsed", "?"), ("--budget", "?")]),
     "distinct": (distinct, [("plandir", None)]),
     "vcluster": (vcluster, [("plandir", None), ("runs", None), ("out", None), ("--model", "grid"),
                             ("--elapsed", "?"), ("--cluster", "?")]),
     "rows": (rows_cmd, [("table", None)]),
+    "clients": (clients, [("runs", None)]),
     "rescore": (rescore, [("model", None), ("table", None), ("preddir", None)]),
 }
 

@@ -251,6 +251,9 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 			return HM_EXIT_USAGE;
 		}
 	}
+	if (!strcmp(j->l->name, "mpich") && pl->oversubscribed)
+		fprintf(stderr, "hetmap: run: warning: the plan stacks ranks on cores and MPICH's waiting "
+			"ranks spin (no setting stops it, wrappers/README.md): expect it slower than predicted\n");
 	hm_error_clear(&err);
 	if (!dry_run && !strcmp(j->l->name, "slurm") && hm_slurm_check(pl, &err)) {
 		hm_cli_error("run: slurm: %s", err.msg);

@@ -1,0 +1,156 @@
+/* tests/test_launch.c - the pieces of a launch that need no MPI: Slurm's
+ * host lists and CPU counts, the common core map, placeholders, the
+ * profiles' readers on lines the real programs printed (xdlu, HPL inside
+ * hpcc), and the column-major reordering. */
+#include "check.h"
+#include "mapper/app_profile.h"
+#include "mapper/launcher.h"
+#include "mapper/plan_values.h"
+#include "mapper/slurm_alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void slurm_host_lists_should_expand(void)
+{
+	struct hm_error err;
+	char **names;
+	int *cpus, n;
+
+	n = hm_slurm_hostlist("n[01-03,7],gpu1,rack[9-10]a", &names, &err);
+	CHECK(n == 7);
+	if (n == 7) {
+		CHECK(!strcmp(names[0], "n01") && !strcmp(names[2], "n03") && !strcmp(names[3], "n7"));
+		CHECK(!strcmp(names[4], "gpu1") && !strcmp(names[5], "rack9a") && !strcmp(names[6], "rack10a"));
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	CHECK(hm_slurm_hostlist("n[3-1]", &names, &err) < 0);
+	CHECK(hm_slurm_hostlist("n[1-2", &names, &err) < 0);
+	CHECK(hm_slurm_hostlist("n[0-99999999]", &names, &err) < 0);
+	n = hm_slurm_cpus("4(x2),2", &cpus, &err);
+	CHECK(n == 3 && cpus[0] == 4 && cpus[1] == 4 && cpus[2] == 2);
+	free(cpus);
+	CHECK(hm_slurm_cpus("4(x2", &cpus, &err) < 0);
+	CHECK(hm_slurm_cpus("0", &cpus, &err) < 0);
+}
+
+/* Four ranks: a, a, b, a with cores 0, 1, 0, 2. */
+static void fill(struct hm_placement *pl, struct hm_rank_place *r)
+{
+	static const char *const host[] = { "a", "a", "b", "a" };
+	static const int core[] = { 0, 1, 0, 2 };
+
+	memset(pl, 0, sizeof(*pl));
+	pl->D = 4, pl->r = 2, pl->c = 2, pl->n = 100, pl->b = 8;
+	strcpy(pl->routine, "lu");
+	for (int k = 0; k < 4; k++)
+		r[k] = (struct hm_rank_place){ "p", host[k], core[k], 1, 1, core[k] };
+	pl->ranks = r;
+}
+
+static void core_maps_should_agree_or_refuse(void)
+{
+	struct hm_placement pl;
+	struct hm_rank_place r[4];
+	char buf[64];
+
+	fill(&pl, r);
+	CHECK(hm_common_core_map(&pl, buf, sizeof(buf)) && !strcmp(buf, "0,1,2"));
+	r[2].core = 1;          /* b's first rank wants core 1, a's core 0 */
+	CHECK(hm_common_core_map(&pl, buf, sizeof(buf)) == NULL);
+}
+
+static void placeholders_should_render_or_refuse(void)
+{
+	struct hm_placement pl;
+	struct hm_rank_place r[4];
+	struct hm_run_values v = { &pl, 7, "/job" };
+	struct hm_error err;
+	char *s;
+
+	fill(&pl, r);
+	s = hm_render("-n {n} -b {b} {r}x{c} D={D} {routine} {{x}} {dir} {seed}", &v, "t", &err);
+	CHECK(s && !strcmp(s, "-n 100 -b 8 2x2 D=4 lu {x} /job 7"));
+	free(s);
+	CHECK(!hm_render("{nb}", &v, "t", &err) && strstr(err.msg, "unknown placeholder '{nb}'"));
+	CHECK(!hm_render("{n", &v, "t", &err) && strstr(err.msg, "unclosed"));
+	CHECK(!hm_render("a}b", &v, "t", &err) && strstr(err.msg, "lone '}'"));
+}
+
+static void feed(const char *profile, const char *const *lines, struct hm_app_result *r)
+{
+	const struct hm_app_profile *p = hm_app_profile_find(profile);
+
+	hm_app_result_init(r);
+	for (int i = 0; lines[i]; i++)
+		p->read_line(r, lines[i]);
+}
+
+/* Lines as Debian's xdlu and hpcc printed them on this machine. */
+static void readers_should_read_the_real_programs(void)
+{
+	static const char *const xdlu[] = {
+		"TIME     M     N  NB NRHS NBRHS    P    Q  LU Time Sol Time  MFLOPS  CHECK",
+		"WALL   600   600  32     1    1    1    2     0.01     0.00 22680.57 PASSED",
+		"    0 tests skipped because of illegal input values.", NULL };
+	static const char *const skipped[] = {
+		"Unable to perform factorization: need TOTMEM of at least    5172840",
+		"Bad MEMORY parameters: going on to next test case.",
+		"    1 tests skipped because of illegal input values.", NULL };
+	static const char *const hpl[] = {
+		"T/V                N    NB     P     Q               Time                 Gflops",
+		"--------------------------------------------------------------------------------",
+		"WR11C2R4        1000    80     1     2               0.02              4.009e+01",
+		"||Ax-b||_oo/(eps*(||A||_oo*||x||_oo+||b||_oo)*N)=        0.0044729 ...... PASSED",
+		"HPL_Tflops=0.0400949", "HPL_time=0.0166646", NULL };
+	static const char *const hpl_failed[] = {
+		"T/V                N    NB     P     Q               Time                 Gflops",
+		"WR11C2R4        1000    80     1     2               0.02              4.009e+01",
+		"||Ax-b||_oo/(eps*(||A||_oo*||x||_oo+||b||_oo)*N)=        91.2 ...... FAILED", NULL };
+	struct hm_app_result r;
+
+	feed("scalapack-test", xdlu, &r);
+	CHECK(r.found && r.verdict == HM_VERDICT_PASSED);
+	CHECK_NEAR(r.seconds, 0.01, 1e-12);
+	CHECK_NEAR(r.gflops, 22.68057, 1e-9);
+	feed("scalapack-test", skipped, &r);
+	CHECK(r.verdict == HM_VERDICT_SKIPPED && strstr(r.note, "need TOTMEM"));
+	feed("hpcc", hpl, &r);
+	CHECK(r.found && r.verdict == HM_VERDICT_PASSED);
+	CHECK_NEAR(r.seconds, 0.0166646, 1e-12);
+	CHECK_NEAR(r.gflops, 40.0949, 1e-9);
+	feed("hpl", hpl_failed, &r);
+	CHECK(r.found && r.verdict == HM_VERDICT_FAILED);
+	CHECK(!strcmp(hm_app_profile_for("/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests/xdlu")->name,
+		      "scalapack-test"));
+	CHECK(!strcmp(hm_app_profile_for("./my_solver")->name, "none"));
+}
+
+static void column_major_should_keep_grid_positions(void)
+{
+	struct hm_placement pl = { 0 };
+	const char *names[6] = { "p0", "p1", "p2", "p3", "p4", "p5" };
+
+	pl.D = 6, pl.r = 2, pl.c = 3;
+	pl.ranks = calloc(6, sizeof(*pl.ranks));
+	for (int k = 0; k < 6; k++)
+		pl.ranks[k].processor = names[k];       /* row-major: k at (k / 3, k mod 3) */
+	CHECK(hm_placement_column_major(&pl) == 0 && pl.column_major);
+	/* column-major rank i + 2 j sits at (i, j), which held row-major rank 3 i + j */
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 3; j++)
+			CHECK(pl.ranks[i + 2 * j].processor == names[3 * i + j]);
+	free(pl.ranks);
+}
+
+int main(void)
+{
+	slurm_host_lists_should_expand();
+	core_maps_should_agree_or_refuse();
+	placeholders_should_render_or_refuse();
+	readers_should_read_the_real_programs();
+	column_major_should_keep_grid_positions();
+	return check_summary("test_launch");
+}
