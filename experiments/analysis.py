@@ -406,15 +406,18 @@ def clients(args):
     for (name, n, method), recs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         times = [r["measured_s"] for r in recs if r.get("measured_s") is not None]
         plan = recs[0]["plan"]
+        walls = [r["wall_s"] for r in recs]
         passed = sum(1 for r in recs if (r.get("program") or {}).get("verdict") == "passed")
         placed = sum(1 for r in recs if r.get("placement_as_planned"))
         rows.append([name, str(n), method, "%d on %dx%d, b=%d" % (plan["D"], plan["r"], plan["c"], plan["b"]),
                      "%.3g" % recs[0]["predicted_s"],
                      "%.3g" % statistics.median(times) if times else "-",
                      "%.3g-%.3g" % (min(times), max(times)) if times else "-",
+                     "%.3g" % statistics.median(walls),
                      "%d/%d" % (passed, len(recs)), "%d/%d" % (placed, len(recs))])
     print(markdown_table(["program", "n", "choice", "configuration", "predicted s",
-                          "own time s (median)", "min-max", "verdict passed", "placed as planned"], rows))
+                          "own time s (median)", "min-max", "job wall s (median)",
+                          "verdict passed", "placed as planned"], rows))
 
 
 COMMANDS = {

@@ -8,6 +8,7 @@
  * call BLACS_GRIDINIT with 'Row-major'. */
 #include "app_profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,18 +178,32 @@ static void read_scalapack_test(struct hm_app_result *r, const char *line)
 	}
 }
 
+/* xdlu's need in its work array (TOTMEM = 4000000 bytes in ScaLAPACK
+ * 2.2.1's pdludriver.f): at least the local matrix, LLD x NQ, and the
+ * panel workspace MP x NB, in doubles. It asks a little more (pivots,
+ * padding): plans near the limit may still be skipped at run time. */
+static double xdlu_bytes(const struct hm_placement *pl)
+{
+	double blocks = ceil((double)pl->n / pl->b);
+	double mp = ceil(blocks / pl->r) * pl->b, nq = ceil(blocks / pl->c) * pl->b;
+
+	mp = mp < pl->n ? mp : (double)pl->n;
+	nq = nq < pl->n ? nq : (double)pl->n;
+	return 8 * (mp * nq + mp * pl->b);
+}
+
 static const struct hm_app_profile profiles[] = {
 	{ "driver", "hetmap's ScaLAPACK driver (pdgetrf/pdgemm, residual check, JSON result line)",
 	  "hetmap-driver", NULL, NULL, NULL,
-	  "--routine {routine} -n {n} -b {b} -r {r} -c {c} --seed {seed}", 0, read_driver },
+	  "--routine {routine} -n {n} -b {b} -r {r} -c {c} --seed {seed}", 0, 0, NULL, read_driver },
 	{ "hpl", "HPL 2.x (xhpl): HPL.dat; time, Gflops and residual verdict from its output",
-	  "xhpl", "HPL.dat", hpl_dat, NULL, NULL, 0, read_hpl },
+	  "xhpl", "HPL.dat", hpl_dat, NULL, NULL, 0, 0, NULL, read_hpl },
 	{ "hpcc", "HPC Challenge (hpcc): hpccinf.txt; HPL's time, Gflops and verdict from hpccoutf.txt",
-	  "hpcc", "hpccinf.txt", hpcc_inf, "hpccoutf.txt", NULL, 0, read_hpl },
+	  "hpcc", "hpccinf.txt", hpcc_inf, "hpccoutf.txt", NULL, 0, 0, NULL, read_hpl },
 	{ "scalapack-test", "ScaLAPACK's LU tester (xdlu): LU.dat; LU time, MFLOPS and PASSED/FAILED",
-	  "xdlu", "LU.dat", lu_dat, NULL, NULL, 0, read_scalapack_test },
+	  "xdlu", "LU.dat", lu_dat, NULL, NULL, 0, 4e6, xdlu_bytes, read_scalapack_test },
 	{ "none", "any other program: wall time and exit status only",
-	  "", NULL, NULL, NULL, NULL, 0, NULL },
+	  "", NULL, NULL, NULL, NULL, 0, 0, NULL, NULL },
 };
 #define NR_PROFILES (int)(sizeof(profiles) / sizeof(profiles[0]))
 

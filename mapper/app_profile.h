@@ -8,6 +8,7 @@
 #define HM_APP_PROFILE_H
 
 #include <cJSON.h>
+#include "placement.h"
 
 enum hm_verdict { HM_VERDICT_UNKNOWN, HM_VERDICT_PASSED, HM_VERDICT_FAILED, HM_VERDICT_SKIPPED };
 
@@ -31,6 +32,10 @@ struct hm_app_profile {
 	const char *output_file;        /* read after the job; NULL: the program's stdout */
 	const char *default_args;       /* arguments when none are given, or NULL */
 	int column_major;               /* ranks fill the grid column by column */
+	/* a work array compiled into the program: the bytes it holds per
+	 * process, and the least a plan needs of it (0 / NULL: no limit) */
+	double max_process_bytes;
+	double (*process_bytes)(const struct hm_placement *pl);
 	void (*read_line)(struct hm_app_result *r, const char *line);   /* NULL: reads nothing */
 };
 

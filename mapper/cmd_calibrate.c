@@ -23,7 +23,7 @@
 
 static const struct hm_usage usage = {
 	"calibrate",
-	"hetmap calibrate [--hosts HOST[:N],...] -o PLATFORM.json [options] [-- MPIRUN-OPTIONS]",
+	"hetmap calibrate [--hosts HOST[:N],...] -o PLATFORM.json [options] [--launcher-args 'WORDS' | -- MPIRUN-OPTIONS]",
 	"Measure the system parameters of the given processors in one MPI run\n"
 	"(k3_dgemm, k3_dtrsm and k2_dgetf2 per block size with OpenBLAS, the way\n"
 	"LU uses them; t_s and t_w of each link scope by ping-pong), fit them and\n"
@@ -277,6 +277,8 @@ int cmd_calibrate(int argc, char **argv)
 	int ret, nextra = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const struct hm_launcher *l;
+	const char *launcher_args = NULL;
+	struct hm_argv words = { 0 };
 	struct hm_launcher_found found;
 	struct hm_error err;
 
@@ -293,7 +295,8 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "min-time", HM_OPT_DOUBLE, &cs.min_time, "S", "each sample repeats a kernel for at least S seconds (default 0.2: many periods of a CPU quota)", 0, 60 },
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
 			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun.openmpi or mpirun in PATH)", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", hm_help_launchers("launcher (openmpi-seq: no binding, e.g. virtual nodes)", 1), 0, 0 },
+			{ 0, "launcher-args", HM_OPT_STRING, &launcher_args, "WORDS", "more mpirun options, split at blanks (or after '--')", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (default) or openmpi-seq (no binding, e.g. virtual nodes)", 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
 			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
@@ -332,7 +335,17 @@ int cmd_calibrate(int argc, char **argv)
 		host_list_free(&h);
 		return HM_EXIT_USAGE;
 	}
+	if (launcher_args) {
+		if (nextra) {
+			hm_cli_error("calibrate: give mpirun's options either with --launcher-args or after '--'");
+			host_list_free(&h);
+			return HM_EXIT_USAGE;
+		}
+		hm_argv_split(&words, launcher_args);
+		extra = words.v, nextra = words.n;
+	}
 	ret = calibrate(&cs, &h, extra, nextra);
+	hm_argv_free(&words);
 	host_list_free(&h);
 	return hm_cli_finish(ret);
 }

@@ -239,6 +239,12 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 			     HM_DRIVER_MAX_GRID_SIDE, pl->n, pl->b, pl->r, pl->c);
 		return HM_EXIT_USAGE;
 	}
+	if (j->profile->process_bytes && j->profile->process_bytes(pl) > j->profile->max_process_bytes) {
+		hm_cli_error("run: %s holds %.0f bytes a process (its compiled-in work array); this plan "
+			     "needs at least %.0f: take a smaller n or more processes", j->program.v[0],
+			     j->profile->max_process_bytes, j->profile->process_bytes(pl));
+		return HM_EXIT_USAGE;
+	}
 	/* a core beyond this machine's fails inside the launcher with a bare
 	 * "exit status 1": hosts that are this machine are checked here */
 	gethostname(here, sizeof(here) - 1);

@@ -82,19 +82,6 @@ static int add_user_input(struct hm_job *j, const char *spec, struct hm_error *e
 	return ret;
 }
 
-/* Split 'words' at blanks into 'a' (no quoting: no shell is involved). */
-static void split_words(struct hm_argv *a, const char *words)
-{
-	while (words && *words) {
-		size_t n;
-
-		words += strspn(words, " \t\n");
-		if ((n = strcspn(words, " \t\n")) > 0)
-			hm_argv_addf(a, "%.*s", (int)n, words);
-		words += n;
-	}
-}
-
 /* The program: its path made absolute when it names a file (the job runs
  * in its own directory), its arguments rendered. */
 static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
@@ -111,7 +98,7 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 			hm_argv_add(&args, rq->program[i]);
 	} else {
 		program = hm_sibling_program("hetmap-driver", self, sizeof(self));
-		split_words(&args, j->profile->default_args);
+		hm_argv_split(&args, j->profile->default_args);
 	}
 	if (strchr(program, '/')) {
 		if (!realpath(program, buf) || access(buf, X_OK))
@@ -166,6 +153,8 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 		return hm_error_set(err, "unknown profile '%s' (known: %s)", rq->profile,
 				    hm_app_profile_names(names, sizeof(names)));
 	}
+	if (j->profile && !rq->nprogram && j->profile->default_args == NULL)
+		return hm_error_set(err, "profile '%s' needs its program after '--'", j->profile->name);
 	if (!j->profile)
 		j->profile = rq->nprogram > 0 ? hm_app_profile_for(rq->program[0]) :
 			     hm_app_profile_find("driver");
@@ -179,7 +168,7 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 		goto fail;
 	hm_argv_add(&j->env, "OPENBLAS_NUM_THREADS=1");
 	hm_plan_environment(&j->env, &v);
-	split_words(&j->launcher_args, rq->launcher_args);
+	hm_argv_split(&j->launcher_args, rq->launcher_args);
 	for (int i = 0; i < rq->ninputs; i++)
 		if (add_user_input(j, rq->inputs[i], err))
 			goto fail;

@@ -151,6 +151,15 @@ static void openmpi_seq_options(struct hm_argv *a, const struct hm_launch *x)
 	openmpi_tail(a, x);
 }
 
+/* FLAG FILE -n D (Hydra and Intel MPI) */
+static void file_and_ranks(struct hm_argv *a, const char *flag, const struct hm_launch *x)
+{
+	hm_argv_add(a, flag);
+	hm_argv_add(a, x->file);
+	hm_argv_add(a, "-n");
+	hm_argv_addf(a, "%d", x->pl->D);
+}
+
 /* Hydra: -bind-to user:LIST binds the j-th local rank of every host to
  * LIST[j]; when hosts need different lists, -bind-to core lets Hydra
  * choose (the placement check then records it). Nothing in MPICH 4.0's
@@ -160,10 +169,7 @@ static void mpich_options(struct hm_argv *a, const struct hm_launch *x)
 	char map[8192];
 	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
 
-	hm_argv_add(a, "-f");
-	hm_argv_add(a, x->file);
-	hm_argv_add(a, "-n");
-	hm_argv_addf(a, "%d", x->pl->D);
+	file_and_ranks(a, "-f", x);
 	hm_argv_add(a, "-bind-to");
 	if (list)
 		hm_argv_addf(a, "user:%s", list);
@@ -208,10 +214,7 @@ static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
 	char map[8192];
 	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
 
-	hm_argv_add(a, "-machinefile");
-	hm_argv_add(a, x->file);
-	hm_argv_add(a, "-n");
-	hm_argv_addf(a, "%d", x->pl->D);
+	file_and_ranks(a, "-machinefile", x);
 	if (list) {
 		hm_argv_add(a, "-genv");
 		hm_argv_add(a, "I_MPI_PIN_PROCESSOR_LIST");

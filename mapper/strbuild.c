@@ -31,20 +31,31 @@ void hm_argv_add(struct hm_argv *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
-void hm_argv_addf(struct hm_argv *a, const char *fmt, ...)
+/* The formatted string (malloc'd) and its length, or NULL. */
+static char *format(size_t *len, const char *fmt, va_list ap)
 {
 	char *buf = NULL;
+	int n = vasprintf(&buf, fmt, ap);
+
+	if (n < 0)
+		return NULL;
+	*len = (size_t)n;
+	return buf;
+}
+
+void hm_argv_addf(struct hm_argv *a, const char *fmt, ...)
+{
+	size_t len;
 	va_list ap;
-	int n;
+	char *buf;
 
 	va_start(ap, fmt);
-	n = vasprintf(&buf, fmt, ap);
+	buf = format(&len, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
+	if (!buf)
 		a->failed = 1;
-		return;
-	}
-	hm_argv_add(a, buf);
+	else
+		hm_argv_add(a, buf);
 	free(buf);
 }
 
@@ -54,6 +65,18 @@ void hm_argv_free(struct hm_argv *a)
 		free(a->v[i]);
 	free(a->v);
 	memset(a, 0, sizeof(*a));
+}
+
+void hm_argv_split(struct hm_argv *a, const char *words)
+{
+	while (words && *words) {
+		size_t n;
+
+		words += strspn(words, " \t\n");
+		if ((n = strcspn(words, " \t\n")) > 0)
+			hm_argv_addf(a, "%.*s", (int)n, words);
+		words += n;
+	}
 }
 
 static int needs_quotes(const char *s)
@@ -125,18 +148,17 @@ void hm_text_add(struct hm_text *t, const char *s, size_t n)
 
 void hm_text_addf(struct hm_text *t, const char *fmt, ...)
 {
-	char *buf = NULL;
+	size_t len;
 	va_list ap;
-	int n;
+	char *buf;
 
 	va_start(ap, fmt);
-	n = vasprintf(&buf, fmt, ap);
+	buf = format(&len, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
+	if (!buf)
 		t->failed = 1;
-		return;
-	}
-	hm_text_add(t, buf, (size_t)n);
+	else
+		hm_text_add(t, buf, len);
 	free(buf);
 }
 

@@ -17,6 +17,9 @@ struct hm_argv {
 void hm_argv_add(struct hm_argv *a, const char *s);
 void hm_argv_addf(struct hm_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hm_argv_free(struct hm_argv *a);
+/* Add the blank-separated words of 'words' (NULL: none); no quoting, as
+ * no shell is involved. */
+void hm_argv_split(struct hm_argv *a, const char *words);
 /* Word 's' quoted for a POSIX shell when it needs it, appended to 'out'
  * (which has room for 4 strlen(s) + 3 more bytes); the new length. */
 size_t hm_shell_quote(char *out, size_t len, const char *s);

@@ -53,7 +53,7 @@ rank 3=n1 slot=3
 rank 4=n2 slot=0
 rank 5=n2 slot=1
 RF
-check "no oversubscription when every rank has a core" bash -c '! grep -q oversubscribe "$1"' _ "$tmp/gu/command"
+check "no oversubscription when every rank has a core" bash -c '! grep -q oversubscribe "$1"' _ "$tmp/gu/run.sh"
 # more processes than cores: shared evenly, and oversubscribed
 python3 - "$tmp/gu/plan.json" "$tmp/over.json" <<'PY'
 import json, sys

@@ -58,8 +58,11 @@ fi
 if [ -x "$lib/openmpi-tests/xdlu" ]; then
 	res=$tmp/more.jsonl
 	check "xdlu's LU.dat holds the plan" grep -q "^600 *values of N" "$tmp/job-openmpi-scalapack-test/LU.dat"
-	# a tester that refuses the size (its compiled-in memory) skips the test: exit 10
-	expect 10 "skipped the test: Unable to perform factorization: need TOTMEM" -- "$hm" run -p "$plat" -n 3000 -M GU \
+	# the tester's compiled-in work array: a plan clearly too large is refused
+	# before launch (exit 3); one just under hetmap's estimate is skipped by
+	# the tester itself (exit 10, recorded)
+	expect 3 "compiled-in work array" -- "$hm" run -p "$plat" -n 3000 -M GU --results "$res" -- "$lib/openmpi-tests/xdlu"
+	expect 10 "skipped the test: Unable to perform factorization: need TOTMEM" -- "$hm" run -p "$plat" -n 950 -M GU \
 		--results "$res" --timeout 120 -- "$lib/openmpi-tests/xdlu"
 	check "the skip is recorded" test "$(field program.verdict)" = '"skipped"'
 
@@ -96,6 +99,7 @@ expect 3 "cannot be an input file's name" -- "$hm" run -p "$plat" -n 500 --dry-r
 expect 3 "--input $tmp/none: cannot open" -- "$hm" run -p "$plat" -n 500 --dry-run --input "$tmp/none" -- /bin/true
 expect 3 "unknown profile 'xhpl'" -- "$hm" run -p "$plat" -n 500 --dry-run --profile xhpl -- /bin/true
 expect 3 "program '$tmp/nope'" -- "$hm" run -p "$plat" -n 500 --dry-run -- "$tmp/nope"
+expect 3 "profile 'hpl' needs its program after" -- "$hm" run -p "$plat" -n 500 --dry-run --profile hpl
 expect 3 "--grid-order must be row or column" -- "$hm" run -p "$plat" --dry-run --grid-order diagonal
 
 finish real_clients

@@ -10,6 +10,8 @@
 #
 # Outputs in experiments/results/clients/: runs.jsonl (every record) and
 # summary.md (the programs' own times: median and spread per choice).
+# JOBS='PROGRAM:N ...' runs other programs or sizes (default
+# "hpcc:2000 XDLU:600"); about 17 minutes with the defaults.
 set -eu
 cd "$(dirname "$0")/../.."
 desc=${1:-experiments/vcluster/ref4.json}
@@ -30,8 +32,10 @@ trap 'exit 130' INT TERM
 "$vc" up "$desc" >&2
 runs=$out/runs.jsonl.partial
 : > "$runs"
-# program:n (xdlu's compiled-in memory limits it to n of about 1000)
-for job in hpcc:2000 "$xdlu":900; do
+# PROGRAM:N; xdlu's compiled-in work array (4 MB a process) holds one
+# process's LU up to n of about 650
+jobs=${JOBS:-"hpcc:2000 $xdlu:600"}
+for job in $jobs; do
 	prog=${job%:*} n=${job##*:}
 	for choice in plan GU CU EU; do
 		method=""

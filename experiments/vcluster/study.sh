@@ -41,8 +41,7 @@ hosts=$("$vc" hosts "$desc")
 start=$(date +%s)
 
 echo "study: calibrating $hosts" >&2
-# shellcheck disable=SC2086
-"$hm" calibrate --hosts "$hosts" --launcher openmpi-seq -o "$out/platform.json" -- $mpi
+"$hm" calibrate --hosts "$hosts" --launcher openmpi-seq -o "$out/platform.json" --launcher-args "$mpi"
 plat=$out/platform.json
 m_opt=""
 [ -n "$model" ] && m_opt="-m $model"

@@ -33,7 +33,7 @@ COMMANDS = {
              ["plan", "-p", "{in}", "-n", "800", "-M", "BTM", "-d", "6", "--max-time", "5",
               "-o", "{out}/plan.json"], {0, 2, 3, 5, 6}),
     "run --dry-run": (glob.glob(os.path.join(ROOT, "tests/fuzz/plans/*.json")),
-                      ["run", "--plan", "{in}", "--dry-run", "--mpirun", "/nonexistent"],
+                      ["run", "--plan", "{in}", "--dry-run", "--mpirun", "/nonexistent", "-o", "{out}/job"],
                       {0, 2, 3}),
     "generate": (glob.glob(os.path.join(ROOT, "experiments/generator/*.json")),
                  ["generate", "{in}", "-o", "{out}/platform.json"], {0, 2}),
