@@ -75,7 +75,7 @@ const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)
 /* hetmap stops the job on any signal it can catch; SIGKILL it cannot. */
 static void announce_group(int pid)
 {
-	fprintf(stderr, "hetmap: mpirun runs as process group %d (if hetmap is killed with SIGKILL, "
+	fprintf(stderr, "hetmap: the launcher runs as process group %d (if hetmap is killed with SIGKILL, "
 		"stop the job with: kill -TERM -- -%d)\n", pid, pid);
 }
 
