@@ -1,15 +1,15 @@
 #!/bin/bash
 # Programs nobody here wrote, through 'hetmap run' on localhost: Debian's
 # ScaLAPACK LU tester (xdlu; its Open MPI and its MPICH builds) and HPC
-# Challenge (hpcc, built for Open MPI only), each under the launcher of
-# its MPI. The record must hold the program's own time, its verdict and
+# Challenge (Debian's hpcc for Open MPI; for MPICH, hpcc built from
+# Debian's source, argument 3), each under the launcher of its MPI. The record must hold the program's own time, its verdict and
 # the placement check. Also: placeholders and the environment reach the
 # ranks, --input templates, a tester that skips the test (exit 10), a
 # launch directory's run.sh run after being copied elsewhere, a rank on
 # the wrong host detected. Parts whose programs are missing are skipped
 # with a message (exit 77 when nothing could run).
 set -u
-hm=$1 data=$2
+hm=$1 data=$2 hpcc_mpich=${3:-}
 . "$(dirname "$0")/lib.sh"
 plat=$data/good/localhost.json
 lib=/usr/lib/x86_64-linux-gnu/scalapack
@@ -50,8 +50,12 @@ run_client() {
 run_client openmpi openmpi "$lib/openmpi-tests/xdlu" scalapack-test 600
 run_client mpich mpich "$lib/mpich-tests/xdlu" scalapack-test 600
 run_client openmpi openmpi hpcc hpcc 800
-if command -v hpcc >/dev/null && ! ldd "$(command -v hpcc)" | grep -q libmpich; then
-	echo "real_clients: Debian's hpcc is linked with Open MPI only: hpcc under MPICH skipped"
+# Debian's hpcc is linked with Open MPI only: HPCC for MPICH is built from
+# its Debian source by tests/clients/build_hpcc_mpich.sh
+if [ -n "$hpcc_mpich" ] && [ -x "$hpcc_mpich" ]; then
+	run_client mpich mpich "$hpcc_mpich" hpcc 800
+else
+	echo "real_clients: HPCC for MPICH not built ('sh tests/clients/build_hpcc_mpich.sh build/clients'): hpcc under MPICH skipped"
 fi
 [ $ran -gt 0 ] || { echo "real_clients: no client program installed, skipped"; exit 77; }
 
