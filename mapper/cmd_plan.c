@@ -15,7 +15,8 @@
 struct hm_launch_opts {
 	char **program;
 	int nprogram;
-	const char *mpirun, *launcher_args, *profile;
+	const char *mpirun, *launcher_args, *profile, *grid_order;
+	struct hm_opt_list inputs;
 	int version;
 };
 
@@ -40,12 +41,18 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 	struct hm_launcher_found lf;
 	struct hm_job job;
 	struct hm_job_request rq = { &pl, launcher, NULL, 0, lo->program, lo->nprogram, lo->profile,
-				     { 0 }, 0, lo->launcher_args, out, 1, -1 };
+				     { 0 }, lo->inputs.n, lo->launcher_args, out, 1, -1, 0 };
 	int ret;
+
+	for (int i = 0; i < lo->inputs.n; i++)
+		rq.inputs[i] = lo->inputs.v[i];
+	if (lo->grid_order)
+		rq.column_major = !strcmp(lo->grid_order, "column");
 
 	if (hm_placement_from_plan(&pl, json, "(plan)", err))
 		return -1;
 	pl.owner = json;
+	err->file[0] = '\0';
 	/* files for another machine: the launcher need not be here */
 	hm_launcher_detect(launcher, lo->mpirun, lo->version, 0, &lf, err);
 	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
@@ -66,7 +73,7 @@ int cmd_plan(int argc, char **argv)
 	const char *method = HM_DEFAULT_METHOD, *out = NULL, *format = "text";
 	const char *launcher_name = NULL;
 	const struct hm_launcher *launcher = NULL;
-	struct hm_launch_opts lo = { NULL, 0, NULL, NULL, NULL, 0 };
+	struct hm_launch_opts lo = { NULL, 0, NULL, NULL, NULL, NULL, { { 0 }, 0 }, 0 };
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
@@ -84,6 +91,8 @@ int cmd_plan(int argc, char **argv)
 			{ 0, "launcher-version", HM_OPT_INT, &lo.version, "V", "with --launcher: its major version (default: asked, else 4)", 1, 1000 },
 			{ 0, "launcher-args", HM_OPT_STRING, &lo.launcher_args, "WORDS", "with --launcher: more launcher options", 0, 0 },
 			{ 0, "profile", HM_OPT_STRING, &lo.profile, "NAME", "with --launcher: the program's profile (see 'hetmap run --help')", 0, 0 },
+			{ 0, "input", HM_OPT_LIST, &lo.inputs, "T[:NAME]", "with --launcher: render template T into DIR (repeatable)", 0, HM_OPT_LIST_MAX },
+			{ 0, "grid-order", HM_OPT_STRING, &lo.grid_order, "O", "with --launcher: row or column, the program's BLACS order", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
@@ -92,8 +101,12 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (stop >= 0)
 		return stop;
-	if (lo.nprogram && !launcher_name) {
-		hm_cli_error("plan: a program after '--' needs --launcher L -o DIR");
+	if ((lo.nprogram || lo.inputs.n || lo.profile || lo.grid_order) && !launcher_name) {
+		hm_cli_error("plan: a program after '--', --input, --profile and --grid-order need --launcher L -o DIR");
+		return HM_EXIT_USAGE;
+	}
+	if (lo.grid_order && strcmp(lo.grid_order, "row") && strcmp(lo.grid_order, "column")) {
+		hm_cli_error("plan: --grid-order must be row or column, not '%s'", lo.grid_order);
 		return HM_EXIT_USAGE;
 	}
 	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)

@@ -376,7 +376,7 @@ static int make_job(const struct run_setup *rs, struct hm_placement *pl, const s
 		    const struct hm_launcher_found *lf, char **program, int nprogram, struct hm_job *j)
 {
 	struct hm_job_request rq = { pl, l, lf->program, lf->major, program, nprogram, rs->profile,
-				     { 0 }, rs->inputs.n, rs->launcher_args, NULL, rs->seed, -1 };
+				     { 0 }, rs->inputs.n, rs->launcher_args, NULL, rs->seed, -1, 1 };
 	char tmp[4096];
 	struct hm_error err;
 	int ret;

@@ -100,10 +100,17 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		program = hm_sibling_program("hetmap-driver", self, sizeof(self));
 		hm_argv_split(&args, j->profile->default_args);
 	}
-	if (strchr(program, '/')) {
+	if (strchr(program, '/') && rq->program_here) {
 		if (!realpath(program, buf) || access(buf, X_OK))
 			return hm_error_set(err, "program '%s': %s", program,
 					    errno ? strerror(errno) : "not executable");
+		program = buf;
+	} else if (strchr(program, '/') && program[0] != '/') {
+		char cwd[PATH_MAX];
+
+		if (!getcwd(cwd, sizeof(cwd)))
+			return hm_error_set(err, "program '%s': %s", program, strerror(errno));
+		snprintf(buf, sizeof(buf), "%s/%s", cwd, program + (strncmp(program, "./", 2) ? 0 : 2));
 		program = buf;
 	}
 	hm_argv_add(&j->program, program);

@@ -35,6 +35,8 @@ struct hm_job_request {
 	const char *dir;                /* the launch directory (made if missing) */
 	int seed;
 	int column_major;               /* -1: the profile's order */
+	int program_here;               /* the program must exist here (run), not only
+					 * on the cluster (plan's files) */
 };
 
 struct hm_job_input {

@@ -58,6 +58,15 @@ expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp
 check "HPL.dat: N, NB, P, Q of the plan, row-major PMAP" test "$(sed -n '6p;8p;9p;11p;12p' "$tmp/hpl/HPL.dat" | awk '{print $1}' | tr '\n' ' ')" = "2048 32 0 4 4 "
 check "hpccinf.txt: HPL.dat's lines, then PTRANS's" test "$(sed -n '5,31p' "$tmp/hpl/HPL.dat")" = "$(sed -n '5,31p' "$tmp/hpcc/hpccinf.txt")"
 check "hpccinf.txt has 36 lines" test "$(wc -l < "$tmp/hpcc/hpccinf.txt")" -eq 36
+# files for another machine: the program need not exist here; a relative
+# path is made absolute (the job runs in its directory); --input rendered
+printf 'n={n}\n' > "$tmp/params.tmpl"
+expect 0 "run.sh written to $tmp/far/" -- env -C "$tmp" "$hm" plan -p builtin:torc -n 2048 -M BTM -d 20 --launcher mpich \
+	--launcher-version 4 -o "$tmp/far" --input "$tmp/params.tmpl:params.txt" -- ./solver -n {n} -nb {b}
+check "run.sh names the program by its absolute path, with the plan's values" \
+	grep -q " $tmp/solver -n 2048 -nb 32\$" "$tmp/far/run.sh"
+check "the input rendered beside it" grep -qx "n=2048" "$tmp/far/params.txt"
+expect 3 "need --launcher L -o DIR" -- "$hm" plan -p builtin:torc --input "$tmp/params.tmpl"
 check "mpich machinefile pairs" grep -qx "node001:2" "$tmp/l-mpich/machinefile"
 check "seq file: 16 ranks" test "$(wc -l < "$tmp/l-openmpi-seq/seqfile")" -eq 16
 expect 3 "unknown launcher 'pbs'" -- "$hm" plan --launcher pbs -o "$tmp/x"
