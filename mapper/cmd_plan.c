@@ -5,20 +5,12 @@
 #include "launcher.h"
 #include "launcher_detect.h"
 #include "job.h"
+#include "launch_opts.h"
 #include "placement.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* What --launcher's directory is made with. */
-struct hm_launch_opts {
-	char **program;
-	int nprogram;
-	const char *mpirun, *launcher_args, *profile, *grid_order;
-	struct hm_opt_list inputs;
-	int version;
-};
 
 static const struct hm_usage usage = {
 	"plan",
@@ -40,21 +32,16 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 	struct hm_placement pl;
 	struct hm_launcher_found lf;
 	struct hm_job job;
-	struct hm_job_request rq = { &pl, launcher, NULL, 0, lo->program, lo->nprogram, lo->profile,
-				     { 0 }, lo->inputs.n, lo->launcher_args, out, 1, -1, 0 };
+	struct hm_job_request rq;
 	int ret;
-
-	for (int i = 0; i < lo->inputs.n; i++)
-		rq.inputs[i] = lo->inputs.v[i];
-	if (lo->grid_order)
-		rq.column_major = !strcmp(lo->grid_order, "column");
 
 	if (hm_placement_from_plan(&pl, json, "(plan)", err))
 		return -1;
 	pl.owner = json;
 	err->file[0] = '\0';
 	/* files for another machine: the launcher need not be here */
-	hm_launcher_detect(launcher, lo->mpirun, lo->version, 0, &lf, err);
+	hm_launcher_detect(launcher, lo->mpirun, lo->launcher_version, 0, &lf, err);
+	hm_launch_request(&rq, lo, &pl, launcher, out, 1, 0);
 	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
 	ret = hm_job_prepare(&job, &rq, err);
 	if (!ret) {
@@ -71,9 +58,8 @@ int cmd_plan(int argc, char **argv)
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	const char *method = HM_DEFAULT_METHOD, *out = NULL, *format = "text";
-	const char *launcher_name = NULL;
 	const struct hm_launcher *launcher = NULL;
-	struct hm_launch_opts lo = { NULL, 0, NULL, NULL, NULL, NULL, { { 0 }, 0 }, 0 };
+	struct hm_launch_opts lo = HM_LAUNCH_OPTS_INIT;
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
@@ -81,18 +67,13 @@ int cmd_plan(int argc, char **argv)
 	cJSON *json = NULL;
 
 	hm_problem_opts_init(&po);
+	lo.launcher_name = NULL;        /* 'run' has a default launcher; 'plan' writes none unless asked */
 	{
 		const struct hm_option opts[] = {
 			HM_PROBLEM_OPTIONS(po),
 			HM_SEARCH_OPTIONS(method, po, budget),
 			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &launcher_name, "L", hm_help_launchers("also write a launcher file and its command", 0), 0, 0 },
-			{ 0, "mpirun", HM_OPT_STRING, &lo.mpirun, "PATH", "with --launcher: the launcher program named in run.sh", 0, 0 },
-			{ 0, "launcher-version", HM_OPT_INT, &lo.version, "V", "with --launcher: its major version (default: asked, else 4)", 1, 1000 },
-			{ 0, "launcher-args", HM_OPT_STRING, &lo.launcher_args, "WORDS", "with --launcher: more launcher options", 0, 0 },
-			{ 0, "profile", HM_OPT_STRING, &lo.profile, "NAME", "with --launcher: the program's profile (see 'hetmap run --help')", 0, 0 },
-			{ 0, "input", HM_OPT_LIST, &lo.inputs, "T[:NAME]", "with --launcher: render template T into DIR (repeatable)", 0, HM_OPT_LIST_MAX },
-			{ 0, "grid-order", HM_OPT_STRING, &lo.grid_order, "O", "with --launcher: row or column, the program's BLACS order", 0, 0 },
+			HM_LAUNCH_OPTIONS(lo, hm_help_launchers("write the launch directory for this launcher (with -o DIR)", 0)),
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
@@ -101,19 +82,17 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (stop >= 0)
 		return stop;
-	if ((lo.nprogram || lo.inputs.n || lo.profile || lo.grid_order) && !launcher_name) {
+	if ((lo.nprogram || lo.inputs.n || lo.profile || lo.grid_order) && !lo.launcher_name) {
 		hm_cli_error("plan: a program after '--', --input, --profile and --grid-order need --launcher L -o DIR");
 		return HM_EXIT_USAGE;
 	}
-	if (lo.grid_order && strcmp(lo.grid_order, "row") && strcmp(lo.grid_order, "column")) {
-		hm_cli_error("plan: --grid-order must be row or column, not '%s'", lo.grid_order);
+	if (hm_launch_opts_check("plan", &lo))
 		return HM_EXIT_USAGE;
-	}
 	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
 		return HM_EXIT_USAGE;
-	if (launcher_name) {
-		if (!(launcher = hm_launcher_find(launcher_name))) {
-			hm_cli_error("plan: unknown launcher '%s' (%s)", launcher_name,
+	if (lo.launcher_name) {
+		if (!(launcher = hm_launcher_find(lo.launcher_name))) {
+			hm_cli_error("plan: unknown launcher '%s' (%s)", lo.launcher_name,
 				     hm_help_launchers("known", 0));
 			return HM_EXIT_USAGE;
 		}

@@ -8,6 +8,7 @@
 #include "placement.h"
 #include "placement_check.h"
 #include "job.h"
+#include "launch_opts.h"
 #include "launcher_detect.h"
 #include "mpirun.h"
 #include "results.h"
@@ -49,11 +50,10 @@ static const struct hm_usage usage = {
 };
 
 struct run_setup {
-	const char *results, *mpirun, *keep_dir, *plan_file, *launcher_name, *profile;
-	const char *launcher_args, *grid_order;
-	struct hm_opt_list inputs;
+	const char *results, *keep_dir, *plan_file;
+	struct hm_launch_opts lo;
 	double timeout;
-	int seed, dry_run, no_check, launcher_version;
+	int seed, dry_run, no_check;
 };
 
 /* What the job's output tells, line by line. */
@@ -373,18 +373,15 @@ static int print_command(const struct hm_job *j)
 
 /* The launch directory: -o DIR, or a fresh one under $TMPDIR. */
 static int make_job(const struct run_setup *rs, struct hm_placement *pl, const struct hm_launcher *l,
-		    const struct hm_launcher_found *lf, char **program, int nprogram, struct hm_job *j)
+		    const struct hm_launcher_found *lf, struct hm_job *j)
 {
-	struct hm_job_request rq = { pl, l, lf->program, lf->major, program, nprogram, rs->profile,
-				     { 0 }, rs->inputs.n, rs->launcher_args, NULL, rs->seed, -1, 1 };
+	struct hm_job_request rq;
 	char tmp[4096];
 	struct hm_error err;
 	int ret;
 
-	for (int i = 0; i < rs->inputs.n; i++)
-		rq.inputs[i] = rs->inputs.v[i];
-	if (rs->grid_order)
-		rq.column_major = !strcmp(rs->grid_order, "column");
+	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
+	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
 	if (rs->keep_dir)
 		rq.dir = rs->keep_dir;
 	else if ((ret = hm_mpirun_temp_dir("run", tmp, sizeof(tmp))))
@@ -406,15 +403,6 @@ static int make_job(const struct run_setup *rs, struct hm_placement *pl, const s
 		hm_job_remove(j);
 		hm_job_release(j);
 		return HM_EXIT_OUTPUT;
-	}
-	return HM_EXIT_OK;
-}
-
-static int check_run_setup(const struct run_setup *rs)
-{
-	if (rs->grid_order && strcmp(rs->grid_order, "row") && strcmp(rs->grid_order, "column")) {
-		hm_cli_error("run: --grid-order must be row or column, not '%s'", rs->grid_order);
-		return HM_EXIT_USAGE;
 	}
 	return HM_EXIT_OK;
 }
@@ -445,16 +433,14 @@ int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
-	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, HM_DEFAULT_LAUNCHER, NULL,
-				NULL, NULL, { { 0 }, 0 }, 0, 1, 0, 0, 0 };
+	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
 	struct hm_placement pl = { 0 };
 	struct hm_job job;
 	struct hm_usage u = usage;
-	char **program;
-	int ret, nprogram = 0, results_fd = -1, have_job = 0, launched = 0;
+	int ret, results_fd = -1, have_job = 0, launched = 0;
 	struct hm_error err;
 
 	u.epilog = epilog();
@@ -466,13 +452,7 @@ int cmd_run(int argc, char **argv)
 			{ 0, "plan", HM_OPT_STRING, &rs.plan_file, "FILE", "run this plan JSON instead of planning", 0, 0 },
 			{ 0, "results", HM_OPT_STRING, &rs.results, "FILE", "append the record there (default hetmap-results.jsonl)", 0, 0 },
 			{ 'o', "output", HM_OPT_STRING, &rs.keep_dir, "DIR", "the launch directory (kept); default: a new one under $TMPDIR", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &rs.launcher_name, "L", hm_help_launchers("launcher", 1), 0, 0 },
-			{ 0, "mpirun", HM_OPT_STRING, &rs.mpirun, "PATH", "the launcher program (default: the launcher's, found in PATH)", 0, 0 },
-			{ 0, "launcher-version", HM_OPT_INT, &rs.launcher_version, "V", "its major version (default: asked with --version)", 1, 1000 },
-			{ 0, "launcher-args", HM_OPT_STRING, &rs.launcher_args, "WORDS", "more launcher options, split at blanks", 0, 0 },
-			{ 0, "profile", HM_OPT_STRING, &rs.profile, "NAME", "the program's profile (below)", 0, 0 },
-			{ 0, "input", HM_OPT_LIST, &rs.inputs, "T[:NAME]", "render template file T into the job's directory (repeatable)", 0, HM_OPT_LIST_MAX },
-			{ 0, "grid-order", HM_OPT_STRING, &rs.grid_order, "O", "row or column: the program's BLACS order (default: its profile's, row)", 0, 0 },
+			HM_LAUNCH_OPTIONS(rs.lo, hm_help_launchers("launcher", 1)),
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
 			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
@@ -480,12 +460,12 @@ int cmd_run(int argc, char **argv)
 			HM_OPT_TABLE_END,
 		};
 
-		if ((ret = hm_options_parse_rest(&u, opts, argc, argv, &program, &nprogram)) >= 0)
+		if ((ret = hm_options_parse_rest(&u, opts, argc, argv, &rs.lo.program, &rs.lo.nprogram)) >= 0)
 			return ret;
 	}
-	if ((ret = check_run_setup(&rs)))
+	if ((ret = hm_launch_opts_check("run", &rs.lo)))
 		return ret;
-	if (!(l = hm_launcher_find(rs.launcher_name)) || !l->runs) {
+	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
 		char names[128];
 
 		hm_cli_error("run: launcher must be %s%s", hm_launcher_names(1, ", ", names, sizeof(names)),
@@ -493,7 +473,7 @@ int cmd_run(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);
-	if (hm_launcher_detect(l, rs.mpirun, rs.launcher_version, !rs.dry_run, &lf, &err)) {
+	if (hm_launcher_detect(l, rs.lo.mpirun, rs.lo.launcher_version, !rs.dry_run, &lf, &err)) {
 		hm_cli_error("run: %s", err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
@@ -502,7 +482,7 @@ int cmd_run(int argc, char **argv)
 		return HM_EXIT_OUTPUT;
 	}
 	ret = get_plan(&rs, &po, method, &budget, &pl);
-	if (!ret && !(ret = make_job(&rs, &pl, l, &lf, program, nprogram, &job)))
+	if (!ret && !(ret = make_job(&rs, &pl, l, &lf, &job)))
 		have_job = 1;
 	if (!ret)
 		ret = check_before_launch(&job, rs.dry_run);
