@@ -20,6 +20,14 @@ script installs it).
         the records of 'hetmap run' of user programs (RUNS, JSON Lines) ->
         a Markdown summary on stdout: per program, size and choice, the
         program's own time (median, min-max), verdicts, placement checks
+    analysis.py nodestat BEFORE AFTER RUNS
+        one JSON line: what each virtual node used between two
+        'hetmap-vcluster stat' outputs, for the last record of RUNS
+    analysis.py cause OUT
+        OUT/runs.jsonl and OUT/nodes.jsonl (the vcluster study) -> a
+        Markdown table on stdout: per configuration, measured / predicted
+        and per node the CPU time used and the time throttled, as shares
+        of the run's wall time
     analysis.py rows TABLE.tsv
         print 'INDEX ROUTINE N D RxC B' for each configuration of a study's
         table, for the shell to predict again with another model
@@ -420,6 +428,48 @@ def clients(args):
                           "verdict passed", "placed as planned"], rows))
 
 
+def nodestat(args):
+    def read(path):
+        return {d["node"]: d for d in (json.loads(l) for l in open(path) if l.strip())}
+    before, after = read(args.before), read(args.after)
+    lines = open(args.runs).read().splitlines()
+    nodes = [{"node": k, "share": after[k]["share"],
+              "cpu_s": after[k]["cpu_s"] - before[k]["cpu_s"],
+              "throttled_s": after[k]["throttled_s"] - before[k]["throttled_s"],
+              "throttled_periods": after[k]["throttled_periods"] - before[k]["throttled_periods"]}
+             for k in after]
+    print(json.dumps({"run": len(lines) - 1, "nodes": nodes}))
+
+
+def cause(args):
+    runs = read_jsonl(os.path.join(args.out, "runs.jsonl"))
+    stats = {d["run"]: d["nodes"] for d in read_jsonl(os.path.join(args.out, "nodes.jsonl"))}
+    groups = {}
+    for i, rec in enumerate(runs):
+        if rec.get("measured_s") is None or i not in stats:
+            continue
+        plan = rec["plan"]
+        used = tuple(p["processor"] for p in plan["processes"])
+        key = (rec["inputs"]["routine"], rec["inputs"]["n"], tuple(plan["d"]), plan["r"], plan["c"], plan["b"])
+        groups.setdefault(key, []).append((rec, stats[i], used))
+    rows = []
+    for key, items in sorted(groups.items()):
+        rec = items[0][0]
+        ratio = statistics.median(r["measured_s"] / r["predicted_s"] for r, _, _ in items)
+        wall = statistics.median(r["wall_s"] for r, _, _ in items)
+        cells = []
+        for node in items[0][1]:
+            cpu = statistics.median(next(n for n in st if n["node"] == node["node"])["cpu_s"] for _, st, _ in items)
+            thr = statistics.median(next(n for n in st if n["node"] == node["node"])["throttled_s"] for _, st, _ in items)
+            mark = "*" if node["node"] in items[0][2] else ""
+            cells.append("%s%.2f/%.2f" % (mark, cpu / wall, thr / wall))
+        rows.append(["%s %d" % (key[0], key[1]), ",".join(map(str, key[2])), "%dx%d" % (key[3], key[4]),
+                     str(key[5]), "%.2f" % ratio, "%.2f" % wall] + cells)
+    nodes = [n["node"] for n in next(iter(stats.values()))] if stats else []
+    print(markdown_table(["group", "d", "grid", "b", "measured / predicted", "job wall s"] +
+                         ["%s cpu/throttled" % n for n in nodes], rows))
+
+
 COMMANDS = {
     "simulation": (simulation, [("dir", None), ("--elapsed", "?"), ("--budget", "?")]),
     "distinct": (distinct, [("plandir", None)]),
@@ -427,6 +477,8 @@ COMMANDS = {
                             ("--elapsed", "?"), ("--cluster", "?")]),
     "rows": (rows_cmd, [("table", None)]),
     "clients": (clients, [("runs", None)]),
+    "nodestat": (nodestat, [("before", None), ("after", None), ("runs", None)]),
+    "cause": (cause, [("out", None)]),
     "rescore": (rescore, [("model", None), ("table", None), ("preddir", None)]),
 }
 

@@ -18,13 +18,18 @@
 #     CU and EU, its ratio to the best measured configuration).
 #
 # MODEL=name selects the model the plans and predictions use (default:
-# grid, hetmap's default); the outputs go to experiments/results/vcluster-MODEL
-# (OUT=dir to change it).
+# grid, hetmap's default); EMULATION=blas|quota overrides the description's
+# emulation of slow nodes; the outputs go to
+# experiments/results/vcluster-[EMULATION-]MODEL (OUT=dir to change it).
+# Beside every run's record, nodes.jsonl holds what each virtual node used
+# during it: CPU time, and time throttled by its quota ('hetmap-vcluster
+# stat'), for the cause of the mismatch (README, "The emulated cluster").
 set -eu
 cd "$(dirname "$0")/../.."
 desc=${1:-experiments/vcluster/ref4.json}
 model=${MODEL:-grid}
-out=${OUT:-experiments/results/vcluster-$model}
+emulation=${EMULATION:-}
+out=${OUT:-experiments/results/vcluster-${emulation:+$emulation-}$model}
 reps=3
 [ "$(id -u)" -eq 0 ] || { echo "study: the virtual cluster needs root (cgroups, /etc/hosts)" >&2; exit 4; }
 [ -x build/hetmap-vcluster ] || sh experiments/setup.sh >/dev/null
@@ -36,6 +41,12 @@ tmp=$(mktemp -d)
 trap '"$vc" down; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
+if [ -n "$emulation" ]; then
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["emulation"] = sys.argv[2]; print(json.dumps(d))' \
+		"$desc" "$emulation" > "$tmp/cluster.json"
+	desc=$tmp/cluster.json
+fi
 "$vc" up "$desc"
 hosts=$("$vc" hosts "$desc")
 start=$(date +%s)
@@ -80,16 +91,20 @@ done
 # a configuration several methods chose runs once; its row names them all
 runs=$out/runs.jsonl.partial
 : > "$runs"
+: > "$tmp/nodes.jsonl"
 for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
 	for rep in $(seq $reps); do
 		echo "study: $(basename "$f" .json) run $rep/$reps" >&2
-		# shellcheck disable=SC2086
+		"$vc" stat "$desc" > "$tmp/before"
 		"$hm" run --plan "$f" --launcher openmpi-seq --results "$runs" \
 			--timeout 300 --seed "$rep" --launcher-args "$mpi" >/dev/null 2>"$tmp/err" ||
 			echo "study: run failed: $(tail -1 "$tmp/err")" >&2
+		"$vc" stat "$desc" > "$tmp/after"
+		python3 experiments/analysis.py nodestat "$tmp/before" "$tmp/after" "$runs" >> "$tmp/nodes.jsonl"
 	done
 done
 mv "$runs" "$out/runs.jsonl"
+mv "$tmp/nodes.jsonl" "$out/nodes.jsonl"
 elapsed=$(( $(date +%s) - start ))
 python3 experiments/analysis.py vcluster "$tmp/plans" "$out/runs.jsonl" "$out" \
 	--model "$model" --elapsed "$elapsed" --cluster "$(basename "$desc")"

@@ -5,6 +5,8 @@
  *   hetmap-vcluster down [DESC.json] remove every virtual node (all of
  *                                    them when no description is given)
  *   hetmap-vcluster hosts DESC.json  print the --hosts list for calibrate
+ *   hetmap-vcluster stat DESC.json   per node, one JSON line: CPU time
+ *                                    used and time throttled since 'up'
  *   hetmap-vcluster agent [SSH-OPTIONS] HOST COMMAND...
  *                                    Open MPI's plm_rsh_agent: run the
  *                                    command "on" virtual node HOST
@@ -19,8 +21,11 @@
  * Description:
  *   {"hetmap_vcluster": 1, "name": "ref4", "period_us": 20000,
  *    "nodes": [{"name": "vfast", "cpus": "0", "share": 1.0}, ...]}
- * 'share' is the fraction of one core (quota = share x period); 'cpus' the
- * cpuset ("0", "1", "0-1").
+ * 'share' is the fraction of one core; 'cpus' the cpuset ("0", "1", "0-1").
+ * "emulation" (optional) says how a node gets its share: "quota", a CPU
+ * quota of share x period; "blas", no quota but every BLAS call of its
+ * ranks stretched to 1/share of a core's speed (libhetmap-slowblas.so,
+ * slowblas.c) and a CPU weight of 1024 x share.
  *
  * Everything created is tagged (cgroups named hetmap-vc-NODE, /etc/hosts
  * lines ending in "# hetmap-vcluster", /tmp/hetmap-vc/NODE), so 'down'
@@ -41,6 +46,8 @@
 
 #define CPU_ROOT "/sys/fs/cgroup/cpu"
 #define CPUSET_ROOT "/sys/fs/cgroup/cpuset"
+#define CPUACCT_ROOT "/sys/fs/cgroup/cpuacct"
+#define SLOWBLAS "libhetmap-slowblas.so"
 #define PREFIX "hetmap-vc-"
 #define HOSTS_FILE "/etc/hosts"
 #define HOSTS_MARK "# hetmap-vcluster"
@@ -55,9 +62,14 @@ struct vnode {
 	double share;
 };
 
+enum emulation { EMU_BLAS, EMU_QUOTA };
+#define DEFAULT_EMULATION EMU_QUOTA
+static const char *const emulation_names[] = { "blas", "quota" };
+
 struct vcluster {
 	char name[64];
 	long period_us;
+	enum emulation emulation;
 	struct vnode nodes[MAX_NODES];
 	int n;
 };
@@ -98,6 +110,7 @@ static int load(const char *path, struct vcluster *vc)
 
 	memset(vc, 0, sizeof(*vc));
 	vc->period_us = 20000;  /* 10-20 ms shares smoothly (README.md here) */
+	vc->emulation = DEFAULT_EMULATION;
 	if (!f) {
 		fail("%s: cannot open", path);
 		return EXIT_DESC;
@@ -118,6 +131,11 @@ static int load(const char *path, struct vcluster *vc)
 		if (!cJSON_IsNumber(it) || it->valuedouble < 1000 || it->valuedouble > 1000000)
 			BAD("%s: period_us must be in [1000, 1000000]", path);
 		vc->period_us = (long)it->valuedouble;
+	}
+	if ((it = cJSON_GetObjectItemCaseSensitive(doc, "emulation"))) {
+		if (!cJSON_IsString(it) || (strcmp(it->valuestring, "blas") && strcmp(it->valuestring, "quota")))
+			BAD("%s: emulation must be \"blas\" or \"quota\"", path);
+		vc->emulation = !strcmp(it->valuestring, "quota") ? EMU_QUOTA : EMU_BLAS;
 	}
 	nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
 	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) < 1 || cJSON_GetArraySize(nodes) > MAX_NODES)
@@ -246,10 +264,10 @@ static void remove_dir_tree(const char *path)
 /* Remove everything tagged as ours: groups, hosts lines, directories. */
 static int down_all(void)
 {
-	static const char *const roots[] = { CPU_ROOT, CPUSET_ROOT };
+	static const char *const roots[] = { CPU_ROOT, CPUSET_ROOT, CPUACCT_ROOT };
 	int ret = 0;
 
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < 3; r++) {
 		DIR *d = opendir(roots[r]);
 		struct dirent *de;
 
@@ -292,7 +310,9 @@ static int up(const struct vcluster *vc)
 	mkdir(TMP_ROOT, 0755);
 	for (int i = 0; i < vc->n; i++) {
 		const struct vnode *v = &vc->nodes[i];
-		long quota = (long)(v->share * (double)vc->period_us);
+		/* quota: a hard share of a core; blas: no quota, a weight for
+		 * the CPU the node shares, and BLAS calls stretched */
+		long quota = vc->emulation == EMU_QUOTA ? (long)(v->share * (double)vc->period_us) : -1;
 		char mems[64] = "0";
 
 		if (make_group(CPU_ROOT, v, path, sizeof(path)))
@@ -303,6 +323,11 @@ static int up(const struct vcluster *vc)
 		snprintf(file, sizeof(file), "%s/cpu.cfs_quota_us", path);
 		if (write_text(file, "%ld", quota))
 			goto sys;
+		snprintf(file, sizeof(file), "%s/cpu.shares", path);
+		if (write_text(file, "%ld", (long)(1024 * v->share) > 2 ? (long)(1024 * v->share) : 2))
+			goto sys;
+		if (make_group(CPUACCT_ROOT, v, path, sizeof(path)))
+			goto undo;
 		if (make_group(CPUSET_ROOT, v, path, sizeof(path)))
 			goto undo;
 		read_text(CPUSET_ROOT "/cpuset.mems", mems, sizeof(mems));
@@ -318,21 +343,58 @@ static int up(const struct vcluster *vc)
 		snprintf(path, sizeof(path), "%s/%s", TMP_ROOT, v->name);
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
 			goto sys;
+		snprintf(file, sizeof(file), "%s/%s/slowdown", TMP_ROOT, v->name);
+		if (vc->emulation == EMU_BLAS && write_text(file, "%.6g", 1 / v->share))
+			goto sys;
 		len += (size_t)snprintf(hosts + len, sizeof(hosts) - len, "127.0.1.%d %s %s\n", i + 1,
 					v->name, HOSTS_MARK);
-		printf("%-12s cpus %-5s share %.2f of a core (quota %ld / %ld us)\n", v->name, v->cpus,
-		       v->share, quota, vc->period_us);
+		if (vc->emulation == EMU_QUOTA)
+			printf("%-12s cpus %-5s share %.2f of a core (quota %ld / %ld us)\n", v->name,
+			       v->cpus, v->share, quota, vc->period_us);
+		else
+			printf("%-12s cpus %-5s share %.2f of a core (BLAS calls %.3gx slower, weight %ld)\n",
+			       v->name, v->cpus, v->share, 1 / v->share, (long)(1024 * v->share));
 	}
 	if (rewrite_hosts(hosts))
 		goto sys;
-	printf("vcluster %s is up: %d nodes; agent: --mca plm_rsh_agent <hetmap-vcluster-agent>\n",
-	       vc->name, vc->n);
+	printf("vcluster %s is up: %d nodes, %s emulation; agent: --mca plm_rsh_agent <hetmap-vcluster-agent>\n",
+	       vc->name, vc->n, emulation_names[vc->emulation]);
 	return 0;
 sys:
 	fail("%s: %s", file[0] ? file : path, strerror(errno));
 undo:
 	down_all();
 	return EXIT_SYSTEM;
+}
+
+/* BLAS emulation: the node's slowdown (written by 'up') and the library
+ * that applies it, beside this program, preloaded into what runs here. */
+static int set_slowdown(const char *host)
+{
+	char path[600], factor[64] = "", self[512], lib[1200];
+	const char *old = getenv("LD_PRELOAD");
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s/slowdown", TMP_ROOT, host);
+	if (read_text(path, factor, sizeof(factor)))
+		return 0;       /* quota emulation */
+	factor[strcspn(factor, "\n")] = '\0';
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <= 0) {
+		fail("agent: cannot find my own directory");
+		return -1;
+	}
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	snprintf(lib, sizeof(lib), "%s/" SLOWBLAS, self);
+	if (access(lib, R_OK)) {
+		fail("agent: %s is missing (build it: cmake --build build)", lib);
+		return -1;
+	}
+	if (old && *old)
+		snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), ":%s", old);
+	setenv("HETMAP_SLOWDOWN", factor, 1);
+	setenv("LD_PRELOAD", lib, 1);
+	return 0;
 }
 
 /* Open MPI calls AGENT [ssh options] HOST COMMAND...; the command is what
@@ -361,6 +423,10 @@ static int agent(int argc, char **argv)
 		fail("agent: cannot enter the cpuset of '%s': %s", host, strerror(errno));
 		return EXIT_SYSTEM;
 	}
+	snprintf(path, sizeof(path), CPUACCT_ROOT "/" PREFIX "%s/tasks", host);
+	write_text(path, "%d", (int)getpid());  /* accounting only: 'stat' */
+	if (set_slowdown(host))
+		return EXIT_SYSTEM;
 	/* each node its own session and shared-memory directories: without
 	 * them 2-12 % of launches failed (README.md here) */
 	snprintf(tmp, sizeof(tmp), "%s/%s", TMP_ROOT, host);
@@ -379,6 +445,37 @@ static int agent(int argc, char **argv)
 	return 1;
 }
 
+/* One JSON line per node of the description: CPU time used (cpuacct),
+ * periods throttled and time throttled (cpu.stat), since 'up'. */
+static int stat_nodes(const struct vcluster *vc)
+{
+	for (int i = 0; i < vc->n; i++) {
+		char path[512], text[4096] = "", *at;
+		double usage = 0, throttled = 0;
+		long periods = 0, nr_throttled = 0;
+
+		snprintf(path, sizeof(path), CPUACCT_ROOT "/" PREFIX "%s/cpuacct.usage", vc->nodes[i].name);
+		if (read_text(path, text, sizeof(text))) {
+			fail("no virtual node '%s': is the vcluster up?", vc->nodes[i].name);
+			return EXIT_SYSTEM;
+		}
+		usage = strtod(text, NULL) * 1e-9;
+		snprintf(path, sizeof(path), CPU_ROOT "/" PREFIX "%s/cpu.stat", vc->nodes[i].name);
+		if (read_text(path, text, sizeof(text)) == 0) {
+			if ((at = strstr(text, "nr_periods ")))
+				periods = strtol(at + 11, NULL, 10);
+			if ((at = strstr(text, "nr_throttled ")))
+				nr_throttled = strtol(at + 13, NULL, 10);
+			if ((at = strstr(text, "throttled_time ")))
+				throttled = strtod(at + 15, NULL) * 1e-9;
+		}
+		printf("{\"node\":\"%s\",\"share\":%g,\"cpu_s\":%.6f,\"periods\":%ld,"
+		       "\"throttled_periods\":%ld,\"throttled_s\":%.6f}\n", vc->nodes[i].name,
+		       vc->nodes[i].share, usage, periods, nr_throttled, throttled);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct vcluster vc;
@@ -394,13 +491,15 @@ int main(int argc, char **argv)
 		return agent(argc - 2, argv + 2);
 	if (!strcmp(cmd, "down") && argc <= 3)
 		return down_all();
-	if (argc != 3 || (strcmp(cmd, "up") && strcmp(cmd, "hosts"))) {
+	if (argc != 3 || (strcmp(cmd, "up") && strcmp(cmd, "hosts") && strcmp(cmd, "stat"))) {
 		fprintf(stderr, "usage: hetmap-vcluster up DESC.json | down [DESC.json] | hosts DESC.json |\n"
-				"       agent [SSH-OPTIONS] HOST COMMAND...\n");
+				"       stat DESC.json | agent [SSH-OPTIONS] HOST COMMAND...\n");
 		return EXIT_USAGE;
 	}
 	if ((ret = load(argv[2], &vc)))
 		return ret;
+	if (!strcmp(cmd, "stat"))
+		return stat_nodes(&vc);
 	if (!strcmp(cmd, "hosts")) {
 		for (int i = 0; i < vc.n; i++)
 			printf("%s%s:1", i ? "," : "", vc.nodes[i].name);
