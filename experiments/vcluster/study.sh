@@ -49,6 +49,10 @@ d = json.load(open(sys.argv[1])); d["emulation"] = sys.argv[2]; print(json.dumps
 fi
 "$vc" up "$desc"
 hosts=$("$vc" hosts "$desc")
+# nodes in network namespaces (shaped links): Open MPI must use the bridge
+if grep -q '"link"' "$desc"; then
+	mpi="$mpi --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24"
+fi
 start=$(date +%s)
 
 echo "study: calibrating $hosts" >&2

@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,34 +49,12 @@
 #define CPUSET_ROOT "/sys/fs/cgroup/cpuset"
 #define CPUACCT_ROOT "/sys/fs/cgroup/cpuacct"
 #define SLOWBLAS "libhetmap-slowblas.so"
-#define PREFIX "hetmap-vc-"
 #define HOSTS_FILE "/etc/hosts"
 #define HOSTS_MARK "# hetmap-vcluster"
-#define TMP_ROOT "/tmp/hetmap-vc"
-#define MAX_NODES 64
 
-enum { EXIT_DESC = 2, EXIT_USAGE = 3, EXIT_SYSTEM = 4 };
+#include "vcluster.h"
 
-struct vnode {
-	char name[64];
-	char cpus[64];
-	double share;
-};
-
-enum emulation { EMU_BLAS, EMU_QUOTA };
-#define DEFAULT_EMULATION EMU_QUOTA
-static const char *const emulation_names[] = { "blas", "quota" };
-
-struct vcluster {
-	char name[64];
-	long period_us;
-	enum emulation emulation;
-	struct vnode nodes[MAX_NODES];
-	int n;
-};
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -99,6 +78,43 @@ static int valid_name(const char *s)
 static int valid_cpus(const char *s)
 {
 	return *s && strlen(s) < 60 && strspn(s, "0123456789,-") == strlen(s);
+}
+
+/* "link": {"rate": "100mbit", "delay": "50us"}: bits per second with
+ * kbit/mbit/gbit, a delay in us or ms. 0, or -1 with 'why' set. */
+static int load_link(const cJSON *link, struct vnode *v, const char **why)
+{
+	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(link, "rate");
+	const cJSON *delay = cJSON_GetObjectItemCaseSensitive(link, "delay");
+	static const struct { const char *unit; double scale; } rates[] = {
+		{ "kbit", 1e3 }, { "mbit", 1e6 }, { "gbit", 1e9 } };
+	char *end;
+	double x;
+
+	*why = "link: {\"rate\": \"100mbit\" (kbit, mbit, gbit), \"delay\": \"50us\" (us, ms)}";
+	if (!cJSON_IsObject(link) || (!rate && !delay))
+		return -1;
+	if (rate) {
+		int ok = 0;
+
+		if (!cJSON_IsString(rate) || !((x = strtod(rate->valuestring, &end)) > 0))
+			return -1;
+		for (int i = 0; i < 3; i++)
+			if (!strcasecmp(end, rates[i].unit) && x * rates[i].scale >= 1e4 && x * rates[i].scale <= 1e11) {
+				v->rate_bps = (long)(x * rates[i].scale);
+				ok = 1;
+			}
+		if (!ok)
+			return -1;
+		snprintf(v->rate, sizeof(v->rate), "%ldbit", v->rate_bps);
+	}
+	if (delay) {
+		if (!cJSON_IsString(delay) || !((x = strtod(delay->valuestring, &end)) > 0) ||
+		    (strcmp(end, "us") && strcmp(end, "ms")) || strlen(delay->valuestring) >= sizeof(v->delay))
+			return -1;
+		snprintf(v->delay, sizeof(v->delay), "%s", delay->valuestring);
+	}
+	return 0;
 }
 
 static int load(const char *path, struct vcluster *vc)
@@ -155,6 +171,12 @@ static int load(const char *path, struct vcluster *vc)
 		snprintf(v->name, sizeof(v->name), "%s", name->valuestring);
 		snprintf(v->cpus, sizeof(v->cpus), "%s", cpus->valuestring);
 		v->share = share->valuedouble;
+		if ((it = cJSON_GetObjectItemCaseSensitive(e, "link"))) {
+			const char *why;
+
+			if (load_link(it, v, &why))
+				BAD("%s: nodes[%d].%s", path, vc->n, why);
+		}
 		for (int j = 0; j < vc->n; j++)
 			if (!strcmp(vc->nodes[j].name, v->name))
 				BAD("%s: node '%s' twice", path, v->name);
@@ -175,7 +197,9 @@ static int write_text(const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+	/* cgroup files exist; our own (slowdown) are created */
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC | (strncmp(path, TMP_ROOT, strlen(TMP_ROOT)) ? 0 :
+							    O_CREAT | O_TRUNC), 0644)) < 0)
 		return -1;
 	ok = write(fd, buf, (size_t)n) == n;
 	return close(fd) == 0 && ok ? 0 : -1;
@@ -278,6 +302,7 @@ static int down_all(void)
 				remove_group(roots[r], de->d_name);
 		closedir(d);
 	}
+	vnet_down();
 	if (rewrite_hosts("")) {
 		fail("cannot rewrite %s: %s", HOSTS_FILE, strerror(errno));
 		ret = EXIT_SYSTEM;
@@ -346,8 +371,18 @@ static int up(const struct vcluster *vc)
 		snprintf(file, sizeof(file), "%s/%s/slowdown", TMP_ROOT, v->name);
 		if (vc->emulation == EMU_BLAS && write_text(file, "%.6g", 1 / v->share))
 			goto sys;
-		len += (size_t)snprintf(hosts + len, sizeof(hosts) - len, "127.0.1.%d %s %s\n", i + 1,
-					v->name, HOSTS_MARK);
+		{
+			char addr[64];
+
+			/* own namespaces: the node's address on the bridge; else
+			 * an alias of 127.0.1.x, remote to Open MPI */
+			if (vnet_wanted(vc))
+				vnet_address(i, addr, sizeof(addr));
+			else
+				snprintf(addr, sizeof(addr), "127.0.1.%d", i + 1);
+			len += (size_t)snprintf(hosts + len, sizeof(hosts) - len, "%s %s %s\n", addr,
+						v->name, HOSTS_MARK);
+		}
 		if (vc->emulation == EMU_QUOTA)
 			printf("%-12s cpus %-5s share %.2f of a core (quota %ld / %ld us)\n", v->name,
 			       v->cpus, v->share, quota, vc->period_us);
@@ -355,6 +390,8 @@ static int up(const struct vcluster *vc)
 			printf("%-12s cpus %-5s share %.2f of a core (BLAS calls %.3gx slower, weight %ld)\n",
 			       v->name, v->cpus, v->share, 1 / v->share, (long)(1024 * v->share));
 	}
+	if (vnet_wanted(vc) && vnet_up(vc))
+		goto undo;
 	if (rewrite_hosts(hosts))
 		goto sys;
 	printf("vcluster %s is up: %d nodes, %s emulation; agent: --mca plm_rsh_agent <hetmap-vcluster-agent>\n",
@@ -425,7 +462,7 @@ static int agent(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), CPUACCT_ROOT "/" PREFIX "%s/tasks", host);
 	write_text(path, "%d", (int)getpid());  /* accounting only: 'stat' */
-	if (set_slowdown(host))
+	if (set_slowdown(host) || vnet_enter(host))
 		return EXIT_SYSTEM;
 	/* each node its own session and shared-memory directories: without
 	 * them 2-12 % of launches failed (README.md here) */
