@@ -468,6 +468,20 @@ def cause(args):
     nodes = [n["node"] for n in next(iter(stats.values()))] if stats else []
     print(markdown_table(["group", "d", "grid", "b", "measured / predicted", "job wall s"] +
                          ["%s cpu/throttled" % n for n in nodes], rows))
+    # the pattern: configurations that mix speeds against those on one node
+    share = {n["node"]: n["share"] for n in next(iter(stats.values()))} if stats else {}
+    kinds = {}
+    for key, items in groups.items():
+        used = items[0][2]
+        kind = ("one node" if len(used) == 1 else
+                "nodes of one speed" if len({share[u] for u in used}) == 1 else "mixed speeds")
+        ratio = statistics.median(r["measured_s"] / r["predicted_s"] for r, _, _ in items)
+        kinds.setdefault((key[0], kind), []).append(ratio)
+    print()
+    print(markdown_table(["routine", "configurations", "count", "measured / predicted: median",
+                          "min-max"],
+                         [[k[0], k[1], str(len(v)), "%.2f" % statistics.median(v),
+                           "%.2f-%.2f" % (min(v), max(v))] for k, v in sorted(kinds.items())]))
 
 
 COMMANDS = {

@@ -261,7 +261,59 @@ static int fit_network(const cJSON *raw, double t_s[NR_SCOPES], double t_w[NR_SC
 	return 0;
 }
 
-static cJSON *network_json(const cJSON *raw, cJSON *record, struct hm_error *err)
+/* Pairs whose own fit is off their scope's by more than 'tolerance' (in
+ * t_w): a link of their own, as "pairs" in the platform (a slow node's
+ * link in a fast network, measured). 'rank_name' names the processor of
+ * each rank; the shadow rank (beyond nproc) is skipped. */
+static void pair_links(const cJSON *raw, const double t_s[NR_SCOPES], const double t_w[NR_SCOPES],
+		       const char *const *rank_name, int nranks, double tolerance, cJSON *net)
+{
+	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(raw, "bytes");
+	const cJSON *pp = cJSON_GetObjectItemCaseSensitive(raw, "pingpong"), *e;
+	int nsizes = cJSON_GetArraySize(bytes);
+	cJSON *pairs = NULL;
+	double x[64], y[64];
+
+	for (int s = 0; s < nsizes && s < 64; s++)
+		x[s] = cJSON_GetArrayItem(bytes, s)->valuedouble;
+	cJSON_ArrayForEach(e, pp) {
+		const cJSON *scope = cJSON_GetObjectItemCaseSensitive(e, "scope");
+		const cJSON *secs = cJSON_GetObjectItemCaseSensitive(e, "seconds");
+		const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(e, "ranks");
+		int a = cJSON_GetArrayItem(ranks, 0) ? cJSON_GetArrayItem(ranks, 0)->valueint : -1;
+		int b = cJSON_GetArrayItem(ranks, 1) ? cJSON_GetArrayItem(ranks, 1)->valueint : -1;
+		double ts, tw;
+		int c;
+
+		for (c = 0; c < NR_SCOPES && cJSON_IsString(scope) &&
+			    strcmp(scope->valuestring, hm_link_scope_name((enum hm_link_scope)c)); c++)
+			;
+		if (c == NR_SCOPES || c == HM_LINK_SAME_PROCESSOR || a < 0 || b < 0 || a >= nranks ||
+		    b >= nranks || !strcmp(rank_name[a], rank_name[b]) || cJSON_GetArraySize(secs) != nsizes ||
+		    nsizes > 64)
+			continue;
+		for (int s = 0; s < nsizes; s++)
+			y[s] = cJSON_GetArrayItem(secs, s)->valuedouble;
+		hm_hockney_fit(x, y, nsizes, &ts, &tw);
+		if (!(fabs(tw - t_w[c]) > tolerance * t_w[c]))
+			continue;
+		if (!pairs)
+			pairs = cJSON_AddArrayToObject(net, "pairs");
+		{
+			cJSON *link = cJSON_CreateObject();
+			const char *ends[2] = { rank_name[a], rank_name[b] };
+
+			cJSON_AddItemToObject(link, "between", cJSON_CreateStringArray(ends, 2));
+			cJSON_AddNumberToObject(link, "t_s", ts);
+			cJSON_AddNumberToObject(link, "t_w", tw);
+			cJSON_AddItemToArray(pairs, link);
+		}
+	}
+	(void)t_s;
+}
+
+static cJSON *network_json(const cJSON *raw, cJSON *record, const char *const *rank_name, int nranks,
+			   double tolerance, struct hm_error *err)
 {
 	double t_s[NR_SCOPES] = { 0 }, t_w[NR_SCOPES] = { 0 };
 	int measured[NR_SCOPES], slowest = -1;
@@ -282,6 +334,7 @@ static cJSON *network_json(const cJSON *raw, cJSON *record, struct hm_error *err
 		cJSON_AddNumberToObject(link, "t_s", t_s[from]);
 		cJSON_AddNumberToObject(link, "t_w", t_w[from]);
 	}
+	pair_links(raw, t_s, t_w, rank_name, nranks, tolerance, net);
 	return net;
 }
 
@@ -318,6 +371,7 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 	int bs[MAX_BS], nbs = cJSON_GetArraySize(bsj), ntypes, *first;
 	struct measured *m;
 	struct hm_calibration_opts nodes;
+	const struct hm_calibration_opts *ranks_o = o;
 	const char **node_hosts = NULL;
 	int *node_cores = NULL;
 	cJSON *plat = NULL, *record, *net;
@@ -368,7 +422,9 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 	cJSON_AddStringToObject(plat, "description", desc);
 	cJSON_AddItemToObject(plat, "types", types_json(m, o->nproc, ntypes, bs, nbs));
 	cJSON_AddItemToObject(plat, "processors", processors_json(o, m, nbs, record));
-	if (!(net = network_json(raw, record, err))) {
+	/* ranks are per processor, or per core when merged into nodes */
+	if (!(net = network_json(raw, record, o->per_node ? ranks_o->hosts : o->names, ranks_o->nproc,
+				 o->tolerance, err))) {
 		cJSON_Delete(record);
 		cJSON_Delete(plat);
 		plat = NULL;

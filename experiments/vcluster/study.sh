@@ -21,7 +21,7 @@
 # grid, hetmap's default); EMULATION=blas|quota overrides the description's
 # emulation of slow nodes; the outputs go to
 # experiments/results/vcluster-[EMULATION-]MODEL (OUT=dir to change it).
-# Beside every run's record, nodes.jsonl holds what each virtual node used
+# STUDY_GROUPS='lu:1500 gemm:1000' and REPS=2 make a shorter study. Beside every run's record, nodes.jsonl holds what each virtual node used
 # during it: CPU time, and time throttled by its quota ('hetmap-vcluster
 # stat'), for the cause of the mismatch (README, "The emulated cluster").
 set -eu
@@ -30,7 +30,7 @@ desc=${1:-experiments/vcluster/ref4.json}
 model=${MODEL:-grid}
 emulation=${EMULATION:-}
 out=${OUT:-experiments/results/vcluster-${emulation:+$emulation-}$model}
-reps=3
+reps=${REPS:-3}
 [ "$(id -u)" -eq 0 ] || { echo "study: the virtual cluster needs root (cgroups, /etc/hosts)" >&2; exit 4; }
 [ -x build/hetmap-vcluster ] || sh experiments/setup.sh >/dev/null
 hm=build/hetmap
@@ -73,7 +73,7 @@ sweep="1,0,0,0:1x1:64 2,0,0,0:1x2:64 0,1,0,0:1x1:64 1,1,0,0:1x2:64 1,1,0,0:2x1:6
 # back from the records of 'hetmap run' (runs.jsonl).
 mkdir -p "$tmp/plans"
 k=0
-for spec in lu:1500 lu:3000 gemm:1000 gemm:2000; do
+for spec in ${STUDY_GROUPS:-lu:1500 lu:3000 gemm:1000 gemm:2000}; do
 	routine=${spec%%:*} n=${spec#*:}
 	group="$routine-$n"
 	# the plans of the methods and the users' choices
@@ -110,5 +110,6 @@ done
 mv "$runs" "$out/runs.jsonl"
 mv "$tmp/nodes.jsonl" "$out/nodes.jsonl"
 elapsed=$(( $(date +%s) - start ))
+python3 experiments/analysis.py cause "$out" > "$out/cause.md"
 python3 experiments/analysis.py vcluster "$tmp/plans" "$out/runs.jsonl" "$out" \
 	--model "$model" --elapsed "$elapsed" --cluster "$(basename "$desc")"

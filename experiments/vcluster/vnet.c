@@ -147,10 +147,22 @@ int vnet_up(const struct vcluster *vc)
 
 void vnet_down(void)
 {
-	DIR *d = opendir(NETNS_DIR);
+	DIR *d = opendir("/sys/class/net");
 	struct dirent *de;
 	const char *br_del[] = { "ip", "link", "del", BRIDGE, NULL };
 
+	/* the veth pairs first, by their outer ends (hvcN): deleting one end
+	 * removes both at once, where a namespace's links go asynchronously */
+	while (d && (de = readdir(d))) {
+		const char *del[] = { "ip", "link", "del", de->d_name, NULL };
+
+		if (!strncmp(de->d_name, "hvc", 3) && de->d_name[3] >= '0' && de->d_name[3] <= '9' &&
+		    de->d_name[strspn(de->d_name + 3, "0123456789") + 3] == '\0')
+			run(del);
+	}
+	if (d)
+		closedir(d);
+	d = opendir(NETNS_DIR);
 	while (d && (de = readdir(d))) {
 		const char *del[] = { "ip", "netns", "del", de->d_name, NULL };
 
