@@ -18,7 +18,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "run every method and modeled user, one table" },
 	{ "generate", cmd_generate, "build a platform from a generator description (simulation)" },
 	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },
-	{ "run", cmd_run, "plan and run the ScaLAPACK driver through mpirun, record the result" },
+	{ "run", cmd_run, "plan and run a program (yours, HPL, ScaLAPACK's tester, or the driver) through Open MPI, MPICH or Slurm; record the result" },
 	{ NULL, NULL, NULL },
 };
 
