@@ -12,7 +12,8 @@
 # message when it cannot be made (no network to the archive, no MPICH);
 # the tests then skip hpcc under MPICH and say why.
 set -u
-dir=$1
+# absolute: apt runs in a subdirectory below
+dir=$(mkdir -p "$1" && cd "$1" && pwd) || exit 1
 out=$dir/hpcc-mpich
 [ -x "$out/hpcc" ] && exit 0
 command -v mpicc.mpich >/dev/null || { echo "build_hpcc_mpich: mpicc.mpich missing (install libmpich-dev)" >&2; exit 1; }
