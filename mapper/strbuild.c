@@ -32,6 +32,7 @@ void hm_argv_add(struct hm_argv *a, const char *s)
 }
 
 /* The formatted string (malloc'd) and its length, or NULL. */
+static char *format(size_t *len, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static char *format(size_t *len, const char *fmt, va_list ap)
 {
 	char *buf = NULL;
