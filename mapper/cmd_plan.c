@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static const struct hm_usage usage = {
 	"plan",
@@ -46,6 +47,8 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 	ret = hm_job_prepare(&job, &rq, err);
 	if (!ret) {
 		ret = hm_job_write(&job, err);
+		if (ret && job.made_dir)        /* nothing was put in it */
+			rmdir(job.dir);
 		hm_job_release(&job);
 	}
 	pl.owner = NULL;

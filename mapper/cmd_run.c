@@ -399,8 +399,11 @@ static int make_job(const struct run_setup *rs, struct hm_placement *pl, const s
 		j->made_dir = 1;
 	hm_error_clear(&err);
 	if (hm_job_write(j, &err)) {
+		/* nothing was put in place (all or none): only a directory made
+		 * for this job goes; what was there stays, whatever it is */
 		hm_cli_report(&err);
-		hm_job_remove(j);
+		if (j->made_dir)
+			rmdir(j->dir);
 		hm_job_release(j);
 		return HM_EXIT_OUTPUT;
 	}

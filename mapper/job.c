@@ -94,6 +94,8 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 
 	if (rq->nprogram > 0) {
 		program = rq->program[0];
+		if (!*program)
+			return hm_error_set(err, "the program's name is empty");
 		for (int i = 1; i < rq->nprogram; i++)
 			hm_argv_add(&args, rq->program[i]);
 	} else {
@@ -132,10 +134,14 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 
 static int make_dir(struct hm_job *j, const char *dir, struct hm_error *err)
 {
+	struct stat st;
+
 	if (mkdir(dir, 0777) == 0)
 		j->made_dir = 1;
 	else if (errno != EEXIST)
 		return hm_error_set(err, "launch directory '%s': %s", dir, strerror(errno));
+	else if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return hm_error_set(err, "launch directory '%s': exists and is not a directory", dir);
 	if (!realpath(dir, j->dir)) {
 		hm_error_set(err, "launch directory '%s': %s", dir, strerror(errno));
 		if (j->made_dir)

@@ -104,6 +104,14 @@ expect 3 "--input $tmp/none: cannot open" -- "$hm" run -p "$plat" -n 500 --dry-r
 expect 3 "unknown profile 'xhpl'" -- "$hm" run -p "$plat" -n 500 --dry-run --profile xhpl -- /bin/true
 expect 3 "program '$tmp/nope'" -- "$hm" run -p "$plat" -n 500 --dry-run -- "$tmp/nope"
 expect 3 "profile 'hpl' needs its program after" -- "$hm" run -p "$plat" -n 500 --dry-run --profile hpl
+expect 3 "the program's name is empty" -- "$hm" run -p "$plat" -n 500 --dry-run -- ""
+touch "$tmp/a-file"
+expect 3 "exists and is not a directory" -- "$hm" run -p "$plat" -n 500 --dry-run -o "$tmp/a-file" -- /bin/true
+# a launch directory whose run.sh is a symbolic link: refused, and the link stays
+mkdir "$tmp/linked" && ln -s /etc/passwd "$tmp/linked/run.sh"
+expect 4 "run.sh: exists and is not a regular file" -- "$hm" run -p "$plat" -n 500 --dry-run -o "$tmp/linked" -- /bin/true
+check "the symbolic link is left as it was" test -L "$tmp/linked/run.sh"
+check "and nothing else was written there" test "$(ls -A "$tmp/linked")" = run.sh
 expect 3 "--grid-order must be row or column" -- "$hm" run -p "$plat" --dry-run --grid-order diagonal
 
 finish real_clients
