@@ -91,7 +91,8 @@ static void read_output_file(struct reading *rd, const char *dir)
 }
 
 /* A program's output file left by an earlier run in the same directory
- * would be read as this run's (HPCC appends to it): moved aside. */
+ * would be read as this run's (HPCC appends to it): moved aside to the
+ * first free NAME.N, never over another file. */
 static void set_aside_old_output(const struct hm_job *j)
 {
 	char path[4400], old[4500];
@@ -99,9 +100,19 @@ static void set_aside_old_output(const struct hm_job *j)
 	if (!j->profile->output_file)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", j->dir, j->profile->output_file);
-	snprintf(old, sizeof(old), "%s.previous", path);
-	if (access(path, F_OK) == 0 && rename(path, old) == 0)
-		fprintf(stderr, "hetmap: run: the earlier %s was moved to %s\n", path, old);
+	if (access(path, F_OK))
+		return;
+	for (int k = 1; k < 1000; k++) {
+		snprintf(old, sizeof(old), "%s.%d", path, k);
+		if (link(path, old) == 0) {     /* fails if 'old' exists: no clobbering */
+			unlink(path);
+			fprintf(stderr, "hetmap: run: the earlier %s was moved to %s\n", path, old);
+			return;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	hm_cli_error("run: warning: cannot move the earlier %s aside; the profile may read it", path);
 }
 
 static void add_program_record(cJSON *rec, const struct hm_job *j, const struct reading *rd)
@@ -302,7 +313,8 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, %s's own "
 			"time); placement %s; record appended to %s\n", j->pl->predicted,
 			rd->result.seconds, j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
-			j->profile->name, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
+			j->profile->name, rs->no_check ? "not checked" :
+			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
 			? "as planned" : "NOT as planned (see the record)", rs->results);
 	else
 		fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);

@@ -50,6 +50,13 @@ run_client() {
 run_client openmpi openmpi "$lib/openmpi-tests/xdlu" scalapack-test 600
 run_client mpich mpich "$lib/mpich-tests/xdlu" scalapack-test 600
 run_client openmpi openmpi hpcc hpcc 800
+if command -v hpcc >/dev/null; then
+	# a second run in the same directory: HPCC appends to its output, so the
+	# earlier one is moved aside (never over a file) and this run's is read
+	expect 0 "moved to $tmp/job-openmpi-hpcc/hpccoutf.txt.1" -- "$hm" run -p "$plat" -n 700 -M GU \
+		-o "$tmp/job-openmpi-hpcc" --results "$tmp/again.jsonl" -- hpcc
+	check "the second run's record reads its own HPL (n = 700)" grep -q "HPL_N=700" "$tmp/job-openmpi-hpcc/hpccoutf.txt"
+fi
 # Debian's hpcc is linked with Open MPI only: HPCC for MPICH is built from
 # its Debian source by tests/clients/build_hpcc_mpich.sh
 if [ -n "$hpcc_mpich" ] && [ -x "$hpcc_mpich" ]; then
