@@ -53,6 +53,10 @@
 #define HOSTS_MARK "# hetmap-vcluster"
 
 #include "vcluster.h"
+#include "core_locks.h"
+
+#include <pthread.h>
+#include <sys/mman.h>
 
 void fail(const char *fmt, ...)
 {
@@ -285,6 +289,51 @@ static void remove_dir_tree(const char *path)
 	rmdir(path);
 }
 
+/* How many CPUs a cpuset list ("0-1,3") names. */
+static int count_cpus(const char *list)
+{
+	int n = 0;
+
+	while (*list) {
+		char *end;
+		long a = strtol(list, &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		n += b >= a ? (int)(b - a + 1) : 0;
+		list = *end == ',' ? end + 1 : end + strlen(end);
+	}
+	return n;
+}
+
+/* TMP_ROOT/NODE/cores: the node's cores as robust process-shared mutexes
+ * (core_locks.h), for the BLAS emulation. 0, or -1 with errno. */
+static int make_core_locks(const struct vnode *v)
+{
+	char path[600];
+	struct hm_core_locks *l;
+	pthread_mutexattr_t attr;
+	int fd, n = count_cpus(v->cpus);
+
+	snprintf(path, sizeof(path), "%s/%s/cores", TMP_ROOT, v->name);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
+		return -1;
+	if (ftruncate(fd, sizeof(*l)) ||
+	    (l = mmap(NULL, sizeof(*l), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+	l->n = n < 1 ? 1 : n > HM_MAX_CORE_LOCKS ? HM_MAX_CORE_LOCKS : n;
+	for (int k = 0; k < l->n; k++)
+		pthread_mutex_init(&l->core[k], &attr);
+	pthread_mutexattr_destroy(&attr);
+	return munmap(l, sizeof(*l));
+}
+
 /* Remove everything tagged as ours: groups, hosts lines, directories. */
 static int down_all(void)
 {
@@ -369,7 +418,8 @@ static int up(const struct vcluster *vc)
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
 			goto sys;
 		snprintf(file, sizeof(file), "%s/%s/slowdown", TMP_ROOT, v->name);
-		if (vc->emulation == EMU_BLAS && write_text(file, "%.6g", 1 / v->share))
+		if (vc->emulation == EMU_BLAS && (write_text(file, "%.6g", 1 / v->share) ||
+						     make_core_locks(v)))
 			goto sys;
 		{
 			char addr[64];
@@ -431,6 +481,8 @@ static int set_slowdown(const char *host)
 		snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), ":%s", old);
 	setenv("HETMAP_SLOWDOWN", factor, 1);
 	setenv("LD_PRELOAD", lib, 1);
+	snprintf(path, sizeof(path), "%s/%s/cores", TMP_ROOT, host);
+	setenv("HETMAP_CORE_LOCKS", path, 1);
 	return 0;
 }
 
