@@ -326,7 +326,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 {
 	char probe_buf[4096], *line = NULL, *launcher_var = hm_job_launcher_variable(j);
 	const char *probe = rs->no_check ? NULL : hm_sibling_program("hetmap-probe", probe_buf, sizeof(probe_buf));
-	const char *env[] = { "OPENBLAS_NUM_THREADS=1", launcher_var, NULL };
+	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
 	struct hm_argv a = { 0 };
 	struct reading rd = { j->profile, { 0 }, { 0 } };
 	struct hm_spawn_opts so = { rs->timeout, 5, env, stdout, read_line, NULL, &rd, j->dir };

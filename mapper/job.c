@@ -179,7 +179,8 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 	v.dir = j->dir;
 	if (set_program(j, rq, err))
 		goto fail;
-	hm_argv_add(&j->env, "OPENBLAS_NUM_THREADS=1");
+	for (const char *const *e = hm_rank_environment; *e; e++)
+		hm_argv_add(&j->env, *e);
 	hm_plan_environment(&j->env, &v);
 	hm_argv_split(&j->launcher_args, rq->launcher_args);
 	for (int i = 0; i < rq->ninputs; i++)

@@ -9,6 +9,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+/* The plan already decided how many ranks share a core; a threaded BLAS
+ * would oversubscribe it behind its back. */
+const char *const hm_rank_environment[] = { "OPENBLAS_NUM_THREADS=1", NULL };
+
 /* Open MPI rankfile: "rank k=HOST slot=CORE", one core per rank. */
 static char *rankfile_text(const struct hm_placement *pl)
 {

@@ -34,6 +34,10 @@ struct hm_launcher {
 	void (*options)(struct hm_argv *a, const struct hm_launch *x);
 };
 
+/* The environment every rank gets besides the plan's (NULL-terminated
+ * "NAME=VALUE"): one BLAS thread per rank. */
+extern const char *const hm_rank_environment[];
+
 /* Launcher by name (case-insensitive), or NULL. */
 const struct hm_launcher *hm_launcher_find(const char *name);
 /* The launchers' names, joined by 'sep' into buf (only those 'hetmap run'

@@ -9,10 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One BLAS thread per rank: the plan already decided how many ranks share
- * a core; a threaded BLAS would oversubscribe it behind our back. */
-const char *const hm_rank_environment[] = { "OPENBLAS_NUM_THREADS=1", NULL };
-
 void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const struct hm_placement *pl,
 		    const char *file, const char *mpirun, int major, char **extra, int nextra)
 {

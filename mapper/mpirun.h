@@ -6,9 +6,6 @@
 #include "launcher.h"
 #include "wrappers/spawn.h"
 
-/* The environment every rank gets (NULL-terminated "NAME=VALUE"). */
-extern const char *const hm_rank_environment[];
-
 /* Into 'out': launcher l's command (version 'major') for 'pl' and its
  * 'file', with 'mpirun' as argv[0] and the ranks' environment, then the
  * user's mpirun options 'extra'. The program and its arguments follow. */
