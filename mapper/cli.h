@@ -175,5 +175,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif /* HM_CLI_H */

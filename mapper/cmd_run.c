@@ -13,7 +13,10 @@
 #include "mpirun.h"
 #include "results.h"
 #include "slurm_alloc.h"
+#include "host_speed.h"
 #include "models/read_file.h"
+#include "models/simgrid_platform.h"
+#include "models/units.h"
 #include "wrappers/driver_limits.h"
 
 #include <cJSON.h>
@@ -50,7 +53,9 @@ static const struct hm_usage usage = {
 };
 
 struct run_setup {
-	const char *results, *keep_dir, *plan_file;
+	const char *results, *keep_dir, *plan_file, *host_speed_text;
+	const char *platform;           /* -p, or the plan's (simulators need it) */
+	double host_speed;              /* simulators: this machine's core, flop/s */
 	struct hm_launch_opts lo;
 	double timeout;
 	int seed, dry_run, no_check;
@@ -169,6 +174,9 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 	cJSON_AddBoolToObject(rec, "placement_as_planned",
 			      rd->check.host && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 				      cJSON_GetObjectItemCaseSensitive(rec, "placement"), "as_planned")));
+	cJSON_AddBoolToObject(rec, "simulated", j->l->platform_file != NULL);
+	if (j->l->platform_file)
+		cJSON_AddNumberToObject(rec, "simulator_host_speed", j->host_speed);
 	launcher = cJSON_AddObjectToObject(rec, "launcher");
 	cJSON_AddStringToObject(launcher, "name", j->l->name);
 	cJSON_AddStringToObject(launcher, "program", lf->program);
@@ -259,7 +267,7 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 	/* a core beyond this machine's fails inside the launcher with a bare
 	 * "exit status 1": hosts that are this machine are checked here */
 	gethostname(here, sizeof(here) - 1);
-	for (int k = 0; k < pl->D && cpus > 0; k++) {
+	for (int k = 0; k < pl->D && cpus > 0 && !j->l->platform_file; k++) {
 		const struct hm_rank_place *r = &pl->ranks[k];
 
 		if ((!strcmp(r->host, "localhost") || !strcmp(r->host, here)) && r->slot + r->cores > cpus) {
@@ -313,7 +321,7 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, %s's own "
 			"time); placement %s; record appended to %s\n", j->pl->predicted,
 			rd->result.seconds, j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
-			j->profile->name, rs->no_check ? "not checked" :
+			j->profile->name, j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
 			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
 			? "as planned" : "NOT as planned (see the record)", rs->results);
 	else
@@ -329,7 +337,9 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
 	struct hm_argv a = { 0 };
 	struct reading rd = { j->profile, { 0 }, { 0 } };
-	struct hm_spawn_opts so = { rs->timeout, 5, env, stdout, read_line, NULL, &rd, j->dir };
+	/* a simulator's ranks are threads of the launcher: its environment is theirs */
+	struct hm_spawn_opts so = { rs->timeout, 5, j->l->platform_file ? (const char *const *)j->env.v : env,
+				    stdout, read_line, NULL, &rd, j->dir };
 	struct hm_spawn_result res;
 	int ret;
 
@@ -383,25 +393,88 @@ static int print_command(const struct hm_job *j)
 	return HM_EXIT_OK;
 }
 
+/* A simulator's inputs: the platform the plan was made for (-p, or with
+ * --plan the plan's own), exported at the plan's b, and this machine's dgemm rate. */
+static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl, char **xml)
+{
+	const char *path = rs->platform;
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+	char why[256];
+
+	if (!path)
+		path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(pl->owner, "inputs"), "platform"));
+	hm_error_clear(&err);
+	if (!path) {
+		hm_cli_error("run: a simulated run needs the platform: give -p PLATFORM");
+		return HM_EXIT_USAGE;
+	}
+	if (hm_platform_load(path, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	for (int k = 0; k < pl->D; k++)
+		if (hm_platform_find(p, pl->ranks[k].processor) < 0) {
+			hm_cli_error("run: the plan puts rank %d on processor '%s', which platform %s does not have",
+				     k, pl->ranks[k].processor, path);
+			hm_platform_free(p);
+			return HM_EXIT_INPUT;
+		}
+	*xml = hm_simgrid_platform(p, pl->b, &err);
+	hm_platform_free(p);
+	if (!*xml) {
+		hm_cli_error("run: %s: %s", path, err.msg);
+		return HM_EXIT_INPUT;
+	}
+	if (rs->host_speed_text) {
+		double k;
+
+		if (hm_unit_parse(rs->host_speed_text, HM_UNIT_SECONDS_PER_FLOP, &k, why, sizeof(why))) {
+			hm_cli_error("run: --host-speed '%s': %s", rs->host_speed_text, why);
+			return HM_EXIT_USAGE;
+		}
+		rs->host_speed = 1.0 / k;
+	} else if (!rs->dry_run && !(rs->host_speed = hm_measure_host_speed(pl->b, &err))) {
+		hm_cli_error("run: %s (give --host-speed)", err.msg);
+		return HM_EXIT_NO_MPIRUN;
+	} else if (rs->dry_run) {
+		rs->host_speed = 1e9;
+		fprintf(stderr, "hetmap: run: --dry-run: host speed not measured; run.sh says 1 GFLOP/s "
+			"unless --host-speed is given\n");
+	} else {
+		fprintf(stderr, "hetmap: run: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
+			"(--host-speed to give it)\n", pl->b, rs->host_speed / 1e9);
+	}
+	return HM_EXIT_OK;
+}
+
 /* The launch directory: -o DIR, or a fresh one under $TMPDIR. */
-static int make_job(const struct run_setup *rs, struct hm_placement *pl, const struct hm_launcher *l,
+static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct hm_launcher *l,
 		    const struct hm_launcher_found *lf, struct hm_job *j)
 {
 	struct hm_job_request rq;
-	char tmp[4096];
+	char tmp[4096], *xml = NULL;
 	struct hm_error err;
 	int ret;
 
+	if (l->platform_file && (ret = simulation_setup(rs, pl, &xml)))
+		return ret;
 	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
+	rq.platform_text = xml, rq.host_speed = rs->host_speed;
 	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
 	if (rs->keep_dir)
 		rq.dir = rs->keep_dir;
-	else if ((ret = hm_mpirun_temp_dir("run", tmp, sizeof(tmp))))
+	else if ((ret = hm_mpirun_temp_dir("run", tmp, sizeof(tmp)))) {
+		free(xml);
 		return ret;
-	else
+	} else {
 		rq.dir = tmp;
+	}
 	hm_error_clear(&err);
-	if (hm_job_prepare(j, &rq, &err)) {
+	ret = hm_job_prepare(j, &rq, &err);
+	free(xml);
+	if (ret) {
 		hm_cli_error("run: %s", err.msg);
 		if (!rs->keep_dir)
 			rmdir(tmp);
@@ -448,7 +521,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
-	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
+	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, NULL, 0, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
@@ -470,6 +543,7 @@ int cmd_run(int argc, char **argv)
 			HM_LAUNCH_OPTIONS(rs.lo, hm_help_launchers("launcher", 1)),
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
+			{ 0, "host-speed", HM_OPT_STRING, &rs.host_speed_text, "RATE", "simulators: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
 			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
 			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },
 			HM_OPT_TABLE_END,
@@ -496,6 +570,8 @@ int cmd_run(int argc, char **argv)
 		hm_cli_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
+	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */
+	rs.no_check |= l->platform_file != NULL;     /* simulated hosts: nothing to check */
 	ret = get_plan(&rs, &po, method, &budget, &pl);
 	if (!ret && !(ret = make_job(&rs, &pl, l, &lf, &job)))
 		have_job = 1;

@@ -26,13 +26,25 @@ static int bad_file_name(const char *name)
 	       strlen(name) > 255;
 }
 
+/* A file for the directory, its text taken over (freed on failure). */
+static int add_file(struct hm_job *j, const char *name, char *text, const char *what, struct hm_error *err)
+{
+	if (!(j->inputs[j->ninputs].name = strdup(name))) {
+		free(text);
+		return hm_error_set(err, "out of memory (%s)", what);
+	}
+	j->inputs[j->ninputs++].text = text;
+	return 0;
+}
+
 static int add_input(struct hm_job *j, const char *name, const char *template, const char *what,
 		     struct hm_error *err)
 {
 	struct hm_run_values v = { j->pl, 0, j->dir };
 	char *text;
 
-	if (bad_file_name(name) || reserved_name(j, name))
+	if (bad_file_name(name) || reserved_name(j, name) ||
+	    (j->l->platform_file && !strcmp(name, j->l->platform_file)))
 		return hm_error_set(err, "%s: '%s' cannot be an input file's name in the launch directory "
 				    "(a plain file name, not plan.json, run.sh or %s)", what, name,
 				    j->l->file_name);
@@ -41,13 +53,7 @@ static int add_input(struct hm_job *j, const char *name, const char *template, c
 			return hm_error_set(err, "%s: input file '%s' is given twice", what, name);
 	if (!(text = hm_render(template, &v, what, err)))
 		return -1;
-	j->inputs[j->ninputs].text = text;
-	if (!(j->inputs[j->ninputs].name = strdup(name))) {
-		free(text);
-		return hm_error_set(err, "out of memory");
-	}
-	j->ninputs++;
-	return 0;
+	return add_file(j, name, text, what, err);
 }
 
 /* --input TEMPLATE[:NAME]: NAME defaults to the template's base name. */
@@ -99,7 +105,7 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		for (int i = 1; i < rq->nprogram; i++)
 			hm_argv_add(&args, rq->program[i]);
 	} else {
-		program = hm_sibling_program("hetmap-driver", self, sizeof(self));
+		program = hm_sibling_program(j->l->driver, self, sizeof(self));
 		hm_argv_split(&args, j->profile->default_args);
 	}
 	if (strchr(program, '/') && rq->program_here) {
@@ -195,6 +201,18 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 					j->profile->name, err))
 			goto fail;
 	}
+	if (j->l->platform_file) {
+		char *text = rq->platform_text ? strdup(rq->platform_text) : NULL;
+
+		j->host_speed = rq->host_speed;
+		if (!rq->platform_text || !(rq->host_speed > 0)) {
+			hm_error_set(err, "launcher %s simulates: it needs a platform and this machine's speed",
+				     j->l->name);
+			goto fail;
+		}
+		if (add_file(j, j->l->platform_file, text, "the simulated platform", err))
+			goto fail;
+	}
 	if (j->env.failed || j->launcher_args.failed) {
 		hm_error_set(err, "out of memory");
 		goto fail;
@@ -209,7 +227,12 @@ fail:
 
 static void launcher_command(const struct hm_job *j, const char *file, struct hm_argv *a)
 {
-	struct hm_launch x = { j->pl, file, (const char *const *)j->env.v, j->launcher_major };
+	char platform[4400];
+	struct hm_launch x = { j->pl, file, (const char *const *)j->env.v, j->launcher_major, platform,
+			       j->host_speed };
+
+	snprintf(platform, sizeof(platform), "%.*s%s", (int)(strrchr(file, '/') ? strrchr(file, '/') - file + 1 : 0),
+		 file, j->l->platform_file ? j->l->platform_file : "");
 
 	hm_argv_add(a, j->launcher_program);
 	j->l->options(a, &x);

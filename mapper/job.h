@@ -37,6 +37,8 @@ struct hm_job_request {
 	int column_major;               /* -1: the profile's order */
 	int program_here;               /* the program must exist here (run), not only
 					 * on the cluster (plan's files) */
+	const char *platform_text;      /* simulators: the simulated platform (launcher.h) */
+	double host_speed;              /* simulators: this machine's core, flop/s */
 };
 
 struct hm_job_input {
@@ -53,9 +55,10 @@ struct hm_job {
 	struct hm_argv program;         /* rendered */
 	struct hm_argv env;             /* every rank's "NAME=VALUE" */
 	struct hm_argv launcher_args;
-	struct hm_job_input inputs[HM_MAX_INPUTS + 1];
+	struct hm_job_input inputs[HM_MAX_INPUTS + 2];  /* + the profile's, a simulated platform */
 	int ninputs;
 	int made_dir;                   /* the directory was made for this job */
+	double host_speed;              /* simulators */
 };
 
 /* Resolve the profile, render arguments and inputs, make the directory.

@@ -34,23 +34,37 @@ static char *host_per_rank_text(const struct hm_placement *pl)
 	return hm_text_done(&t);
 }
 
-/* "host:n" lines filling ranks in order (MPICH's -f, Intel MPI's
- * -machinefile; Intel's -f would keep one line per host name and lose
- * the counts). A host whose ranks are not consecutive gets one line per
- * run of ranks, which both read in order. */
-static char *machinefile_text(const struct hm_placement *pl)
+/* "NAME:n" lines filling ranks in order, NAME the rank's host or
+ * processor. A name whose ranks are not consecutive gets one line per run
+ * of ranks, which every reader of such files takes in order. */
+static char *runs_text(const struct hm_placement *pl, int by_processor)
 {
 	struct hm_text t = { 0 };
 
 	for (int k = 0; k < pl->D;) {
+		const char *name = by_processor ? pl->ranks[k].processor : pl->ranks[k].host;
 		int run = 1;
 
-		while (k + run < pl->D && !strcmp(pl->ranks[k + run].host, pl->ranks[k].host))
+		while (k + run < pl->D &&
+		       !strcmp(by_processor ? pl->ranks[k + run].processor : pl->ranks[k + run].host, name))
 			run++;
-		hm_text_addf(&t, "%s:%d\n", pl->ranks[k].host, run);
+		hm_text_addf(&t, "%s:%d\n", name, run);
 		k += run;
 	}
 	return hm_text_done(&t);
+}
+
+/* Hosts: MPICH's -f, Intel MPI's -machinefile (Intel's -f would keep one
+ * line per host name and lose the counts). */
+static char *machinefile_text(const struct hm_placement *pl)
+{
+	return runs_text(pl, 0);
+}
+
+/* SMPI's hostfile: the simulated hosts are the processors. */
+static char *simulated_hostfile_text(const struct hm_placement *pl)
+{
+	return runs_text(pl, 1);
 }
 
 const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size)
@@ -232,19 +246,47 @@ static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
 	env_genv(a, x);
 }
 
+/* SimGrid's SMPI: -platform is the exported platform beside the hostfile
+ * (models/simgrid_platform.h); smpi/host-speed makes a burst of
+ * computation measured here last (this machine's rate / the simulated
+ * host's speed) times as long. The rest is SMPI's configuration as
+ * chosen by measurement (README, "Simulated clusters"). Ranks are threads
+ * of one process: the environment is the launcher's own. */
+static const char *const smpi_config[] = {
+	"--cfg=smpi/display-timing:no",
+	"--log=root.thres:warning",
+	NULL,
+};
+
+static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
+{
+	hm_argv_add(a, "-platform");
+	hm_argv_add(a, x->platform);
+	hm_argv_add(a, "-hostfile");
+	hm_argv_add(a, x->file);
+	hm_argv_add(a, "-np");
+	hm_argv_addf(a, "%d", x->pl->D);
+	hm_argv_addf(a, "--cfg=smpi/host-speed:%.6gf", x->host_speed);
+	for (const char *const *c = smpi_config; *c; c++)
+		hm_argv_add(a, *c);
+}
+
 static const struct hm_launcher launchers[] = {
 	{ "openmpi", "rankfile", "Open MPI 4/5 rankfile: each rank bound to its core",
-	  1, 1, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, rankfile_text, openmpi_options },
+	  1, 1, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "hetmap-driver", NULL, rankfile_text, openmpi_options },
 	{ "openmpi-seq", "seqfile", "Open MPI sequential mapper, one host per rank; no core binding",
-	  1, 0, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, host_per_rank_text,
+	  1, 0, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "hetmap-driver", NULL, host_per_rank_text,
 	  openmpi_seq_options },
 	{ "mpich", "machinefile", "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
-	  1, 1, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, machinefile_text,
+	  1, 1, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, "hetmap-driver", NULL, machinefile_text,
 	  mpich_options },
 	{ "slurm", "hostfile", "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
-	  1, 1, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", host_per_rank_text, slurm_options },
+	  1, 1, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", "hetmap-driver", NULL, host_per_rank_text, slurm_options },
 	{ "intelmpi", "machinefile", "Intel MPI -machinefile (host:n lines) and pinning; files only",
-	  0, 1, "mpirun", NULL, NULL, NULL, machinefile_text, intelmpi_options },
+	  0, 1, "mpirun", NULL, NULL, NULL, "hetmap-driver", NULL, machinefile_text, intelmpi_options },
+	{ "smpi", "hostfile", "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
+	  1, 0, "smpirun", "SimGrid", "libsimgrid-dev", NULL, "hetmap-driver-smpi", "platform.xml",
+	  simulated_hostfile_text, smpi_options },
 };
 #define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))
 

@@ -16,6 +16,8 @@ struct hm_launch {
 	const char *file;               /* the launcher file's path */
 	const char *const *env;         /* "NAME=VALUE" every rank gets; NULL-terminated */
 	int major;                      /* the launcher's major version; 0 unknown */
+	const char *platform;           /* simulators: the platform file's path */
+	double host_speed;              /* simulators: this machine's core, flop/s */
 };
 
 struct hm_launcher {
@@ -28,6 +30,11 @@ struct hm_launcher {
 	const char *version_mark;       /* what 'PROGRAM --version' prints ("A|B": either), or NULL */
 	const char *package;            /* the Debian package that has it (for messages) */
 	const char *file_variable;      /* set to the file's path in the launcher's environment, or NULL */
+	const char *driver;             /* hetmap's driver built for it (found beside hetmap) */
+	/* a simulator (SMPI): ranks run on the simulated hosts of 'platform_file'
+	 * (written in the launch directory), not on real ones, so no placement
+	 * check, and its time is simulated */
+	const char *platform_file;
 	/* the file's text (malloc'd), or NULL when out of memory */
 	char *(*file_text)(const struct hm_placement *pl);
 	/* the options after the launcher program, up to the program */

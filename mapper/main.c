@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "plan", cmd_plan, "search the best configuration and write a plan" },
 	{ "compare", cmd_compare, "run every method and modeled user, one table" },
 	{ "generate", cmd_generate, "build a platform from a generator description (simulation)" },
+	{ "export", cmd_export, "write a platform for another tool (SimGrid's XML for SMPI)" },
 	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },
 	{ "run", cmd_run, "plan and run a program (yours, HPL, ScaLAPACK's tester, or the driver) through Open MPI, MPICH or Slurm; record the result" },
 	{ NULL, NULL, NULL },

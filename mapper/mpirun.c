@@ -12,7 +12,7 @@
 void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const struct hm_placement *pl,
 		    const char *file, const char *mpirun, int major, char **extra, int nextra)
 {
-	struct hm_launch x = { pl, file, hm_rank_environment, major };
+	struct hm_launch x = { pl, file, hm_rank_environment, major, NULL, 0 };
 
 	hm_argv_add(out, mpirun);
 	l->options(out, &x);

@@ -49,12 +49,15 @@ static void die(int rank, const char *msg)
 /* A barrier that sleeps while it waits. */
 static void idle_barrier(void)
 {
+	/* named, not a compound literal: SMPI makes nanosleep a macro, whose
+	 * arguments a brace initialiser's comma would split */
+	const struct timespec pause = { 0, 200000 };
 	MPI_Request req;
 	int done = 0;
 
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
 	while (MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done)
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+		nanosleep(&pause, NULL);
 }
 
 static int split_list(char *text, char **items, int max)
