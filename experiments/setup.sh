@@ -4,8 +4,17 @@
 #   sh experiments/setup.sh         plan LU n=2048 on the builtin TORC platform
 #   sh experiments/setup.sh test    the test suite (what CI runs): the tests,
 #                                   again under ASan+UBSan, then 2 x 30 s of fuzzing
+# Either mode takes ScaLAPACK's source tarball as a second argument
+# (Reference-ScaLAPACK 2.2.1, scalapack-2.2.1.tar.gz): then the SMPI
+# flavour (ScaLAPACK and hetmap's programs for SimGrid's simulator) is
+# built too, once per build tree, and its test runs.
 set -eu
 mode=${1:-run}
+smpi_source=${2:-}
+if [ -n "$smpi_source" ]; then
+	[ -f "$smpi_source" ] || { echo "setup: $smpi_source: no such file" >&2; exit 3; }
+	smpi_source=$(cd "$(dirname "$smpi_source")" && pwd)/$(basename "$smpi_source")
+fi
 cd "$(dirname "$0")/.."
 
 packages="gcc make cmake pkg-config openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas-dev libcjson-dev"
@@ -16,6 +25,8 @@ packages="$packages python3 gnuplot-nox"
 # MPICH builds), HPC Challenge, MPICH itself (and its headers, to build HPCC
 # for it), and Slurm with munge
 [ "$mode" = test ] && packages="$packages clang valgrind mpich libmpich-dev scalapack-mpi-test hpcc slurm-wlm munge"
+# the SMPI flavour: SimGrid (smpicc, smpirun) and a Fortran compiler
+[ -n "$smpi_source" ] && packages="$packages libsimgrid-dev gfortran"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -32,7 +43,9 @@ fi
 # warnings as warnings so a newer compiler cannot stop a user's job.
 werror=OFF
 [ "$mode" = test ] && werror=ON
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETMAP_WERROR=$werror >/dev/null
+smpi_flag=""
+[ -n "$smpi_source" ] && smpi_flag="-DHETMAP_SMPI_SCALAPACK=$smpi_source"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETMAP_WERROR=$werror $smpi_flag >/dev/null
 cmake --build build -j"$(nproc)"
 
 case "$mode" in
@@ -52,6 +65,6 @@ test)
 	echo "setup: fuzzing the platform and plan loaders, then the generator, 30 s each" >&2
 	sh tests/fuzz/run.sh 30 ;;
 *)
-	echo "usage: sh experiments/setup.sh [run|test]" >&2
+	echo "usage: sh experiments/setup.sh [run|test] [SCALAPACK_TARBALL]" >&2
 	exit 3 ;;
 esac

@@ -25,6 +25,15 @@ check() {
 	if "$@"; then pass=$((pass + 1)); else echo "FAILED: $what"; fail=$((fail + 1)); fi
 }
 
+# field PATH-IN-LAST-RECORD: a value of the last record of the results
+# file $res, as JSON (python3)
+field() { python3 -c '
+import json, sys
+rec = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+for k in sys.argv[2].split("."):
+    rec = rec[int(k)] if isinstance(rec, list) else rec[k]
+print(json.dumps(rec))' "$res" "$1"; }
+
 finish() {
 	echo "$1: $pass passed, $fail failed"
 	[ $fail -eq 0 ]

@@ -15,13 +15,6 @@ plat=$data/good/localhost.json
 lib=/usr/lib/x86_64-linux-gnu/scalapack
 ran=0
 
-# field PATH-IN-LAST-RECORD: print a value of the last record of $res
-field() { python3 -c '
-import json, sys
-rec = json.loads(open(sys.argv[1]).read().splitlines()[-1])
-for k in sys.argv[2].split("."):
-    rec = rec[int(k)] if isinstance(rec, list) else rec[k]
-print(json.dumps(rec))' "$res" "$1"; }
 
 # last_record_ok PROFILE: the record of a passed, placed run of PROFILE
 last_record_ok() {

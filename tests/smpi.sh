@@ -1,0 +1,60 @@
+#!/bin/bash
+# ScaLAPACK under SimGrid's SMPI, through 'hetmap run --launcher smpi':
+# a small LU and GEMM planned on a 4-host heterogeneous platform
+# (tests/data/smpi4.json), run by hetmap's driver built against SMPI
+# (ScaLAPACK 2.2.1 compiled with smpicc), and the records checked: the
+# simulated time, the plan, the residual check. Also 'hetmap export
+# simgrid' and its errors. Skipped (exit 77) when the SMPI flavour was
+# not built (the setup script's test mode builds it when given ScaLAPACK's
+# source tarball).
+set -u
+hm=$1 data=$2
+. "$(dirname "$0")/lib.sh"
+dir=$(dirname "$hm")
+[ -x "$dir/hetmap-driver-smpi" ] || {
+	echo "smpi: the SMPI flavour is not built (sh experiments/setup.sh test SCALAPACK_TARBALL builds it), skipped"
+	exit 77
+}
+command -v smpirun >/dev/null || { echo "smpi: smpirun missing (install libsimgrid-dev), skipped"; exit 77; }
+p=$data/smpi4.json res=$tmp/runs.jsonl
+
+# the export: every processor a host with its cores, every pair a route
+expect 0 "written" -- "$hm" export simgrid -p "$p" -b 64 -o "$tmp/p.xml"
+check "4 hosts, f1 with 2 cores" test "$(grep -c '<host ' "$tmp/p.xml") $(grep -c 'id="f1" speed="4.5e+10f" core="2"' "$tmp/p.xml")" = "4 1"
+check "16 routes (ordered pairs, self included)" test "$(grep -c '<route ' "$tmp/p.xml")" = 16
+check "one card per host, split-duplex" test "$(grep -c 'id="card[0-9]*".*SPLITDUPLEX' "$tmp/p.xml")" = 4
+expect 0 "<platform" -- "$hm" export simgrid -p "$p"
+expect 3 "expected one FORMAT" -- "$hm" export dot -p "$p"
+expect 3 "expected one FORMAT" -- "$hm" export simgrid
+expect 2 "" -- "$hm" export simgrid -p "$data/bad/no-such.json"
+mkfifo "$tmp/fifo"
+expect 4 "" -- "$hm" export simgrid -p "$p" -o "$tmp/fifo"
+
+# LU and GEMM simulated; the first measures this machine's dgemm rate
+for routine in lu gemm; do
+	speed=()
+	[ $routine = gemm ] && speed=(--host-speed 50Gf)
+	expect 0 "placement simulated" -- "$hm" run -p "$p" -r $routine -n 600 --launcher smpi \
+		"${speed[@]}" -o "$tmp/job-$routine" --results "$res" --timeout 240
+	check "$routine: simulated" test "$(field simulated)" = true
+	check "$routine: the driver's residual check passed" test "$(field check.passed)" = true
+	check "$routine: a simulated time" python3 -c 'import sys; assert float(sys.argv[1]) > 0' "$(field measured_s)"
+	check "$routine: the plan's routine" test "$(field inputs.routine)" = "\"$routine\""
+	check "$routine: the launcher" test "$(field launcher.name)" = '"smpi"'
+	check "$routine: platform.xml and hostfile in the launch directory" \
+		test -s "$tmp/job-$routine/platform.xml" -a -s "$tmp/job-$routine/hostfile"
+	check "$routine: run.sh names its platform beside itself" grep -q 'here"/platform.xml' "$tmp/job-$routine/run.sh"
+done
+check "the given host speed is the one used" test "$(field simulator_host_speed)" = 50000000000
+# the same plan, replayed from its file: the plan names its platform
+expect 0 "placement simulated" -- "$hm" run --plan "$tmp/job-gemm/plan.json" --launcher smpi \
+	--host-speed 50Gf --results "$res"
+# a slower simulated host makes the same run slower: the platform is used
+sed 's/"45Gf"/"4.5Gf"/; s/"15Gf"/"1.5Gf"/' "$p" > "$tmp/slow.json"
+t_fast=$(field measured_s)
+expect 0 "" -- "$hm" run --plan "$tmp/job-gemm/plan.json" -p "$tmp/slow.json" --launcher smpi \
+	--host-speed 50Gf --results "$res"
+expect 0 "" -- "$hm" run -p "$tmp/slow.json" -r gemm -n 600 -M GU --launcher smpi --host-speed 50Gf --results "$res"
+check "ten times slower hosts, a slower simulated GEMM" python3 -c 'import sys; assert float(sys.argv[2]) > 3 * float(sys.argv[1])' "$t_fast" "$(field measured_s)"
+expect 3 "--host-speed 'fast'" -- "$hm" run -p "$p" --launcher smpi --host-speed fast --results "$res"
+finish smpi
