@@ -14,6 +14,9 @@
 #include "models/calibration.h"
 #include "models/hostname.h"
 #include "models/platform.h"
+#include "models/simgrid_platform.h"
+#include "models/units.h"
+#include "host_speed.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +37,12 @@ static const struct hm_usage usage = {
 	"Progress goes to standard error.",
 	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
 	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"
-	"example: hetmap calibrate --hosts localhost:2 -o build/localhost.json",
+	"With --launcher smpi the hosts are the simulated processors of -p PLATFORM\n"
+	"(each with its cores), measured under SimGrid's SMPI as a user would measure\n"
+	"a real cluster; plan from the result, run the plan with --sim-platform.\n"
+	"examples:\n"
+	"  hetmap calibrate --hosts localhost:2 -o build/localhost.json\n"
+	"  hetmap calibrate --launcher smpi -p cluster.json -o cluster-measured.json",
 };
 
 enum { MAX_CAL_PROCS = 4096 };
@@ -117,6 +125,9 @@ static void catch_raw(const char *line, void *ctx)
 
 struct cal_setup {
 	const char *hosts, *out, *name, *block_sizes, *mpirun, *bench, *launcher;
+	const char *platform, *host_speed_text;        /* simulators */
+	double host_speed;
+	char *platform_xml;
 	int rows, repeat;
 	double tolerance, timeout, min_time;
 	int split;              /* one processor per rank, not per node */
@@ -125,7 +136,7 @@ struct cal_setup {
 
 /* The benchmark's ranks as a placement: rank i on processor i, the shadow
  * rank beside rank 0; the launcher then writes its file and command. */
-static int placement_of(const struct host_list *h, struct hm_placement *pl)
+static int placement_of(const struct host_list *h, int simulated, struct hm_placement *pl)
 {
 	memset(pl, 0, sizeof(*pl));
 	pl->D = h->n + 1;
@@ -135,17 +146,20 @@ static int placement_of(const struct host_list *h, struct hm_placement *pl)
 	for (int i = 0; i < pl->D; i++) {
 		int p = i < h->n ? i : 0;
 
-		pl->ranks[i] = (struct hm_rank_place){ h->names[p], h->hosts[p], h->slot[p], 1,
-						       p == 0 ? 2 : 1, h->slot[p] };
+		/* a simulator's processor is the simulated host itself */
+		pl->ranks[i] = (struct hm_rank_place){ simulated ? h->hosts[p] : h->names[p], h->hosts[p],
+						       h->slot[p], 1, p == 0 ? 2 : 1, h->slot[p] };
 	}
 	return 0;
 }
 
 static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const struct host_list *h,
 		       const struct hm_launcher *l, const struct hm_placement *pl,
-		       const char *file, char **extra, int nextra)
+		       const char *file, const char *platform, char **extra, int nextra)
 {
-	hm_mpirun_argv(a, l, pl, file, cs->mpirun, cs->launcher_major, extra, nextra);
+	struct hm_launch x = { pl, file, NULL, cs->launcher_major, platform, cs->host_speed };
+
+	hm_mpirun_argv(a, l, x, cs->mpirun, extra, nextra);
 	hm_argv_add(a, cs->bench);
 	hm_argv_add(a, "--block-sizes");
 	hm_argv_add(a, cs->block_sizes);
@@ -219,7 +233,7 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 
 static int calibrate(const struct cal_setup *cs, const struct host_list *h, char **extra, int nextra)
 {
-	char dir[4096], file[4200], *line = NULL, *text = NULL;
+	char dir[4096], file[4200], platform[4200], *line = NULL, *text = NULL;
 	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
 	struct hm_placement pl;
 	struct hm_argv a = { 0 };
@@ -232,17 +246,19 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 	if ((ret = hm_mpirun_temp_dir("calibrate", dir, sizeof(dir))))
 		return ret;
 	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
+	snprintf(platform, sizeof(platform), "%s/%s", dir, l->platform_file ? l->platform_file : "");
 	hm_error_clear(&err);
-	if (placement_of(h, &pl) || !(text = l->file_text(&pl))) {
+	if (placement_of(h, l->platform_file != NULL, &pl) || !(text = l->file_text(&pl))) {
 		ret = HM_EXIT_FAILURE;
 		goto out;
 	}
-	if (hm_write_file_atomic(file, text, strlen(text), &err)) {
+	if (hm_write_file_atomic(file, text, strlen(text), &err) ||
+	    (l->platform_file && hm_write_file_atomic(platform, cs->platform_xml, strlen(cs->platform_xml), &err))) {
 		hm_cli_report(&err);
 		ret = HM_EXIT_OUTPUT;
 		goto out;
 	}
-	bench_argv(&a, cs, h, l, &pl, file, extra, nextra);
+	bench_argv(&a, cs, h, l, &pl, file, platform, extra, nextra);
 	if (a.failed || !(line = hm_argv_quoted(&a))) {
 		ret = HM_EXIT_FAILURE;
 		goto out;
@@ -259,6 +275,8 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 out:
 	cJSON_Delete(raw);
 	unlink(file);
+	if (l->platform_file)
+		unlink(platform);
 	rmdir(dir);
 	free(text);
 	free(line);
@@ -267,10 +285,60 @@ out:
 	return ret;
 }
 
+/* A simulator measures the processors of -p PLATFORM, each a host of its
+ * cores: the host list, the exported platform (speeds at the middle block
+ * size measured) and this machine's dgemm rate. An exit code. */
+static int simulation_setup(struct cal_setup *cs, char **hosts_text)
+{
+	struct hm_platform *p;
+	struct hm_error err;
+	struct hm_text t = { 0 };
+	char why[256];
+	int bs[64], nbs = 0, b;
+
+	if (!cs->platform) {
+		hm_cli_error("calibrate: --launcher %s simulates: give the simulated platform with -p", cs->launcher);
+		return HM_EXIT_USAGE;
+	}
+	hm_error_clear(&err);
+	if (hm_platform_load(cs->platform, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	for (const char *s = cs->block_sizes; *s && nbs < 64; s += strcspn(s, ","), s += *s == ',')
+		bs[nbs++] = atoi(s);
+	b = bs[nbs / 2];
+	for (int i = 0; i < p->nr_procs; i++)
+		hm_text_addf(&t, "%s%s:%d", i ? "," : "", p->procs[i].name, p->procs[i].cores);
+	*hosts_text = hm_text_done(&t);
+	cs->platform_xml = hm_simgrid_platform(p, b, &err);
+	hm_platform_free(p);
+	if (!*hosts_text || !cs->platform_xml) {
+		hm_cli_error("calibrate: %s: %s", cs->platform, cs->platform_xml ? "out of memory" : err.msg);
+		return HM_EXIT_INPUT;
+	}
+	if (cs->host_speed_text) {
+		double k;
+
+		if (hm_unit_parse(cs->host_speed_text, HM_UNIT_SECONDS_PER_FLOP, &k, why, sizeof(why))) {
+			hm_cli_error("calibrate: --host-speed '%s': %s", cs->host_speed_text, why);
+			return HM_EXIT_USAGE;
+		}
+		cs->host_speed = 1.0 / k;
+	} else if (!(cs->host_speed = hm_measure_host_speed(b, &err))) {
+		hm_cli_error("calibrate: %s (give --host-speed)", err.msg);
+		return HM_EXIT_NO_MPIRUN;
+	}
+	fprintf(stderr, "calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
+		"%.3f GFLOP/s\n", cs->platform, b, cs->host_speed / 1e9);
+	return HM_EXIT_OK;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
-				HM_DEFAULT_LAUNCHER, 1024, 5, 0.20, 600, 0.2, 0, 0 };
+				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0 };
+	char *sim_hosts = NULL;
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
 	char **extra;
@@ -296,7 +364,9 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
 			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun.openmpi or mpirun in PATH)", 0, 0 },
 			{ 0, "launcher-args", HM_OPT_STRING, &launcher_args, "WORDS", "more mpirun options, split at blanks (or after '--')", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (default) or openmpi-seq (no binding, e.g. virtual nodes)", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (default), openmpi-seq (no binding, e.g. virtual nodes) or smpi (simulated)", 0, 0 },
+			{ 'p', "platform", HM_OPT_STRING, &cs.platform, "FILE", "smpi: the simulated platform, whose processors are measured", 0, 0 },
+			{ 0, "host-speed", HM_OPT_STRING, &cs.host_speed_text, "RATE", "smpi: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
 			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
@@ -310,8 +380,12 @@ int cmd_calibrate(int argc, char **argv)
 		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
 		return HM_EXIT_USAGE;
 	}
-	if (!(l = hm_openmpi_launcher("calibrate", cs.launcher)))
+	if (!(l = hm_calibration_launcher("calibrate", cs.launcher)))
 		return HM_EXIT_USAGE;
+	if (!l->platform_file && (cs.platform || cs.host_speed_text)) {
+		hm_cli_error("calibrate: -p and --host-speed are for a simulator (--launcher smpi)");
+		return HM_EXIT_USAGE;
+	}
 	hm_error_clear(&err);
 	if (hm_launcher_detect(l, cs.mpirun, 0, 1, &found, &err)) {
 		hm_cli_report(&err);
@@ -329,10 +403,21 @@ int cmd_calibrate(int argc, char **argv)
 			return HM_EXIT_USAGE;
 		}
 	}
-	if (!cs.bench)
-		cs.bench = hm_sibling_program("hetmap-calibrate-bench", bench_buf, sizeof(bench_buf));
-	if (parse_hosts(cs.hosts, &h)) {
+	if (!cs.bench) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "hetmap-calibrate-bench%s", l->flavour);
+		cs.bench = hm_sibling_program(name, bench_buf, sizeof(bench_buf));
+	}
+	if (l->platform_file && (ret = simulation_setup(&cs, &sim_hosts))) {
+		free(sim_hosts);
+		free(cs.platform_xml);
+		return ret;
+	}
+	if (parse_hosts(sim_hosts ? sim_hosts : cs.hosts, &h)) {
 		host_list_free(&h);
+		free(sim_hosts);
+		free(cs.platform_xml);
 		return HM_EXIT_USAGE;
 	}
 	if (launcher_args) {
@@ -347,5 +432,7 @@ int cmd_calibrate(int argc, char **argv)
 	ret = calibrate(&cs, &h, extra, nextra);
 	hm_argv_free(&words);
 	host_list_free(&h);
+	free(sim_hosts);
+	free(cs.platform_xml);
 	return hm_cli_finish(ret);
 }

@@ -105,7 +105,10 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		for (int i = 1; i < rq->nprogram; i++)
 			hm_argv_add(&args, rq->program[i]);
 	} else {
-		program = hm_sibling_program(j->l->driver, self, sizeof(self));
+		char name[64];
+
+		snprintf(name, sizeof(name), "hetmap-driver%s", j->l->flavour);
+		program = hm_sibling_program(name, self, sizeof(self));
 		hm_argv_split(&args, j->profile->default_args);
 	}
 	if (strchr(program, '/') && rq->program_here) {

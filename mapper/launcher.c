@@ -273,19 +273,19 @@ static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
 
 static const struct hm_launcher launchers[] = {
 	{ "openmpi", "rankfile", "Open MPI 4/5 rankfile: each rank bound to its core",
-	  1, 1, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "hetmap-driver", NULL, rankfile_text, openmpi_options },
+	  1, 1, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, rankfile_text, openmpi_options },
 	{ "openmpi-seq", "seqfile", "Open MPI sequential mapper, one host per rank; no core binding",
-	  1, 0, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "hetmap-driver", NULL, host_per_rank_text,
+	  1, 0, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, host_per_rank_text,
 	  openmpi_seq_options },
 	{ "mpich", "machinefile", "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
-	  1, 1, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, "hetmap-driver", NULL, machinefile_text,
+	  1, 1, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, "", NULL, machinefile_text,
 	  mpich_options },
 	{ "slurm", "hostfile", "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
-	  1, 1, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", "hetmap-driver", NULL, host_per_rank_text, slurm_options },
+	  1, 1, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", "", NULL, host_per_rank_text, slurm_options },
 	{ "intelmpi", "machinefile", "Intel MPI -machinefile (host:n lines) and pinning; files only",
-	  0, 1, "mpirun", NULL, NULL, NULL, "hetmap-driver", NULL, machinefile_text, intelmpi_options },
+	  0, 1, "mpirun", NULL, NULL, NULL, "", NULL, machinefile_text, intelmpi_options },
 	{ "smpi", "hostfile", "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
-	  1, 0, "smpirun", "SimGrid", "libsimgrid-dev", NULL, "hetmap-driver-smpi", "platform.xml",
+	  1, 0, "smpirun", "SimGrid", "libsimgrid-dev", NULL, "-smpi", "platform.xml",
 	  simulated_hostfile_text, smpi_options },
 };
 #define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))

@@ -9,11 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const struct hm_placement *pl,
-		    const char *file, const char *mpirun, int major, char **extra, int nextra)
+void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, struct hm_launch x,
+		    const char *mpirun, char **extra, int nextra)
 {
-	struct hm_launch x = { pl, file, hm_rank_environment, major, NULL, 0 };
-
+	x.env = hm_rank_environment;
 	hm_argv_add(out, mpirun);
 	l->options(out, &x);
 	for (int i = 0; i < nextra; i++)
@@ -56,13 +55,13 @@ static int outcome(const char *cmd, const char *what, const struct hm_spawn_resu
 	}
 }
 
-const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name)
+const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name)
 {
 	const struct hm_launcher *l = hm_launcher_find(name);
 
-	if (!l || strncmp(l->name, "openmpi", 7)) {
-		hm_cli_error("%s: launcher must be openmpi or openmpi-seq (the benchmark's shadow rank "
-			     "needs Open MPI's rankfile or sequential mapper)", cmd);
+	if (!l || (strncmp(l->name, "openmpi", 7) && !l->platform_file)) {
+		hm_cli_error("%s: launcher must be openmpi, openmpi-seq (the benchmark's shadow rank "
+			     "needs Open MPI's rankfile or sequential mapper) or smpi", cmd);
 		return NULL;
 	}
 	return l;

@@ -6,11 +6,11 @@
 #include "launcher.h"
 #include "wrappers/spawn.h"
 
-/* Into 'out': launcher l's command (version 'major') for 'pl' and its
- * 'file', with 'mpirun' as argv[0] and the ranks' environment, then the
- * user's mpirun options 'extra'. The program and its arguments follow. */
-void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, const struct hm_placement *pl,
-		    const char *file, const char *mpirun, int major, char **extra, int nextra);
+/* Into 'out': launcher l's command for launch 'x' (its env is set here:
+ * the ranks' environment), with 'mpirun' as argv[0], then the user's
+ * mpirun options 'extra'. The program and its arguments follow. */
+void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, struct hm_launch x,
+		    const char *mpirun, char **extra, int nextra);
 
 /* A fresh directory $TMPDIR/hetmap-CMD-XXXXXX (default /tmp) into dir; an
  * exit code, with a message when it is not HM_EXIT_OK. */
@@ -25,6 +25,6 @@ int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_sp
 
 /* Launcher 'name' if 'hetmap run' can drive it, else NULL after a message
  * naming 'cmd'. */
-const struct hm_launcher *hm_openmpi_launcher(const char *cmd, const char *name);
+const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name);
 
 #endif /* HM_MPIRUN_H */
