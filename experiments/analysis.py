@@ -39,6 +39,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -220,9 +221,11 @@ plot %s
 # ---- the emulated-cluster study ----------------------------------------------
 
 def plan_config(doc):
-    """(routine, n, d, r, c, b) and the predicted time of a plan document."""
+    """(platform, routine, n, d, r, c, b) and the predicted time of a plan
+    document (or of a run's record, which holds its plan)."""
     p = doc["plan"]
-    key = (doc["inputs"]["routine"], int(doc["inputs"]["n"]), tuple(p["d"]), p["r"], p["c"], p["b"])
+    key = (doc["inputs"].get("platform_name", ""), doc["inputs"]["routine"], int(doc["inputs"]["n"]),
+           tuple(p["d"]), p["r"], p["c"], p["b"])
     return key, p["predicted"]["total_s"]
 
 
@@ -302,14 +305,14 @@ def vcluster(args):
     os.makedirs(args.out, exist_ok=True)
     tsv = ["group\tlabel\td\tr\tc\tb\tpredicted_s\tmeasured_s\tm1\tm2\tm3\tchecks"]
     for r in rows:
-        _, _, d, rr, c, b = r["key"]
+        d, rr, c, b = r["key"][-4:]
         runs = (r["runs"] + [float("nan")] * 3)[:3]
         tsv.append("\t".join([r["group"], "+".join(r["labels"]), ",".join(map(str, d)), str(rr), str(c),
                               str(b), repr(r["predicted"]), "%g" % r["median"]] +
                              ["%g" % t for t in runs] + [r["checks"]]))
     write_atomic(os.path.join(args.out, "table.tsv"), "\n".join(tsv) + "\n")
-    table = [[r["group"], "+".join(r["labels"]), "[%s]" % ",".join(map(str, r["key"][2])),
-              "%dx%d" % r["key"][3:5], r["key"][5], "%.4g" % r["predicted"], "%.4g" % r["median"],
+    table = [[r["group"], "+".join(r["labels"]), "[%s]" % ",".join(map(str, r["key"][-4])),
+              "%dx%d" % r["key"][-3:-1], r["key"][-1], "%.4g" % r["predicted"], "%.4g" % r["median"],
               " ".join("%.4g" % t for t in r["runs"]), r["checks"]] for r in rows]
     write_atomic(os.path.join(args.out, "table.md"),
                  "# Every configuration: predicted and measured (median of the runs)\n\n" +
@@ -349,19 +352,20 @@ def vcluster_plot(rows, args):
                 for r in rows:
                     if r["group"] == g and not math.isnan(r["median"]):
                         f.write("%r %r\n" % (r["predicted"], r["median"]))
-            routine, n = g.split("-")
-            series.append("'%s' title '%s n=%s'" % (path, routine.upper(), n))
+            *cluster, routine, n = g.split("-")      # [CLUSTER-]ROUTINE-N
+            series.append("'%s' title '%s%s n=%s'" % (path, " ".join(cluster + [""]), routine.upper(), n))
         gnuplot("""set terminal pngcairo size 900,750
 set output "%s"
 set logscale xy
 set xlabel "predicted time (s)"
 set ylabel "measured time (s, median of the runs)"
-set title "Emulated cluster (%s): model %s vs ScaLAPACK runs"
+set title "%s: model %s vs ScaLAPACK runs"
 set key top left
 set grid
 f(x) = x
 plot %s, f(x) title 'measured = predicted' lt -1
-""" % (os.path.join(args.out, "predicted-vs-measured.png"), args.cluster, args.model,
+""" % (os.path.join(args.out, "predicted-vs-measured.png"),
+               args.cluster if args.cluster.startswith("SMPI") else "Emulated cluster (%s)" % args.cluster, args.model,
                ", ".join(series)))
 
 
@@ -484,6 +488,137 @@ def cause(args):
                            "%.2f-%.2f" % (min(v), max(v))] for k, v in sorted(kinds.items())]))
 
 
+# ---- the SMPI study (experiments/smpi/study.sh) ----
+
+UNIT_TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def scale_quantity(v, factor):
+    """A platform quantity (a time, or a rate in a string) for hosts and
+    links 'factor' times faster: times divided, rates multiplied."""
+    if isinstance(v, (int, float)):
+        return v / factor
+    if isinstance(v, dict):
+        return {k: scale_quantity(x, factor) for k, x in v.items()}
+    m = re.match(r"^\s*([0-9.eE+-]+)\s*(\S*)\s*$", v)
+    num, unit = float(m.group(1)), m.group(2)
+    return "%.9g%s" % (num / factor if unit in UNIT_TIME else num * factor, unit)
+
+
+def seconds_per_flop(v):
+    """A k value (number, time string or rate string) in s/flop."""
+    if isinstance(v, dict):
+        v = v[sorted(v, key=int)[len(v) // 2]]
+    if isinstance(v, (int, float)):
+        return float(v)
+    m = re.match(r"^\s*([0-9.eE+-]+)\s*(\S*)\s*$", v)
+    num, unit = float(m.group(1)), m.group(2)
+    if unit in UNIT_TIME:
+        return num * UNIT_TIME[unit]
+    return 1.0 / (num * PREFIX.get(unit[:1], 1.0))
+
+
+def type_k3(t):
+    return seconds_per_flop(t.get("k3_dgemm", t.get("k3")))
+
+
+def scale(args):
+    """The platform with every host and link 'factor' times faster (or, with
+    --fastest RATE, as fast as makes its fastest dgemm RATE flop/s): the
+    same balance of computation and communication, times divided."""
+    doc = json.load(open(args.platform))
+    factor = float(args.factor) or float(args.fastest) * min(type_k3(t) for t in doc["types"].values())
+    for t in doc["types"].values():
+        for k in ("k3", "k3_dgemm", "k3_dtrsm", "k2_dgetf2"):
+            if k in t:
+                t[k] = scale_quantity(t[k], factor)
+
+    def links(o):
+        if isinstance(o, dict):
+            for k in list(o):
+                if k in ("t_s", "t_w"):
+                    o[k] = scale_quantity(o[k], factor)
+                else:
+                    links(o[k])
+        elif isinstance(o, list):
+            for x in o:
+                links(x)
+    links(doc.get("network", {}))
+    doc["description"] = "%s (every speed x%.4g)" % (doc.get("description", ""), factor)
+    print(json.dumps(doc, indent=1))
+
+
+def sweep(args):
+    """Configurations beside the methods' plans, as 'procs:RxC:b' lines:
+    the k fastest processors (all their cores), for several k, on a 1 x D
+    and the squarest grid, at b = 64, and a few other b and stackings."""
+    doc = json.load(open(args.platform))
+    procs = doc["processors"]
+    order = sorted(range(len(procs)), key=lambda i: type_k3(doc["types"][procs[i]["type"]]))
+    P = len(procs)
+    ks = sorted({k for k in (1, 2, 3, 4, 6, 8, 12, 16, P // 2, P) if 1 <= k <= P})
+    out = []
+
+    def add(d, b, square):
+        D = sum(d)
+        if D < 1:
+            return
+        r = max(x for x in range(1, int(D ** 0.5) + 1) if D % x == 0) if square else 1
+        line = "%s:%dx%d:%d" % (",".join(map(str, d)), r, D // r, b)
+        if line not in out:
+            out.append(line)
+    for k in ks:
+        d = [0] * P
+        for i in order[:k]:
+            d[i] = procs[i].get("cores", 1)
+        add(d, 64, False)
+        add(d, 64, True)
+        if k in (ks[len(ks) // 2], P):
+            for b in (32, 128):
+                add(d, b, False)
+                add(d, b, True)
+    # two processes on each of the fastest type's processors
+    fastest = procs[order[0]]["type"]
+    d = [2 * p.get("cores", 1) if p["type"] == fastest else 0 for p in procs]
+    add(d, 64, False)
+    add(d, 64, True)
+    print("\n".join(out[:int(args.max)]))
+
+
+def trust(args):
+    """Per configuration: the median native time, and each SMPI
+    configuration's simulated time over it."""
+    native = {}
+    for rec in read_jsonl(args.native):
+        if isinstance(rec.get("measured_s"), (int, float)):
+            native.setdefault(plan_config(rec)[0], []).append(rec["measured_s"])
+    sim = {}
+    for rec in read_jsonl(args.smpi):
+        if isinstance(rec.get("measured_s"), (int, float)):
+            sim.setdefault(plan_config(rec)[0], {})[rec.get("smpi_config", "default")] = rec["measured_s"]
+    configs = sorted({c for v in sim.values() for c in v})
+    rows, errors = [], {c: [] for c in configs}
+    for key in native:
+        med = statistics.median(native[key])
+        cells = []
+        for c in configs:
+            t = sim.get(key, {}).get(c, float("nan"))
+            cells.append("%.4g (%.2f)" % (t, t / med))
+            if not math.isnan(t):
+                errors[c].append(abs(t - med) / med * 100)
+        rows.append(["%s %d" % key[1:3], "[%s]" % ",".join(map(str, key[3])), "%dx%d" % key[4:6], key[6],
+                     "%.4g (%.4g-%.4g)" % (med, min(native[key]), max(native[key]))] + cells)
+    print("# SMPI against real runs on this machine\n")
+    print(markdown_table(["routine n", "d", "grid", "b", "native s: median (range)"] +
+                         ["simulated s (/native), %s" % c for c in configs], rows))
+    print()
+    for c in configs:
+        if errors[c]:
+            print("- %s: mean |simulated - native| / native = %.1f%% over %d configurations (max %.1f%%)"
+                  % (c, sum(errors[c]) / len(errors[c]), len(errors[c]), max(errors[c])))
+
+
 COMMANDS = {
     "simulation": (simulation, [("dir", None), ("--elapsed", "?"), ("--budget", "?")]),
     "distinct": (distinct, [("plandir", None)]),
@@ -494,6 +629,9 @@ COMMANDS = {
     "nodestat": (nodestat, [("before", None), ("after", None), ("runs", None)]),
     "cause": (cause, [("out", None)]),
     "rescore": (rescore, [("model", None), ("table", None), ("preddir", None)]),
+    "scale": (scale, [("platform", None), ("--factor", "0"), ("--fastest", "0")]),
+    "trust": (trust, [("native", None), ("smpi", None)]),
+    "sweep": (sweep, [("platform", None), ("--max", "24")]),
 }
 
 

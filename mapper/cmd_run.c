@@ -55,6 +55,7 @@ static const struct hm_usage usage = {
 struct run_setup {
 	const char *results, *keep_dir, *plan_file, *host_speed_text;
 	const char *platform;           /* -p, or the plan's (simulators need it) */
+	const char *sim_platform;       /* simulators: the simulated platform, if not that one */
 	double host_speed;              /* simulators: this machine's core, flop/s */
 	struct hm_launch_opts lo;
 	double timeout;
@@ -175,8 +176,11 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 			      rd->check.host && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 				      cJSON_GetObjectItemCaseSensitive(rec, "placement"), "as_planned")));
 	cJSON_AddBoolToObject(rec, "simulated", j->l->platform_file != NULL);
-	if (j->l->platform_file)
+	if (j->l->platform_file) {
 		cJSON_AddNumberToObject(rec, "simulator_host_speed", j->host_speed);
+		if (rs->sim_platform)
+			cJSON_AddStringToObject(rec, "simulated_platform", rs->sim_platform);
+	}
 	launcher = cJSON_AddObjectToObject(rec, "launcher");
 	cJSON_AddStringToObject(launcher, "name", j->l->name);
 	cJSON_AddStringToObject(launcher, "program", lf->program);
@@ -393,11 +397,11 @@ static int print_command(const struct hm_job *j)
 	return HM_EXIT_OK;
 }
 
-/* A simulator's inputs: the platform the plan was made for (-p, or with
- * --plan the plan's own), exported at the plan's b, and this machine's dgemm rate. */
+/* A simulator's inputs: the simulated platform (--sim-platform; else the
+ * one the plan was made for: -p, or with --plan the plan's own), exported at the plan's b, and this machine's dgemm rate. */
 static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl, char **xml)
 {
-	const char *path = rs->platform;
+	const char *path = rs->sim_platform ? rs->sim_platform : rs->platform;
 	struct hm_platform *p = NULL;
 	struct hm_error err;
 	char why[256];
@@ -521,7 +525,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
-	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, NULL, 0, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
+	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, NULL, NULL, 0, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
@@ -543,6 +547,7 @@ int cmd_run(int argc, char **argv)
 			HM_LAUNCH_OPTIONS(rs.lo, hm_help_launchers("launcher", 1)),
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
+			{ 0, "sim-platform", HM_OPT_STRING, &rs.sim_platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 },
 			{ 0, "host-speed", HM_OPT_STRING, &rs.host_speed_text, "RATE", "simulators: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
 			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
 			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },

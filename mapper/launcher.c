@@ -250,9 +250,20 @@ static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
  * (models/simgrid_platform.h); smpi/host-speed makes a burst of
  * computation measured here last (this machine's rate / the simulated
  * host's speed) times as long. The rest is SMPI's configuration as
- * chosen by measurement (README, "Simulated clusters"). Ranks are threads
- * of one process: the environment is the launcher's own. */
+ * chosen by measurement against real runs (README, "Simulated clusters";
+ * experiments/smpi/trust.sh):
+ *  - CM02, the network model without SMPI's own latency and bandwidth
+ *    factors: the platform's t_s and t_w are already end-to-end MPI
+ *    ping-pong values, and under CM02 the calibration's ping-pong gets them
+ *    back (50.4 us for 50 us; SMPI's model gave 101 us);
+ *  - smpi/test 0: SMPI charges 100 us of simulated time for every MPI_Test
+ *    by default, and BLACS polls its sends with MPI_Test, so LU on grids
+ *    with more than one process row came out 3.8-5x slower than the same
+ *    run for real (0.61 s against 0.12-0.16 s), and 1.0x-1.3x with it.
+ * Ranks are threads of one process: the environment is the launcher's. */
 static const char *const smpi_config[] = {
+	"--cfg=network/model:CM02",
+	"--cfg=smpi/test:0",
 	"--cfg=smpi/display-timing:no",
 	"--log=root.thres:warning",
 	NULL,

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Real ScaLAPACK on simulated heterogeneous clusters (SimGrid's SMPI), one
+# command (README, "Simulated clusters"):
+#   sh experiments/smpi/study.sh        about 20 minutes on this machine
+# For every group (cluster, routine, n):
+#  1. the cluster: a reference description made as fast as makes its
+#     fastest dgemm 50 GFLOP/s, every link as much faster (the same
+#     balance of computation and communication, times divided), so that
+#     SMPI's single speed ratio between this machine's core and a simulated
+#     host stays near 1 (analysis.py scale); modern3.json as it is;
+#  2. 'hetmap calibrate --launcher smpi' measures it as a user would a real
+#     cluster; everything is planned and predicted from that measurement;
+#  3. the plans of every method and of GU/CU/EU, and the sweep of other
+#     configurations (analysis.py sweep: the k fastest processors on 1 x D
+#     and square grids, other b, stacked processes), each simulated once by
+#     'hetmap run --launcher smpi --sim-platform CLUSTER' (the driver and
+#     ScaLAPACK built against SMPI, residuals checked);
+#  4. analysis.py vcluster: table.md/.tsv, summary.md (MAPE, Spearman, plan
+#     vs GU/CU/EU and the best), predicted-vs-measured.png, runs.jsonl.
+# STUDY_GROUPS='torc:lu:4096 ...' chooses groups; OUT=dir the output
+# (default experiments/results/smpi); MODEL=name the model.
+set -eu
+cd "$(dirname "$0")/../.."
+[ -x build/hetmap-driver-smpi ] || {
+	echo "study: the SMPI flavour is not built: sh experiments/setup.sh run SCALAPACK_TARBALL" >&2
+	exit 4
+}
+hm=build/hetmap
+export OPENBLAS_NUM_THREADS=1     # one BLAS thread per rank, here as in the simulation
+out=${OUT:-experiments/results/smpi}
+model=${MODEL:-grid}
+groups=${STUDY_GROUPS:-torc:lu:4096 torc:gemm:2048 sunet:lu:7680 mtorc-01:lu:4096 mtorc-02:lu:4096 modern3:lu:4096 modern3:gemm:3072}
+mkdir -p "$out/clusters"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+start=$(date +%s)
+
+cluster_file() {        # name -> the simulated cluster's description
+	case $1 in
+	modern3) echo experiments/smpi/modern3.json ;;
+	*) [ -s "$out/clusters/$1.json" ] ||
+		python3 experiments/analysis.py scale "experiments/platforms/$1.json" --fastest 50e9 \
+			> "$out/clusters/$1.json"
+	   echo "$out/clusters/$1.json" ;;
+	esac
+}
+
+mkdir -p "$tmp/plans"
+k=0
+for spec in $groups; do
+	name=${spec%%:*} rest=${spec#*:}
+	routine=${rest%%:*} n=${rest#*:}
+	group="$name-$routine-$n"
+	cluster=$(cluster_file "$name")
+	measured=$out/clusters/$name-measured.json
+	if [ ! -s "$measured" ]; then
+		echo "study: calibrating $name under SMPI" >&2
+		"$hm" calibrate --launcher smpi -p "$cluster" -o "$measured" --name "$name-measured" \
+			--block-sizes 32,64,128 --repeat 3 --min-time 0.02 2>"$tmp/cal.err" ||
+			{ cat "$tmp/cal.err" >&2; exit 1; }
+	fi
+	for m in exact BTM BGRM GRM GCTM GPTM GU CU EU; do
+		k=$((k + 1))
+		"$hm" plan -p "$measured" -r "$routine" -n "$n" -M "$m" -m "$model" --max-time 20 -f json \
+			>"$tmp/plans/$(printf %03d $k)-$group-$m.json" 2>/dev/null || rm -f "$tmp/plans/$(printf %03d $k)-$group-$m.json"
+	done
+	i=0
+	for s in $(python3 experiments/analysis.py sweep "$cluster"); do
+		i=$((i + 1)) k=$((k + 1))
+		procs=${s%%:*} r=${s#*:}
+		"$hm" predict -p "$measured" -r "$routine" -n "$n" --procs "$procs" --grid "${r%%:*}" \
+			-b "${r#*:}" -m "$model" -f json >"$tmp/plans/$(printf %03d $k)-$group-s$i.json" 2>/dev/null ||
+			rm -f "$tmp/plans/$(printf %03d $k)-$group-s$i.json"
+	done
+	echo "$group $cluster" >> "$tmp/groups"
+done
+
+# speeds of this machine's core at each b, measured once (a simulation
+# scales what it times here by this rate over the simulated host's)
+speeds=""
+runs=$out/runs.jsonl.partial
+: > "$runs"
+total=$(python3 experiments/analysis.py distinct "$tmp/plans" | wc -l)
+j=0
+for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
+	j=$((j + 1))
+	group=$(basename "$f" .json | cut -d- -f2- | sed 's/-[^-]*$//')
+	name=${group%-*}; name=${name%-*}
+	cluster=$(cluster_file "$name")
+	b=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plan"]["b"])' "$f")
+	speed=$(echo "$speeds" | tr ' ' '\n' | sed -n "s/^$b=//p")
+	if [ -z "$speed" ]; then
+		speed=$(build/hetmap-calibrate-bench --block-sizes "$b" --rows 1024 --repeat 5 \
+			--min-time 0.05 --hosts localhost 2>/dev/null | python3 -c '
+import json, sys, statistics
+d = json.loads(sys.stdin.read())
+print("%.6gGf" % (1e-9 / statistics.median(d["processors"][0]["k3_dgemm"][0])))')
+		speeds="$speeds $b=$speed"
+	fi
+	echo "study: [$j/$total] $(basename "$f" .json) (this core: $speed at b = $b)" >&2
+	"$hm" run --plan "$f" --sim-platform "$cluster" --launcher smpi --host-speed "$speed" \
+		--results "$runs" --timeout 600 >/dev/null 2>"$tmp/err" ||
+		echo "study: run failed: $(tail -1 "$tmp/err")" >&2
+done
+mv "$runs" "$out/runs.jsonl"
+elapsed=$(( $(date +%s) - start ))
+python3 experiments/analysis.py vcluster "$tmp/plans" "$out/runs.jsonl" "$out" \
+	--model "$model" --elapsed "$elapsed" --cluster "SMPI: $(cut -d' ' -f1 "$tmp/groups" | tr '\n' ' ')"
