@@ -56,5 +56,15 @@ expect 0 "" -- "$hm" run --plan "$tmp/job-gemm/plan.json" -p "$tmp/slow.json" --
 	--host-speed 50Gf --results "$res"
 expect 0 "" -- "$hm" run -p "$tmp/slow.json" -r gemm -n 600 -M GU --launcher smpi --host-speed 50Gf --results "$res"
 check "ten times slower hosts, a slower simulated GEMM" python3 -c 'import sys; assert float(sys.argv[2]) > 3 * float(sys.argv[1])' "$t_fast" "$(field measured_s)"
+# calibration under SMPI: the described links come back (50 us, 1 Gbit/s)
+expect 0 "wrote" -- "$hm" calibrate --launcher smpi -p "$p" -o "$tmp/cal.json" --block-sizes 64 \
+	--repeat 1 --min-time 0.01 --host-speed 50Gf
+check "calibrated: t_s 50 us and t_w 0.064 us/word within 20 %, f1 with 2 cores" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); l = d["network"]["inter_node"]
+assert abs(l["t_s"] / 50e-6 - 1) < 0.2 and abs(l["t_w"] / 64e-9 - 1) < 0.2, l
+assert [p["cores"] for p in d["processors"] if p["name"] == "f1"] == [2]' "$tmp/cal.json"
+expect 3 "give the simulated platform" -- "$hm" calibrate --launcher smpi -o "$tmp/c2.json"
+expect 3 "for a simulator" -- "$hm" calibrate -p "$p" -o "$tmp/c2.json"
 expect 3 "--host-speed 'fast'" -- "$hm" run -p "$p" --launcher smpi --host-speed fast --results "$res"
 finish smpi
