@@ -623,6 +623,33 @@ def trust(args):
                   % (c, sum(errors[c]) / len(errors[c]), len(errors[c]), max(errors[c])))
 
 
+def efficiency(args):
+    """Per group of a simulated study (its table.tsv and runs.jsonl): the
+    plan's GFLOP/s (the driver's) against the sum of the dgemm speeds, at
+    the plan's b, of every core of the simulated cluster (what it could
+    use)."""
+    chosen = {}
+    for r in read_table(args.table):
+        if args.method in r["label"].split("+"):
+            chosen[(r["group"], r["d"], int(r["r"]), int(r["c"]), int(r["b"]))] = r["group"]
+    rows = []
+    for rec in read_jsonl(args.runs):
+        inp, plan = rec["inputs"], rec["plan"]
+        group = "%s-%s-%d" % (inp["platform_name"].replace("-measured", ""), inp["routine"], inp["n"])
+        if (group, ",".join(map(str, plan["d"])), plan["r"], plan["c"], plan["b"]) not in chosen:
+            continue
+        doc = json.load(open(rec["simulated_platform"]))
+        b = str(plan["b"])
+
+        def k3(t):
+            v = t.get("k3_dgemm", t.get("k3"))
+            return seconds_per_flop(v[b] if isinstance(v, dict) and b in v else v)
+        peak = sum(p.get("cores", 1) / k3(doc["types"][p["type"]]) for p in doc["processors"]) / 1e9
+        got = (rec.get("driver") or {}).get("gflops", float("nan"))
+        rows.append([group, "%.1f" % got, "%.1f" % peak, "%.1f%%" % (100 * got / peak)])
+    print(markdown_table(["group", "plan (%s) GFLOP/s" % args.method,
+                          "sum of the cores' dgemm GFLOP/s", "fraction"], rows))
+
 SMPI_TARGETS = ("plan >= 1.25x faster than GU, not slower than CU or EU, within 5% of the best\n"
                 "simulated; model error < 15%, rank correlation >= 0.9.")
 
@@ -637,6 +664,7 @@ COMMANDS = {
     "cause": (cause, [("out", None)]),
     "rescore": (rescore, [("model", None), ("table", None), ("preddir", None)]),
     "scale": (scale, [("platform", None), ("--factor", "0"), ("--fastest", "0")]),
+    "efficiency": (efficiency, [("table", None), ("runs", None), ("--method", PLAN_METHOD)]),
     "trust": (trust, [("native", None), ("smpi", None)]),
     "sweep": (sweep, [("platform", None), ("--max", "24")]),
 }

@@ -107,3 +107,5 @@ mv "$runs" "$out/runs.jsonl"
 elapsed=$(( $(date +%s) - start ))
 python3 experiments/analysis.py vcluster "$tmp/plans" "$out/runs.jsonl" "$out" \
 	--model "$model" --elapsed "$elapsed" --cluster "SMPI: $(cut -d' ' -f1 "$tmp/groups" | tr '\n' ' ')"
+{ printf '\n## The plan against what the cluster could give\n\n'
+  python3 experiments/analysis.py efficiency "$out/table.tsv" "$out/runs.jsonl"; } >> "$out/summary.md"
