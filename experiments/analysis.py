@@ -382,9 +382,11 @@ def read_table(path):
 
 
 def rows_cmd(args):
+    """One line per configuration: i [CLUSTER] routine n d RxC b (CLUSTER
+    when the groups name one: CLUSTER-ROUTINE-N)."""
     for i, r in enumerate(read_table(args.table)):
-        routine, n = r["group"].split("-")
-        print(i, routine, n, r["d"], "%sx%s" % (r["r"], r["c"]), r["b"])
+        *cluster, routine, n = r["group"].split("-")
+        print(i, *(["-".join(cluster)] if cluster else []), routine, n, r["d"], "%sx%s" % (r["r"], r["c"]), r["b"])
 
 
 def rescore(args):

@@ -12,12 +12,14 @@
 
 extern const struct hm_model hm_model_thesis;
 extern const struct hm_model hm_model_grid;
+extern const struct hm_model hm_model_ring;
 
 static const struct hm_model *const models[] = {
 	/* the default first: the grid model predicted LU better than the
 	 * reference on the emulated cluster (README, experiments/results/vcluster-*) */
 	&hm_model_grid,
 	&hm_model_thesis,   /* the thesis's model exactly: select with -m thesis */
+	&hm_model_ring,     /* candidate (README, "Simulated clusters") */
 	NULL,
 };
 
@@ -187,4 +189,13 @@ double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 		t.comm_bandwidth = (n * n / r + n * n / c) * sp->t_w;
 	}
 	return hm_prediction_sum(&t, parts);
+}
+
+double hm_tree_steps(int x)
+{
+	int s = 0;
+
+	while ((1 << s) < x)
+		s++;
+	return s;
 }

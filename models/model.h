@@ -106,4 +106,7 @@ int hm_predict(const struct hm_model *m, const struct hm_platform *p,
 	       enum hm_routine routine, double n, const int *d, int r, int c,
 	       int b, struct hm_prediction *out, struct hm_error *err);
 
+/* ceil(log2(x)) for x >= 1: the steps of a binomial tree over x processes. */
+double hm_tree_steps(int x);
+
 #endif /* HM_MODEL_H */

@@ -21,21 +21,11 @@
 
 #include <string.h>
 
-/* ceil(log2(x)) for x >= 1: the steps of a binomial tree over x processes */
-static double tree_steps(int x)
-{
-	int s = 0;
-
-	while ((1 << s) < x)
-		s++;
-	return s;
-}
-
 static double grid_time(enum hm_routine routine, double n, int r, int c, int b,
 			const struct hm_sp *sp, struct hm_prediction *parts)
 {
 	struct hm_prediction t;
-	double p = (double)r * c, lr = tree_steps(r), lc = tree_steps(c);
+	double p = (double)r * c, lr = hm_tree_steps(r), lc = hm_tree_steps(c);
 
 	if (routine != HM_ROUTINE_LU)
 		return hm_gemm_summa_time(n, r, c, b, sp, parts);

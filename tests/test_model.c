@@ -251,6 +251,34 @@ static void grid_model_should_match_hand_values(void)
 	}
 }
 
+/* The candidate "ring" model (PDGETRF's S-ring panel broadcast, row
+ * interchanges) on TORC, LU n = 2048, b = 32, t_s 100 us, t_w 0.72 us:
+ *   1 x 19: latency (64 * 1) * 100e-6 = 0.0064;
+ *           bandwidth (2048^2 / 1 * 1) / 2 * 0.72e-6 = 1.50994944;
+ *   4 x 4 (16 DPIII): latency (64 * (1 + 2) + 3 * 2048 * 2 + 2048 * 3/4) * 100e-6 = 1.4016;
+ *           bandwidth ((2048^2 / 4 + 2048^2 / 4 * 2) / 2 + 2048^2 * 3/4 / 8) * 0.72e-6
+ *           = 1966080 * 0.72e-6 = 1.4155776. */
+static void ring_model_should_match_hand_values(void)
+{
+	const struct hm_model *ring = hm_model_find("ring");
+	struct hm_prediction t;
+	struct hm_error err;
+	int d[19] = { 0 }, i;
+
+	if (!CHECK(ring != NULL))
+		return;
+	for (i = 0; i < 19; i++)
+		d[i] = 1;
+	CHECK(hm_predict(ring, torc, HM_ROUTINE_LU, 2048, d, 1, 19, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comm_latency, 0.0064, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 1.50994944, 1e-12);
+	for (i = 16; i < 19; i++)
+		d[i] = 0;
+	CHECK(hm_predict(ring, torc, HM_ROUTINE_LU, 2048, d, 4, 4, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comm_latency, 1.4016, 1e-12);
+	CHECK_NEAR(t.comm_bandwidth, 1.4155776, 1e-12);
+}
+
 /* Two 4-core nodes of one type, k3 = 1e-9 s/flop per core with all four
  * cores busy, 0.5x that with one busy (busy_cores_scale {1: 0.5, 4: 1}),
  * k2 = 4e-9; same processor 1 us / 1e-9 s per word, between nodes
@@ -333,6 +361,7 @@ int main(void)
 	}
 	torc_all_processors_1x19_should_match_hand_values();
 	grid_model_should_match_hand_values();
+	ring_model_should_match_hand_values();
 	max_rule_should_scale_by_processes_per_processor();
 	same_processor_pairs_should_cost_d_times();
 	one_process_should_not_communicate();

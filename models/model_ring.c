@@ -1,0 +1,47 @@
+/* models/model_ring.c - a candidate model ("ring"): the grid model with
+ * the broadcast topologies ScaLAPACK 2.2.1's PDGETRF really sets, and the
+ * row interchanges, written after the SMPI study (README, "Simulated
+ * clusters") showed the grid model overestimating 1 x c grids and
+ * underestimating grids with several process rows.
+ *
+ * LU communication, p > 1:
+ *  - the panel goes along process rows by PB_TOPSET 'S-ring' (pdgetrf.f,
+ *    line 212): a split ring, pipelined, each process receives it once,
+ *    and the next panel's owner is a neighbour, so one message per panel
+ *    is on the critical path, not lg c:
+ *      latency (n / b) (1 + lg r) t_s, bandwidth (n^2 / r + n^2 / c lg r) / 2 t_w
+ *    (the U block row keeps the default topology, a tree over r);
+ *  - per column, the pivot search, swap and scaling synchronise the r
+ *    processes of the panel's column (3 n lg r t_s, as the grid model);
+ *  - the row interchanges (pdlaswp) of the trailing matrix: with r > 1 a
+ *    pivot row is on another process row (r - 1) / r of the time, and
+ *    the two half-rows of length about n / (2c) per process cross:
+ *      latency n (r - 1) / r t_s, bandwidth n^2 (r - 1) / (2 r c) t_w.
+ * GEMM: as the reference model (SUMMA). Every term is a non-negative
+ * multiple of one SP, so the time never decreases when an SP grows. */
+#include "model.h"
+
+#include <string.h>
+
+static double ring_time(enum hm_routine routine, double n, int r, int c, int b,
+			const struct hm_sp *sp, struct hm_prediction *parts)
+{
+	struct hm_prediction t;
+	double p = (double)r * c, lr = hm_tree_steps(r), ring = c > 1 ? 1 : 0, off = (r - 1.0) / r;
+
+	if (routine != HM_ROUTINE_LU)
+		return hm_gemm_summa_time(n, r, c, b, sp, parts);
+	memset(&t, 0, sizeof(t));
+	hm_lu_computation(n, r, c, b, sp, &t);
+	if (p > 1) {
+		t.comm_latency = (n / b * (ring + lr) + 3.0 * n * lr + n * off) * sp->t_s;
+		t.comm_bandwidth = ((n * n / r * ring + n * n / c * lr) / 2.0 + n * n * off / (2.0 * c)) * sp->t_w;
+	}
+	return hm_prediction_sum(&t, parts);
+}
+
+const struct hm_model hm_model_ring = {
+	"ring",
+	"candidate: grid with PDGETRF's S-ring panel broadcast and the row interchanges",
+	ring_time,
+};
