@@ -15,8 +15,6 @@
 #include "models/hostname.h"
 #include "models/platform.h"
 #include "models/simgrid_platform.h"
-#include "models/units.h"
-#include "host_speed.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -113,14 +111,6 @@ static int parse_hosts(const char *spec, struct host_list *h)
 		return -1;
 	}
 	return 0;
-}
-
-static void catch_raw(const char *line, void *ctx)
-{
-	cJSON **out = ctx;
-
-	if (!*out && !strncmp(line, "{\"hetmap_calibration_raw\"", 25))
-		*out = cJSON_Parse(line);
 }
 
 struct cal_setup {
@@ -237,7 +227,7 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
 	struct hm_placement pl;
 	struct hm_argv a = { 0 };
-	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, catch_raw, NULL, NULL, NULL };
+	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, hm_calibration_raw_line, NULL, NULL, NULL };
 	struct hm_spawn_result res;
 	struct hm_error err;
 	cJSON *raw = NULL;
@@ -293,8 +283,7 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 	struct hm_platform *p;
 	struct hm_error err;
 	struct hm_text t = { 0 };
-	char why[256];
-	int bs[64], nbs = 0, b;
+	int bs[64], nbs = 0, b, ret;
 
 	if (!cs->platform) {
 		hm_cli_error("calibrate: --launcher %s simulates: give the simulated platform with -p", cs->launcher);
@@ -317,18 +306,8 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 		hm_cli_error("calibrate: %s: %s", cs->platform, cs->platform_xml ? "out of memory" : err.msg);
 		return HM_EXIT_INPUT;
 	}
-	if (cs->host_speed_text) {
-		double k;
-
-		if (hm_unit_parse(cs->host_speed_text, HM_UNIT_SECONDS_PER_FLOP, &k, why, sizeof(why))) {
-			hm_cli_error("calibrate: --host-speed '%s': %s", cs->host_speed_text, why);
-			return HM_EXIT_USAGE;
-		}
-		cs->host_speed = 1.0 / k;
-	} else if (!(cs->host_speed = hm_measure_host_speed(b, &err))) {
-		hm_cli_error("calibrate: %s (give --host-speed)", err.msg);
-		return HM_EXIT_NO_MPIRUN;
-	}
+	if ((ret = hm_simulator_host_speed("calibrate", cs->host_speed_text, b, &cs->host_speed)))
+		return ret;
 	fprintf(stderr, "calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
 		"%.3f GFLOP/s\n", cs->platform, b, cs->host_speed / 1e9);
 	return HM_EXIT_OK;

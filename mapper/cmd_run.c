@@ -13,10 +13,8 @@
 #include "mpirun.h"
 #include "results.h"
 #include "slurm_alloc.h"
-#include "host_speed.h"
 #include "models/read_file.h"
 #include "models/simgrid_platform.h"
-#include "models/units.h"
 #include "wrappers/driver_limits.h"
 
 #include <cJSON.h>
@@ -404,7 +402,6 @@ static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl,
 	const char *path = rs->sim_platform ? rs->sim_platform : rs->platform;
 	struct hm_platform *p = NULL;
 	struct hm_error err;
-	char why[256];
 
 	if (!path)
 		path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
@@ -431,26 +428,13 @@ static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl,
 		hm_cli_error("run: %s: %s", path, err.msg);
 		return HM_EXIT_INPUT;
 	}
-	if (rs->host_speed_text) {
-		double k;
-
-		if (hm_unit_parse(rs->host_speed_text, HM_UNIT_SECONDS_PER_FLOP, &k, why, sizeof(why))) {
-			hm_cli_error("run: --host-speed '%s': %s", rs->host_speed_text, why);
-			return HM_EXIT_USAGE;
-		}
-		rs->host_speed = 1.0 / k;
-	} else if (!rs->dry_run && !(rs->host_speed = hm_measure_host_speed(pl->b, &err))) {
-		hm_cli_error("run: %s (give --host-speed)", err.msg);
-		return HM_EXIT_NO_MPIRUN;
-	} else if (rs->dry_run) {
+	if (rs->dry_run && !rs->host_speed_text) {
 		rs->host_speed = 1e9;
 		fprintf(stderr, "hetmap: run: --dry-run: host speed not measured; run.sh says 1 GFLOP/s "
 			"unless --host-speed is given\n");
-	} else {
-		fprintf(stderr, "hetmap: run: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
-			"(--host-speed to give it)\n", pl->b, rs->host_speed / 1e9);
+		return HM_EXIT_OK;
 	}
-	return HM_EXIT_OK;
+	return hm_simulator_host_speed("run", rs->host_speed_text, pl->b, &rs->host_speed);
 }
 
 /* The launch directory: -o DIR, or a fresh one under $TMPDIR. */

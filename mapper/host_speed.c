@@ -1,6 +1,7 @@
 /* mapper/host_speed.c - see host_speed.h. */
 #include "host_speed.h"
 #include "job.h"
+#include "models/calibration.h"
 #include "wrappers/spawn.h"
 
 #include <cJSON.h>
@@ -9,14 +10,6 @@
 #include <string.h>
 
 enum { ROWS = 1024, REPEAT = 5 };
-
-static void keep_raw_line(const char *line, void *ctx)
-{
-	cJSON **doc = ctx;
-
-	if (!*doc && !strncmp(line, "{\"hetmap_calibration_raw\"", 25))
-		*doc = cJSON_Parse(line);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -52,7 +45,7 @@ double hm_measure_host_speed(int b, struct hm_error *err)
 			 "--min-time", "0.05", "--hosts", "localhost", NULL };
 	const char *env[] = { "OPENBLAS_NUM_THREADS=1", NULL };
 	cJSON *doc = NULL;
-	struct hm_spawn_opts so = { 120, 2, env, NULL, keep_raw_line, NULL, &doc, NULL };
+	struct hm_spawn_opts so = { 120, 2, env, NULL, hm_calibration_raw_line, NULL, &doc, NULL };
 	struct hm_spawn_result res;
 	double k;
 

@@ -228,15 +228,17 @@ fail:
 	return -1;
 }
 
-static void launcher_command(const struct hm_job *j, const char *file, struct hm_argv *a)
+/* The launcher program and its options; its file (and a simulator's
+ * platform) named by absolute paths in the job's directory. */
+static void launcher_command(const struct hm_job *j, struct hm_argv *a)
 {
-	char platform[4400];
-	struct hm_launch x = { j->pl, file, (const char *const *)j->env.v, j->launcher_major, platform,
-			       j->host_speed };
+	char file[4400], platform[4400];
+	struct hm_launch x = { j->pl, file, (const char *const *)j->env.v, j->launcher_major,
+			       j->l->platform_file ? platform : NULL, j->host_speed };
 
-	snprintf(platform, sizeof(platform), "%.*s%s", (int)(strrchr(file, '/') ? strrchr(file, '/') - file + 1 : 0),
-		 file, j->l->platform_file ? j->l->platform_file : "");
-
+	snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
+	if (j->l->platform_file)
+		snprintf(platform, sizeof(platform), "%s/%s", j->dir, j->l->platform_file);
 	hm_argv_add(a, j->launcher_program);
 	j->l->options(a, &x);
 	for (int i = 0; i < j->launcher_args.n; i++)
@@ -245,10 +247,7 @@ static void launcher_command(const struct hm_job *j, const char *file, struct hm
 
 void hm_job_command(const struct hm_job *j, const char *probe, struct hm_argv *a)
 {
-	char file[4400];
-
-	snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
-	launcher_command(j, file, a);
+	launcher_command(j, a);
 	if (probe)
 		hm_argv_add(a, probe);
 	for (int i = 0; i < j->program.n; i++)
@@ -292,10 +291,8 @@ static char *script_text(const struct hm_job *j)
 {
 	struct hm_text t = { 0 };
 	struct hm_argv a = { 0 };
-	char file[4400];
 
-	snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
-	launcher_command(j, file, &a);
+	launcher_command(j, &a);
 	for (int i = 0; i < j->program.n; i++)
 		hm_argv_add(&a, j->program.v[i]);
 	hm_text_addf(&t, "#!/bin/sh\n"
@@ -309,6 +306,9 @@ static char *script_text(const struct hm_job *j)
 		     j->pl->column_major ? " (ranks in column-major grid order)" : "",
 		     j->profile->name);
 	if (j->l->file_variable) {
+		char file[4400];
+
+		snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
 		hm_text_addf(&t, "%s=", j->l->file_variable);
 		script_word(&t, j->dir, file);
 		hm_text_addf(&t, "; export %s\n", j->l->file_variable);

@@ -3,6 +3,8 @@
  * the child into a message and an exit code. */
 #include "cli.h"
 #include "mpirun.h"
+#include "host_speed.h"
+#include "models/units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -83,4 +85,28 @@ int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_sp
 		return HM_EXIT_FAILURE;
 	}
 	return outcome(cmd, what, res, so, mpirun);
+}
+
+int hm_simulator_host_speed(const char *cmd, const char *given, int b, double *speed)
+{
+	struct hm_error err;
+	char why[256];
+	double k;
+
+	if (given) {
+		if (hm_unit_parse(given, HM_UNIT_SECONDS_PER_FLOP, &k, why, sizeof(why))) {
+			hm_cli_error("%s: --host-speed '%s': %s", cmd, given, why);
+			return HM_EXIT_USAGE;
+		}
+		*speed = 1.0 / k;
+		return HM_EXIT_OK;
+	}
+	hm_error_clear(&err);
+	if (!(*speed = hm_measure_host_speed(b, &err))) {
+		hm_cli_error("%s: %s (give --host-speed)", cmd, err.msg);
+		return HM_EXIT_NO_MPIRUN;
+	}
+	fprintf(stderr, "hetmap: %s: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
+		"(--host-speed to give it)\n", cmd, b, *speed / 1e9);
+	return HM_EXIT_OK;
 }

@@ -27,4 +27,10 @@ int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_sp
  * naming 'cmd'. */
 const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name);
 
+/* A simulator's rate of this machine's core (flop/s) into *speed: the
+ * --host-speed text 'given' (a flop rate, "50Gf"), else measured at block
+ * size b (host_speed.h) and said on stderr. HM_EXIT_OK, or an exit code
+ * after a message naming 'cmd'. */
+int hm_simulator_host_speed(const char *cmd, const char *given, int b, double *speed);
+
 #endif /* HM_MPIRUN_H */

@@ -444,3 +444,11 @@ out:
 	free(node_cores);
 	return plat;
 }
+
+void hm_calibration_raw_line(const char *line, void *ctx)
+{
+	cJSON **out = ctx;
+
+	if (!*out && !strncmp(line, "{\"hetmap_calibration_raw\"", 25))
+		*out = cJSON_Parse(line);
+}

@@ -38,4 +38,8 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 /* Hockney fit of one-way times over message sizes (bytes), as above. */
 void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t_s, double *t_w);
 
+/* A line callback for the benchmark's output: the first line holding its
+ * raw JSON ({"hetmap_calibration_raw": ...}) parsed into *(cJSON **)ctx. */
+void hm_calibration_raw_line(const char *line, void *ctx);
+
 #endif /* HM_CALIBRATION_H */
