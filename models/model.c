@@ -62,6 +62,20 @@ const struct hm_model *const *hm_model_list(void)
 	return models;
 }
 
+void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double n, int r,
+		      int c, int b, double w[HM_NR_SP])
+{
+	for (int j = 0; j < HM_NR_SP; j++) {
+		double unit[HM_NR_SP] = { 0 };
+		struct hm_sp sp;
+
+		unit[j] = 1;
+		sp.k3_dgemm = unit[HM_SP_DGEMM], sp.k3_dtrsm = unit[HM_SP_DTRSM];
+		sp.k2_dgetf2 = unit[HM_SP_DGETF2], sp.t_s = unit[HM_SP_TS], sp.t_w = unit[HM_SP_TW];
+		w[j] = m->time(routine, n, r, c, b, &sp, NULL);
+	}
+}
+
 double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d)
 {
 	double f = hm_share_factor(d, cores);

@@ -57,6 +57,19 @@ struct hm_model {
 		       const struct hm_sp *sp, struct hm_prediction *parts);
 };
 
+/* A second contract, which implies the first: the time is linear in the
+ * SPs, sum_j w_j sp_j, with weights w_j >= 0 that depend only on
+ * (routine, n, r, c, b) (every term of every model is a non-negative
+ * multiple of one SP). The exact optimizer bounds many grids and process
+ * counts at once through the weights (search/weight_tree.h);
+ * tests/test_model.c checks linearity for every registered model. */
+enum { HM_SP_DGEMM, HM_SP_DTRSM, HM_SP_DGETF2, HM_SP_TS, HM_SP_TW, HM_NR_SP };
+
+/* The weights w[HM_NR_SP] of model 'm', read off by timing one unit SP
+ * at a time. */
+void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double n, int r,
+		      int c, int b, double w[HM_NR_SP]);
+
 /* Terms every model shares. LU's arithmetic (eq. 5.3): comp_gemm,
  * comp_trsm and comp_getf2 of 't' (the other fields are left alone). */
 void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,

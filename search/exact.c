@@ -28,8 +28,8 @@
 #include "exact.h"
 #include "classes.h"
 #include "clock.h"
-#include "divisors.h"
 #include "tree_search.h"
+#include "weight_tree.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -63,7 +63,7 @@ struct exact {
 	double *k;                  /* [(c * nb + bi) * 3 + kernel] */
 	double *suffix_k;           /* [(c * nb + bi) * 3 + kernel]: min over classes >= c; row C: inf */
 	struct hm_link min_link;    /* smallest t_s and t_w between distinct processors */
-	struct hm_divisors div;     /* grids of 1..L processes */
+	struct hm_weight_tree weights;  /* the model's weights for 1..L processes */
 	int *path_class, *path_m, *path_multi;  /* the profile on the path */
 	int *best_class, *best_m, *best_multi, best_len;
 	int depth;
@@ -183,66 +183,120 @@ static int out_of_budget(struct exact *x)
 	return x->stopped != 0;
 }
 
-/* One pass over D in [lo, L], every b and grid, at the SPs of profile
- * 'pf'; returns the least model time seen, stopping early once it is below
- * the incumbent (no cut can follow then).
- *
- * strong: the bound of the node. The profile's own totals (D <= hi, memory
- * allowed) are candidates and update the incumbent; a total D > hi needs a
- * class after 'last', so there the SPs are raised to those of the cheapest
- * such class (suffix_k) and of the cheapest link.
- * weak: every D at the profile's SPs, no candidates. It only grows with
- * m_c (SPs and lo grow), whereas the strong bound's part for D > hi can
- * shrink when hi grows: only the weak one may cut the larger m_c too. */
-static double scan(struct exact *x, const struct profile *pf, int last, int strong)
+/* The profile's SPs as one vector per b; 'raise' (may be NULL) raises
+ * them to what any class after 'last' costs at least, with the cheapest
+ * link: the SPs of every total the profile cannot hold itself. */
+static void sp_vectors(const struct exact *x, const struct profile *pf, int last, int raise,
+		       hm_sp_vector *sp)
 {
-	const struct hm_model *m = x->pb->model;
 	const double *later = &x->suffix_k[(size_t)(last + 1) * x->nb * 3];
-	double bound = INFINITY;
 
-	for (int D = pf->lo > 0 ? pf->lo : 1; D <= x->L; D++) {
-		int beyond = strong && D > pf->hi;
-		int in_range = strong && D <= pf->hi &&
-			       hm_bytes_per_process(x->pb->routine, x->pb->n, D) <= pf->mem_cap;
+	for (int bi = 0; bi < x->nb; bi++) {
+		double *v = sp[bi];
 
-		if (!in_range && bound < x->best)
-			break;  /* nothing left to find, and already not cuttable */
-		if (beyond && later[0] == INFINITY)
-			break;  /* no class left to hold more processes */
-		for (int bi = 0; bi < x->nb; bi++) {
-			struct hm_sp sp = { pf->kg[bi], pf->kt[bi], pf->kf[bi],
-					    D > 1 ? pf->t_s : 0, D > 1 ? pf->t_w : 0 };
-
-			if (beyond) {
-				sp.k3_dgemm = fmax(sp.k3_dgemm, later[bi * 3 + 0]);
-				sp.k3_dtrsm = fmax(sp.k3_dtrsm, later[bi * 3 + 1]);
-				sp.k2_dgetf2 = fmax(sp.k2_dgetf2, later[bi * 3 + 2]);
-				sp.t_s = fmax(sp.t_s, x->min_link.t_s);
-				sp.t_w = fmax(sp.t_w, x->min_link.t_w);
-			}
-			int nd;
-			const int *div = hm_divisors_of(&x->div, D, &nd);
-
-			for (int q = 0; q < nd; q++) {
-				int r = div[q];
-				double t = m->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
-
-				if (t < bound)
-					bound = t;
-				if (in_range && t < x->best) {
-					x->best = t;
-					x->res->D = D, x->res->r = r, x->res->c = D / r;
-					x->res->b = x->block[bi];
-					x->best_len = x->depth;
-					memcpy(x->best_class, x->path_class, (size_t)x->depth * sizeof(int));
-					memcpy(x->best_m, x->path_m, (size_t)x->depth * sizeof(int));
-					memcpy(x->best_multi, x->path_multi, (size_t)x->depth * sizeof(int));
-					x->res->seconds_to_best = hm_now() - x->start;
-				}
-			}
-		}
+		v[HM_SP_DGEMM] = pf->kg[bi], v[HM_SP_DTRSM] = pf->kt[bi], v[HM_SP_DGETF2] = pf->kf[bi];
+		v[HM_SP_TS] = pf->t_s, v[HM_SP_TW] = pf->t_w;
+		if (!raise)
+			continue;
+		for (int k = 0; k < 3; k++)
+			v[k] = fmax(v[k], later[bi * 3 + k]);
+		v[HM_SP_TS] = fmax(v[HM_SP_TS], x->min_link.t_s);
+		v[HM_SP_TW] = fmax(v[HM_SP_TW], x->min_link.t_w);
 	}
-	return bound;
+}
+
+struct candidates {
+	struct exact *x;
+	const struct profile *pf;
+};
+
+/* A total the profile holds, below the incumbent by its weights: timed
+ * by the model itself (the answer's time is the model's, to the last
+ * bit) and taken when it is better. */
+static int take_candidate(void *ctx, int D, int r, int bi, double time, double *limit)
+{
+	struct candidates *cd = ctx;
+	struct exact *x = cd->x;
+	const struct profile *pf = cd->pf;
+	struct hm_sp sp = { pf->kg[bi], pf->kt[bi], pf->kf[bi], D > 1 ? pf->t_s : 0,
+			    D > 1 ? pf->t_w : 0 };
+	double t = x->pb->model->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
+
+	(void)time;
+	if (t < x->best) {
+		x->best = *limit = t;
+		x->res->D = D, x->res->r = r, x->res->c = D / r;
+		x->res->b = x->block[bi];
+		x->best_len = x->depth;
+		memcpy(x->best_class, x->path_class, (size_t)x->depth * sizeof(int));
+		memcpy(x->best_m, x->path_m, (size_t)x->depth * sizeof(int));
+		memcpy(x->best_multi, x->path_multi, (size_t)x->depth * sizeof(int));
+		x->res->seconds_to_best = hm_now() - x->start;
+	}
+	return 0;
+}
+
+static int found(void *ctx, int D, int r, int bi, double time, double *limit)
+{
+	(void)ctx, (void)D, (void)r, (void)bi, (void)time, (void)limit;
+	return 1;
+}
+
+/* 1 if some D in [lo, hi] is below the incumbent at SPs 'sp'. */
+static int any_below(const struct exact *x, const hm_sp_vector *sp, int lo, int hi)
+{
+	double limit = x->best;
+
+	return hm_weight_tree_below(&x->weights, sp, lo, hi, &limit, found, NULL);
+}
+
+/* The smallest total in [lo, hi] whose processes fit in memory (a
+ * process's share only shrinks as D grows), or hi + 1. */
+static int first_fitting(const struct exact *x, const struct profile *pf, int lo, int hi)
+{
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (hm_bytes_per_process(x->pb->routine, x->pb->n, mid) <= pf->mem_cap)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Whether the node of profile 'pf' (its last class 'last') is cut.
+ *
+ * strong (the node): the profile's own totals (D <= hi, memory allowed)
+ * are candidates and update the incumbent first; then the node is kept
+ * if any D in [lo, L] could still beat it: at the profile's SPs up to hi,
+ * and beyond hi (which needs a class after 'last') at the SPs raised to
+ * the cheapest such class and link.
+ * weak (every larger m of the same class): any D at the profile's SPs.
+ * It only grows with m_c (SPs and lo grow), whereas the strong bound's
+ * part for D > hi can shrink when hi grows: only the weak one may cut
+ * the larger m_c too. */
+static int cut(struct exact *x, const struct profile *pf, int last, int strong)
+{
+	hm_sp_vector sp[HM_MAX_BLOCK_SIZES], raised[HM_MAX_BLOCK_SIZES];
+	int lo = pf->lo > 0 ? pf->lo : 1, hi = pf->hi < x->L ? pf->hi : x->L;
+
+	sp_vectors(x, pf, last, 0, sp);
+	if (!strong)
+		return !any_below(x, sp, lo, x->L);
+	if (lo <= hi) {
+		struct candidates cd = { x, pf };
+		double limit = x->best;
+
+		hm_weight_tree_below(&x->weights, sp, first_fitting(x, pf, lo, hi), hi, &limit,
+				     take_candidate, &cd);
+		if (any_below(x, sp, lo, hi))
+			return 0;
+	}
+	if (hi >= x->L || x->suffix_k[(size_t)(last + 1) * x->nb * 3] == INFINITY)
+		return 1;       /* no class left to hold more processes */
+	sp_vectors(x, pf, last, 1, raised);
+	return !any_below(x, raised, hi + 1, x->L);
 }
 
 /* pf with class c added at count m (multi: on two or more processors). */
@@ -299,10 +353,10 @@ static void enumerate(struct exact *x, const struct profile *pf, int from)
 				x->nodes++;
 				if (x->depth > x->res->level_reached)
 					x->res->level_reached = x->depth;
-				if (scan(x, &child, c, 1) >= x->best) {
+				if (cut(x, &child, c, 1)) {
 					x->depth--;
 					x->pruned++;
-					if (scan(x, &child, c, 0) >= x->best)
+					if (cut(x, &child, c, 0))
 						break;  /* and every larger m of this class */
 					continue;
 				}
@@ -345,7 +399,7 @@ static void release(struct exact *x)
 	for (int c = 0; x->cls && c < x->C; c++)
 		free(x->cls[c].members);
 	free(x->cls), free(x->T), free(x->k), free(x->suffix_k);
-	hm_divisors_release(&x->div);
+	hm_weight_tree_release(&x->weights);
 	free(x->path_class), free(x->path_m), free(x->path_multi);
 	free(x->best_class), free(x->best_m), free(x->best_multi);
 }
@@ -373,62 +427,63 @@ int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 	return 0;
 }
 
-/* The class enumeration within 'budget' (time counted from 'start'),
- * seeded with 'seed' (used only if found), into 'res'. 0, or -1 with
- * 'err' set. */
-static int enumerate_classes(const struct hm_problem *pb, const struct hm_budget *budget,
-			     double start, const struct hm_result *seed, struct hm_result *res,
-			     struct hm_error *err)
+/* Classes, tables, weights and paths: once per exact search. 0, or -1
+ * with 'err' set (release() frees what was made either way). */
+static int prepare(struct exact *x, const struct hm_problem *pb, double start,
+		   struct hm_error *err)
 {
 	const struct hm_platform *p = pb->platform;
-	struct exact x = { 0 };
-	struct profile root;
-	int ret = -1;
+	size_t path = ((size_t)pb->depth + 1) * sizeof(int);
 
-	x.pb = pb, x.budget = budget, x.res = res;
-	x.P = p->nr_procs, x.L = pb->depth, x.block = p->block_sizes;
-	x.nb = hm_platform_block_count(p, pb->n);
-	x.best = INFINITY;
-	x.start = start;
-	if (build(&x, err))
-		goto out;
-	x.path_class = malloc((size_t)(x.L + 1) * sizeof(int));
-	x.path_m = malloc((size_t)(x.L + 1) * sizeof(int));
-	x.path_multi = malloc((size_t)(x.L + 1) * sizeof(int));
-	x.best_class = malloc((size_t)(x.L + 1) * sizeof(int));
-	x.best_m = malloc((size_t)(x.L + 1) * sizeof(int));
-	x.best_multi = malloc((size_t)(x.L + 1) * sizeof(int));
-	if (!x.path_class || !x.path_m || !x.path_multi || !x.best_class || !x.best_m ||
-	    !x.best_multi || hm_divisors_init(&x.div, x.L)) {
-		hm_error_set(err, "out of memory");
-		goto out;
-	}
+	x->pb = pb;
+	x->P = p->nr_procs, x->L = pb->depth, x->block = p->block_sizes;
+	x->nb = hm_platform_block_count(p, pb->n);
+	x->start = start;
+	if (build(x, err))
+		return -1;
+	x->path_class = malloc(path), x->path_m = malloc(path), x->path_multi = malloc(path);
+	x->best_class = malloc(path), x->best_m = malloc(path), x->best_multi = malloc(path);
+	if (!x->path_class || !x->path_m || !x->path_multi || !x->best_class || !x->best_m ||
+	    !x->best_multi || hm_weight_tree_init(&x->weights, pb->model, pb->routine, pb->n,
+						   x->block, x->nb, x->L))
+		return hm_error_set(err, "out of memory");
+	return 0;
+}
+
+/* One class enumeration within 'budget' (time counted from the search's
+ * start), seeded with 'seed' (used only if found), into 'res'. */
+static void enumerate_classes(struct exact *x, const struct hm_budget *budget,
+			      const struct hm_result *seed, struct hm_result *res)
+{
+	const struct hm_problem *pb = x->pb;
+	struct profile root;
+
+	x->budget = budget, x->res = res;
+	x->best = INFINITY, x->best_len = 0, x->depth = 0;
+	x->nodes = x->pruned = 0, x->stopped = 0;
 	memset(&root, 0, sizeof(root));
 	root.mem_cap = INFINITY;
 	if (seed->found) {      /* a reachable time: cuts from the start */
-		x.best = seed->eet;
+		x->best = seed->eet;
 		res->D = seed->D, res->r = seed->r, res->c = seed->c, res->b = seed->b;
 	}
-	enumerate(&x, &root, 0);
-	res->evaluated = x.nodes;
-	res->pruned = x.pruned;
-	res->stopped = (enum hm_stop)x.stopped;
-	if (x.best < INFINITY) {
+	enumerate(x, &root, 0);
+	res->evaluated = x->nodes;
+	res->pruned = x->pruned;
+	res->stopped = (enum hm_stop)x->stopped;
+	res->found = 0;
+	if (x->best < INFINITY) {
 		struct hm_error perr;
 
-		if (x.best_len)
-			realise(&x);
+		if (x->best_len)
+			realise(x);
 		else    /* nothing beat the seed: its placement is the answer */
-			memcpy(res->d, seed->d, (size_t)x.P * sizeof(int));
+			memcpy(res->d, seed->d, (size_t)x->P * sizeof(int));
 		res->found = 1;
-		res->eet = x.best;
-		hm_predict(pb->model, p, pb->routine, pb->n, res->d, res->r, res->c, res->b,
-			   &res->pred, &perr);
+		res->eet = x->best;
+		hm_predict(pb->model, pb->platform, pb->routine, pb->n, res->d, res->r, res->c,
+			   res->b, &res->pred, &perr);
 	}
-	ret = 0;
-out:
-	release(&x);
-	return ret;
 }
 
 /* A greedy answer to start from: GPTM, within a second. */
@@ -450,45 +505,125 @@ static void take(struct hm_result *to, struct hm_result *from)
 }
 
 /* Which proves the optimum sooner depends on the platform: the class
- * enumeration when classes are few (mTORC-03: 1 ms; a 1024-core cluster
- * of three classes: 15 s, where BTM proves nothing in 60 s), BTM when they
- * are many and small (4 processors per host: BTM 0.06 s, the enumeration
- * nothing in 60 s). So BTM runs first, for BTM_FIRST_NODES nodes: when it
- * proves the optimum within them, that is the answer; otherwise the
- * enumeration runs, seeded with the better of BTM's best and GPTM's. A
- * node count, not a time, keeps the answer the same on every machine.
- * With --max-nodes the enumeration alone runs, within it. */
-#define BTM_FIRST_NODES 20000L
+ * enumeration when classes are few (a 1024-core cluster of three classes:
+ * 42000 enumeration nodes, 0.07 s, where BTM proves nothing in 60 s),
+ * BTM when they are many and small (4 processors per host: BTM 8400
+ * nodes, 0.09 s; the enumeration nothing in 30 s). So the two take turns
+ * from scratch, each round 4x the last: BTM for BTM_WORK x scale / L
+ * nodes (a BTM node costs about L: its bound scans the depth), then the
+ * enumeration for ENUM_NODES x scale, seeded with the best answer so
+ * far. The first to finish within its turn has proved the optimum. The
+ * turns grow geometrically, so the losing turns cost a bounded multiple
+ * of the winning one. Node counts, not times, keep the answer the same
+ * on every machine. With --max-nodes the enumeration alone runs, within it. */
+#define BTM_WORK 300000L
+#define ENUM_NODES 200000L
+
+/* What is left of 'budget' since 'start': > 0, or 0 when none is left
+ * (no time limit: HUGE_VAL). */
+static double seconds_left(const struct hm_budget *budget, double start)
+{
+	double left;
+
+	if (budget->max_seconds <= 0)
+		return HUGE_VAL;
+	left = budget->max_seconds - (hm_now() - start);
+	return left > 0 ? left : 0;
+}
+
+/* One BTM turn of 'nodes' into 'out'; 0, or -1 with 'err' set. */
+static int btm_turn(const struct hm_problem *pb, long nodes, double seconds,
+		    struct hm_result *out, struct hm_error *err)
+{
+	struct hm_budget turn = { nodes, seconds == HUGE_VAL ? 0 : seconds };
+
+	hm_result_release(out);
+	if (hm_result_start(out, pb, err))
+		return -1;
+	return hm_tree_search(HM_WALK_BTM, pb, &turn, out, err);
+}
+
+/* Count turn's work into 'work' and keep the better of 'best' and
+ * 'turn' in 'best': moved when 'keep' is 0, copied when the turn's
+ * result must stay where it is. 0, or -1 when out of memory. */
+static int keep_better(struct hm_result *best, struct hm_result *turn, int keep,
+		       struct hm_result *work)
+{
+	work->evaluated += turn->evaluated;
+	work->pruned += turn->pruned;
+	if (turn->level_reached > work->level_reached)
+		work->level_reached = turn->level_reached;
+	if (!turn->found || (best->found && turn->eet >= best->eet))
+		return 0;
+	if (!keep) {
+		take(best, turn);
+		return 0;
+	}
+	int *d = best->d ? best->d : malloc((size_t)turn->P * sizeof(int));
+
+	if (!d)
+		return -1;
+	*best = *turn;
+	best->d = memcpy(d, turn->d, (size_t)turn->P * sizeof(int));
+	return 0;
+}
 
 int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
 		    struct hm_result *res, struct hm_error *err)
 {
-	struct hm_budget first = { BTM_FIRST_NODES, budget->max_seconds };
-	struct hm_result seed = { 0 }, btm = { 0 };
+	struct hm_result best = { 0 }, btm = { 0 }, work = { 0 };
+	struct exact x = { 0 };
 	double start = hm_now();
-	int ret;
+	int with_btm = !budget->max_nodes && !hm_tree_search_applies(pb, err);
+	int ret = -1;
 
-	if (!budget->max_nodes && !hm_tree_search_applies(pb, err)) {
-		if (hm_result_start(&btm, pb, err))
-			return -1;
-		if (hm_tree_search(HM_WALK_BTM, pb, &first, &btm, err)) {
-			hm_result_release(&btm);
-			return -1;
+	(void)variant;
+	hm_error_clear(err);
+	for (long scale = 1;; scale *= scale < (1L << 40) ? 4 : 1) {
+		struct hm_budget turn = { budget->max_nodes ? budget->max_nodes : ENUM_NODES * scale,
+					  budget->max_seconds };
+
+		if (with_btm) {
+			if (btm_turn(pb, BTM_WORK * scale / pb->depth + 1, seconds_left(budget, start),
+				     &btm, err))
+				goto out;
+			if (btm.stopped != HM_STOP_NODES) {     /* proved, or out of time */
+				int stopped = btm.stopped;
+
+				keep_better(&best, &btm, 0, &work);
+				take(res, &best);
+				res->stopped = (enum hm_stop)stopped;
+				break;
+			}
+			keep_better(&best, &btm, 0, &work);
 		}
-		if (btm.stopped != HM_STOP_NODES) {     /* proved, or out of time */
-			free(res->d);
-			*res = btm;
-			return 0;
+		if (!x.cls) {   /* the first enumeration turn: its tables, and GPTM's answer */
+			struct hm_result gptm = { 0 };
+
+			if (prepare(&x, pb, start, err))
+				goto out;
+			greedy_seed(pb, &gptm);
+			keep_better(&best, &gptm, 0, &work);
+			hm_result_release(&gptm);
+		}
+		enumerate_classes(&x, &turn, &best, res);
+		if (res->stopped != HM_STOP_NODES || budget->max_nodes) {
+			work.evaluated += res->evaluated, work.pruned += res->pruned;
+			break;  /* proved, or out of budget */
+		}
+		if (keep_better(&best, res, 1, &work)) {
+			hm_error_set(err, "out of memory");
+			goto out;
 		}
 	}
-	hm_error_clear(err);
-	greedy_seed(pb, &seed);
-	if (btm.found && (!seed.found || btm.eet < seed.eet))
-		take(&seed, &btm);
-	ret = enumerate_classes(pb, budget, start, &seed, res, err);
-	res->evaluated += btm.evaluated + seed.evaluated;
-	res->pruned += btm.pruned + seed.pruned;
-	hm_result_release(&seed);
+	res->evaluated = work.evaluated;
+	res->pruned = work.pruned;
+	if (work.level_reached > res->level_reached)
+		res->level_reached = work.level_reached;
+	ret = 0;
+out:
+	release(&x);
+	hm_result_release(&best);
 	hm_result_release(&btm);
 	return ret;
 }

@@ -186,6 +186,39 @@ static void time_should_not_decrease_when_an_sp_grows(void)
 	CHECK(1);
 }
 
+/* The exact optimizer's weights need more: time = w . SPs, w >= 0
+ * (model.h). Checked at random SPs and grids, every model and routine. */
+static void time_should_be_linear_in_the_sps(void)
+{
+	unsigned seed = 777;
+
+	for (const struct hm_model *const *m = hm_model_list(); *m; m++)
+		for (int i = 0; i < 2000; i++) {
+			double v[HM_NR_SP], w[HM_NR_SP];
+			int r = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 9;
+			int c = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 9;
+			int b = 8 << (int)(((seed = seed * 1103515245u + 12345u) >> 16) % 5);
+
+			for (int f = 0; f < HM_NR_SP; f++)
+				v[f] = 1e-9 * (1 + ((seed = seed * 1103515245u + 12345u) >> 16) % 1000);
+			struct hm_sp sp = { v[HM_SP_DGEMM], v[HM_SP_DTRSM], v[HM_SP_DGETF2], v[HM_SP_TS],
+					    v[HM_SP_TW] };
+
+			for (int rt = 0; rt < HM_NR_ROUTINES; rt++) {
+				double t = (*m)->time((enum hm_routine)rt, 3000, r, c, b, &sp, NULL), dot = 0;
+				int nonneg = 1;
+
+				hm_model_weights(*m, (enum hm_routine)rt, 3000, r, c, b, w);
+				for (int f = 0; f < HM_NR_SP; f++)
+					dot += w[f] * v[f], nonneg &= w[f] >= 0;
+				if (!CHECK(nonneg) || !CHECK_NEAR(dot, t, 1e-12)) {
+					fprintf(stderr, "  model %s, %dx%d, b %d\n", (*m)->name, r, c, b);
+					return;
+				}
+			}
+		}
+}
+
 static void memory_should_limit_processes(void)
 {
 	static const char json[] =
@@ -368,6 +401,7 @@ int main(void)
 	sunet_grid_should_use_max_of_r_and_c();
 	bad_configurations_should_be_rejected();
 	time_should_not_decrease_when_an_sp_grows();
+	time_should_be_linear_in_the_sps();
 	memory_should_limit_processes();
 	hm_platform_free(torc);
 	hm_platform_free(sunet);

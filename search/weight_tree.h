@@ -1,0 +1,54 @@
+/* search/weight_tree.h - a model's weights (models/model.h: time =
+ * w . SPs) for every process count D in 1..L, grid r x (D / r) and
+ * candidate block size, computed once, and over ranges of D the least
+ * weight of each kind. One dot product per block size then bounds the
+ * time of a whole range of D, all its grids and b, at given SPs from
+ * below, so the exact optimizer proves most ranges useless without
+ * visiting their members (a branch and bound over D).
+ *
+ * Of the grids of one D and b only those no other grid matches or beats
+ * in every weight are kept: a dominated grid is never the faster one. */
+#ifndef HM_WEIGHT_TREE_H
+#define HM_WEIGHT_TREE_H
+
+#include "models/model.h"
+
+struct hm_weighted_grid {
+	double w[HM_NR_SP];
+	int r;                  /* the grid is r x (D / r) */
+};
+
+struct hm_weight_tree {
+	int L, nb;
+	int leaves;             /* a power of two >= L; node 1 is the root */
+	int *start;             /* grids of (D, bi): grid[start[k] .. start[k + 1]), k = (D - 1) nb + bi */
+	struct hm_weighted_grid *grid;
+	double *least;          /* [(node nb + bi) HM_NR_SP]: least weights over the node's D */
+};
+
+/* SPs as a vector, one per candidate block size. */
+typedef double hm_sp_vector[HM_NR_SP];
+
+/* The weights of 'model' for 'routine' at order n, D in 1..L and the nb
+ * block sizes 'block'. 0, or -1 when out of memory. */
+int hm_weight_tree_init(struct hm_weight_tree *t, const struct hm_model *model,
+			enum hm_routine routine, double n, const int *block, int nb, int L);
+void hm_weight_tree_release(struct hm_weight_tree *t);
+
+/* Called for a configuration whose time (from the weights) is below
+ * *limit; it may lower *limit. A non-zero return ends the walk. */
+typedef int (*hm_weight_visit)(void *ctx, int D, int r, int bi, double time, double *limit);
+
+/* Visit every (D, grid, b) with lo <= D <= hi whose time at sp[bi] is
+ * below *limit, the ranges with the smaller bound first. Returns what
+ * the visitor returned to end the walk, else 0. */
+int hm_weight_tree_below(const struct hm_weight_tree *t, const hm_sp_vector *sp, int lo, int hi,
+			 double *limit, hm_weight_visit visit, void *ctx);
+
+/* w . sp */
+static inline double hm_weighted_time(const double *w, const double *sp)
+{
+	return w[0] * sp[0] + w[1] * sp[1] + w[2] * sp[2] + w[3] * sp[3] + w[4] * sp[4];
+}
+
+#endif /* HM_WEIGHT_TREE_H */
