@@ -1,31 +1,10 @@
-/* search/exact.c - the exact optimizer (see exact.h).
+/* search/exact.c - the exact optimizer (see exact.h): which search
+ * proves the optimum, over which classes (search/README.md).
  *
- * Why it is exact (search/README.md has the argument at more length).
- * Split the processors into classes of interchangeable ones
- * (search/classes.h). Under the heterogeneity rule the
- * effective SPs of a placement d depend only on, per class c:
- *   m_c   = the largest d_i in the class (0: class unused), and
- *   multi = whether two or more of its processors are used,
- * because every computation SP is max_i d_i k_i = max_c m_c k_c, and the
- * communication SP is the max over existing pairs of max(d_i, d_j) t(i, j):
- * between two used classes the largest pair is max(m_c, m_c') T[c][c'];
- * inside a class such a pair exists iff multi (value m_c T[c][c]); the
- * same-processor pair exists iff m_c >= 2 (value m_c T0[c]). A profile
- * {(m_c, multi_c)} is realised by exactly the totals D in
- *   [sum (m_c, or m_c + 1 if multi), sum (m_c, or N_c m_c if multi)]
- * (one processor holds m_c, a second one at least 1 if multi, the rest
- * anything up to m_c), all with the same SPs; memory only requires
- * m_c * bytes(D) <= memory_c. So the optimum over placements equals the
- * minimum over profiles, D in their range (and <= L), grids and b: that
- * is what the search below enumerates, class by class.
- *
- * Pruning. Adding a class, or raising m_c, only raises SPs and the lowest
- * reachable D. The model never decreases when an SP grows (the contract of
- * struct hm_model), so min over D in [lo, L], grids and b of the model at
- * the current SPs bounds every profile below the node; a node whose bound
- * is not below the incumbent is cut, and with it every larger m_c of the
- * same class. */
+ * The enumeration over classes of interchangeable processors
+ * (class_enumeration.h) is exact for any classes; BTM is exact too. */
 #include "exact.h"
+#include "class_enumeration.h"
 #include "classes.h"
 #include "clock.h"
 #include "tree_search.h"
@@ -35,373 +14,137 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cls {
-	int count;          /* N_c */
-	int *members;       /* ascending processor indices */
-	double memory;      /* bytes, 0 = not given */
-	int cores;
-	struct hm_link same;    /* same-processor link */
-	double speed_key;   /* for the order: k3_dgemm at the middle b */
+/* The processors an enumeration turn runs over, and their classes.
+ * Usually one view: the platform's classes. On a two-level network (no
+ * link rules or overrides; the inter-host link at least as dear as the
+ * same-host and same-processor ones, in t_s and in t_w) where hosts split
+ * the classes, the hosts are left out of the classes instead:
+ *  - the coarse view: all processors, in classes by type, cores and
+ *    memory, with every link between two distinct processors taken as
+ *    the inter-host one. A placement spanning two or more hosts costs
+ *    exactly that (each used processor then has a partner on another
+ *    host, over the dearest link, at its own share factor); one on a
+ *    single host costs at most that;
+ *  - one view per host of two or more processors: its own classes and
+ *    links, for the placements on that host alone.
+ * The optimum is the least of the views' optima. 1000 processors of 20
+ * types, 8 per host, are about 900 classes but 20 coarse ones. */
+struct views {
+	int P;
+	int *all;               /* 0..P-1 */
+	int *fine, C_fine;      /* the platform's classes */
+	int split;              /* the two-level views below are used */
+	int *coarse, C_coarse;
+	struct hm_link inter;
+	int *host_start, *by_host;      /* processors host by host */
+	int *host_class, *renumber;     /* one host's classes, dense; -1 elsewhere */
 };
 
-/* The running state along the path of the enumeration. */
-struct profile {
-	double kg[HM_MAX_BLOCK_SIZES], kt[HM_MAX_BLOCK_SIZES], kf[HM_MAX_BLOCK_SIZES];
-	double t_s, t_w;
-	double mem_cap;     /* bytes one process may use: min over used memory_c / m_c */
-	int lo, hi;         /* reachable totals */
-};
-
-struct exact {
-	const struct hm_problem *pb;
-	const struct hm_budget *budget;
-	struct hm_result *res;
-	int P, C, nb, L;
-	const int *block;
-	struct cls *cls;            /* in search order, fastest first */
-	struct hm_link *T;          /* [a * C + b] between classes (a != b or inside a) */
-	double *k;                  /* [(c * nb + bi) * 3 + kernel] */
-	double *suffix_k;           /* [(c * nb + bi) * 3 + kernel]: min over classes >= c; row C: inf */
-	struct hm_link min_link;    /* smallest t_s and t_w between distinct processors */
-	struct hm_weight_tree weights;  /* the model's weights for 1..L processes */
-	int *path_class, *path_m, *path_multi;  /* the profile on the path */
-	int *best_class, *best_m, *best_multi, best_len;
-	int depth;
-	double best;
-	double start;
-	long nodes, pruned;
-	int stopped;
-};
-
-/* ---- classes ----------------------------------------------------------- */
-
-static int cmp_speed(const void *x, const void *y)
+static void views_release(struct views *v)
 {
-	const struct cls *a = x, *b = y;
-
-	if (a->speed_key != b->speed_key)
-		return a->speed_key < b->speed_key ? -1 : 1;
-	return a->members[0] - b->members[0];
+	free(v->all), free(v->fine), free(v->coarse);
+	free(v->host_start), free(v->by_host), free(v->host_class), free(v->renumber);
+	memset(v, 0, sizeof(*v));
 }
 
-/* Classes in search order (fastest first), their k values per candidate b
- * and the link table. */
-static int build(struct exact *x, struct hm_error *err)
+static int link_at_most(const struct hm_link *a, const struct hm_link *b)
 {
-	const struct hm_platform *p = x->pb->platform;
-	int *class_of = malloc((size_t)x->P * sizeof(int)), *fill, C;
+	return a->t_s <= b->t_s && a->t_w <= b->t_w;
+}
 
-	if (!class_of)
-		return hm_error_set(err, "out of memory");
-	if ((C = hm_processor_classes(p, class_of)) < 0) {
-		free(class_of);
-		return hm_error_set(err, "out of memory");
+static int two_level(const struct hm_platform *p)
+{
+	const struct hm_link *inter = &p->links[HM_LINK_INTER_HOST];
+
+	return !p->nr_rules && !p->nr_overrides && p->nr_hosts > 1 &&
+	       link_at_most(&p->links[HM_LINK_SAME_HOST], inter) &&
+	       link_at_most(&p->links[HM_LINK_SAME_PROCESSOR], inter);
+}
+
+/* Classes by type, cores and memory: the fine classes merged. */
+static int coarse_classes(const struct hm_platform *p, struct views *v)
+{
+	int *rep = malloc((size_t)v->C_fine * sizeof(int));    /* a processor per coarse class */
+
+	if (!rep || !(v->coarse = malloc((size_t)v->P * sizeof(int)))) {
+		free(rep);
+		return -1;
 	}
-	x->C = C;
-	x->cls = calloc((size_t)C, sizeof(*x->cls));
-	fill = calloc((size_t)C, sizeof(int));
-	if (!x->cls || !fill)
-		goto oom;
-	for (int i = 0; i < x->P; i++)
-		x->cls[class_of[i]].count++;
-	for (int c = 0; c < C; c++)
-		if (!(x->cls[c].members = malloc((size_t)x->cls[c].count * sizeof(int))))
-			goto oom;
-	for (int i = 0; i < x->P; i++) {
-		struct cls *c = &x->cls[class_of[i]];
+	int *of_fine = malloc((size_t)v->C_fine * sizeof(int));
 
-		c->members[fill[class_of[i]]++] = i;
-		c->memory = p->procs[i].memory;
-		c->cores = p->procs[i].cores;
-		c->same = hm_platform_link(p, i, i);
-		c->speed_key = hm_table_at(&p->types[p->procs[i].type].k3_dgemm, x->block[x->nb / 2]);
+	if (!of_fine) {
+		free(rep);
+		return -1;
 	}
-	qsort(x->cls, (size_t)C, sizeof(*x->cls), cmp_speed);
-	x->T = malloc((size_t)C * C * sizeof(*x->T));
-	x->k = malloc((size_t)C * x->nb * 3 * sizeof(double));
-	if (!x->T || !x->k)
-		goto oom;
-	for (int a = 0; a < C; a++) {
-		const struct hm_proc_type *ty = &p->types[p->procs[x->cls[a].members[0]].type];
+	for (int c = 0; c < v->C_fine; c++)
+		of_fine[c] = -1;
+	v->C_coarse = 0;
+	for (int i = 0; i < v->P; i++) {
+		const struct hm_processor *a = &p->procs[i];
+		int *k = &of_fine[v->fine[i]];
 
-		for (int b = 0; b < C; b++) {
-			int i = x->cls[a].members[0], j = x->cls[b].members[0];
+		for (int c = 0; *k < 0 && c < v->C_coarse; c++) {
+			const struct hm_processor *b = &p->procs[rep[c]];
 
-			if (i == j)     /* inside a class: its first two members */
-				j = x->cls[a].count > 1 ? x->cls[a].members[1] : i;
-			x->T[a * C + b] = hm_platform_link(p, i, j);
+			if (a->type == b->type && a->cores == b->cores && a->memory == b->memory)
+				*k = c;
 		}
-		for (int bi = 0; bi < x->nb; bi++) {
-			double *k = &x->k[((size_t)a * x->nb + bi) * 3];
-
-			k[0] = hm_table_at(&ty->k3_dgemm, x->block[bi]);
-			k[1] = hm_table_at(&ty->k3_dtrsm, x->block[bi]);
-			k[2] = hm_table_at(&ty->k2_dgetf2, x->block[bi]);
-		}
+		if (*k < 0)
+			rep[*k = v->C_coarse++] = i;
+		v->coarse[i] = *k;
 	}
-	/* what any class added later costs at least: the bound for totals the
-	 * current profile cannot hold */
-	if (!(x->suffix_k = malloc((size_t)(C + 1) * x->nb * 3 * sizeof(double))))
-		goto oom;
-	for (int i = 0; i < x->nb * 3; i++)
-		x->suffix_k[(size_t)C * x->nb * 3 + i] = INFINITY;
-	for (int c = C - 1; c >= 0; c--) {
-		/* one process: the least a class can cost (its factor never drops) */
-		double one = hm_compute_factor(p, x->cls[c].members[0], 1);
-
-		for (int i = 0; i < x->nb * 3; i++)
-			x->suffix_k[(size_t)c * x->nb * 3 + i] = fmin(one * x->k[(size_t)c * x->nb * 3 + i],
-								       x->suffix_k[(size_t)(c + 1) * x->nb * 3 + i]);
-	}
-	x->min_link.t_s = x->min_link.t_w = INFINITY;
-	for (int a = 0; a < C; a++)
-		for (int b = 0; b < C; b++)
-			if (a != b || x->cls[a].count > 1) {
-				x->min_link.t_s = fmin(x->min_link.t_s, x->T[a * C + b].t_s);
-				x->min_link.t_w = fmin(x->min_link.t_w, x->T[a * C + b].t_w);
-			}
-	free(class_of);
-	free(fill);
-	return 0;
-oom:
-	free(class_of);
-	free(fill);
-	return hm_error_set(err, "out of memory");
-}
-
-/* ---- the enumeration --------------------------------------------------- */
-
-static int out_of_budget(struct exact *x)
-{
-	if (x->stopped)
-		return 1;
-	if (x->budget->max_nodes && x->nodes >= x->budget->max_nodes)
-		x->stopped = HM_STOP_NODES;
-	else if (x->budget->max_seconds > 0 && (x->nodes & 1023) == 0 &&
-		 hm_now() - x->start > x->budget->max_seconds)
-		x->stopped = HM_STOP_TIME;
-	return x->stopped != 0;
-}
-
-/* The profile's SPs as one vector per b; 'raise' (may be NULL) raises
- * them to what any class after 'last' costs at least, with the cheapest
- * link: the SPs of every total the profile cannot hold itself. */
-static void sp_vectors(const struct exact *x, const struct profile *pf, int last, int raise,
-		       hm_sp_vector *sp)
-{
-	const double *later = &x->suffix_k[(size_t)(last + 1) * x->nb * 3];
-
-	for (int bi = 0; bi < x->nb; bi++) {
-		double *v = sp[bi];
-
-		v[HM_SP_DGEMM] = pf->kg[bi], v[HM_SP_DTRSM] = pf->kt[bi], v[HM_SP_DGETF2] = pf->kf[bi];
-		v[HM_SP_TS] = pf->t_s, v[HM_SP_TW] = pf->t_w;
-		if (!raise)
-			continue;
-		for (int k = 0; k < 3; k++)
-			v[k] = fmax(v[k], later[bi * 3 + k]);
-		v[HM_SP_TS] = fmax(v[HM_SP_TS], x->min_link.t_s);
-		v[HM_SP_TW] = fmax(v[HM_SP_TW], x->min_link.t_w);
-	}
-}
-
-struct candidates {
-	struct exact *x;
-	const struct profile *pf;
-};
-
-/* A total the profile holds, below the incumbent by its weights: timed
- * by the model itself (the answer's time is the model's, to the last
- * bit) and taken when it is better. */
-static int take_candidate(void *ctx, int D, int r, int bi, double time, double *limit)
-{
-	struct candidates *cd = ctx;
-	struct exact *x = cd->x;
-	const struct profile *pf = cd->pf;
-	struct hm_sp sp = { pf->kg[bi], pf->kt[bi], pf->kf[bi], D > 1 ? pf->t_s : 0,
-			    D > 1 ? pf->t_w : 0 };
-	double t = x->pb->model->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
-
-	(void)time;
-	if (t < x->best) {
-		x->best = *limit = t;
-		x->res->D = D, x->res->r = r, x->res->c = D / r;
-		x->res->b = x->block[bi];
-		x->best_len = x->depth;
-		memcpy(x->best_class, x->path_class, (size_t)x->depth * sizeof(int));
-		memcpy(x->best_m, x->path_m, (size_t)x->depth * sizeof(int));
-		memcpy(x->best_multi, x->path_multi, (size_t)x->depth * sizeof(int));
-		x->res->seconds_to_best = hm_now() - x->start;
-	}
+	free(rep), free(of_fine);
 	return 0;
 }
 
-static int found(void *ctx, int D, int r, int bi, double time, double *limit)
+/* The processors sorted by host (a counting sort). */
+static int group_by_host(const struct hm_platform *p, struct views *v)
 {
-	(void)ctx, (void)D, (void)r, (void)bi, (void)time, (void)limit;
-	return 1;
+	int H = p->nr_hosts;
+
+	v->host_start = calloc((size_t)H + 1, sizeof(int));
+	v->by_host = malloc((size_t)v->P * sizeof(int));
+	v->host_class = malloc((size_t)v->P * sizeof(int));
+	v->renumber = malloc((size_t)v->C_fine * sizeof(int));
+	if (!v->host_start || !v->by_host || !v->host_class || !v->renumber)
+		return -1;
+	for (int i = 0; i < v->P; i++)
+		v->host_start[p->procs[i].host_id + 1]++;
+	for (int h = 0; h < H; h++)
+		v->host_start[h + 1] += v->host_start[h];
+	int *fill = malloc((size_t)H * sizeof(int));
+
+	if (!fill)
+		return -1;
+	memcpy(fill, v->host_start, (size_t)H * sizeof(int));
+	for (int i = 0; i < v->P; i++)
+		v->by_host[fill[p->procs[i].host_id]++] = i;
+	free(fill);
+	for (int c = 0; c < v->C_fine; c++)
+		v->renumber[c] = -1;
+	return 0;
 }
 
-/* 1 if some D in [lo, hi] is below the incumbent at SPs 'sp'. */
-static int any_below(const struct exact *x, const hm_sp_vector *sp, int lo, int hi)
+/* The views of 'p'. 0, or -1 when out of memory. */
+static int views_init(const struct hm_platform *p, struct views *v)
 {
-	double limit = x->best;
-
-	return hm_weight_tree_below(&x->weights, sp, lo, hi, &limit, found, NULL);
-}
-
-/* The smallest total in [lo, hi] whose processes fit in memory (a
- * process's share only shrinks as D grows), or hi + 1. */
-static int first_fitting(const struct exact *x, const struct profile *pf, int lo, int hi)
-{
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (hm_bytes_per_process(x->pb->routine, x->pb->n, mid) <= pf->mem_cap)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-/* Whether the node of profile 'pf' (its last class 'last') is cut.
- *
- * strong (the node): the profile's own totals (D <= hi, memory allowed)
- * are candidates and update the incumbent first; then the node is kept
- * if any D in [lo, L] could still beat it: at the profile's SPs up to hi,
- * and beyond hi (which needs a class after 'last') at the SPs raised to
- * the cheapest such class and link.
- * weak (every larger m of the same class): any D at the profile's SPs.
- * It only grows with m_c (SPs and lo grow), whereas the strong bound's
- * part for D > hi can shrink when hi grows: only the weak one may cut
- * the larger m_c too. */
-static int cut(struct exact *x, const struct profile *pf, int last, int strong)
-{
-	hm_sp_vector sp[HM_MAX_BLOCK_SIZES], raised[HM_MAX_BLOCK_SIZES];
-	int lo = pf->lo > 0 ? pf->lo : 1, hi = pf->hi < x->L ? pf->hi : x->L;
-
-	sp_vectors(x, pf, last, 0, sp);
-	if (!strong)
-		return !any_below(x, sp, lo, x->L);
-	if (lo <= hi) {
-		struct candidates cd = { x, pf };
-		double limit = x->best;
-
-		hm_weight_tree_below(&x->weights, sp, first_fitting(x, pf, lo, hi), hi, &limit,
-				     take_candidate, &cd);
-		if (any_below(x, sp, lo, hi))
-			return 0;
-	}
-	if (hi >= x->L || x->suffix_k[(size_t)(last + 1) * x->nb * 3] == INFINITY)
-		return 1;       /* no class left to hold more processes */
-	sp_vectors(x, pf, last, 1, raised);
-	return !any_below(x, raised, hi + 1, x->L);
-}
-
-/* pf with class c added at count m (multi: on two or more processors). */
-static void add_class(const struct exact *x, const struct profile *pf, int c, int m, int multi,
-		      struct profile *out)
-{
-	const struct cls *k = &x->cls[c];
-	const struct hm_link *T = x->T;
-	/* the heterogeneity rule at the class's largest count m */
-	double cf = hm_compute_factor(x->pb->platform, k->members[0], m);
-	int f = hm_share_factor(m, k->cores);
-
-	*out = *pf;
-	for (int bi = 0; bi < x->nb; bi++) {
-		const double *kv = &x->k[((size_t)c * x->nb + bi) * 3];
-
-		out->kg[bi] = fmax(out->kg[bi], cf * kv[0]);
-		out->kt[bi] = fmax(out->kt[bi], cf * kv[1]);
-		out->kf[bi] = fmax(out->kf[bi], cf * kv[2]);
-	}
-	for (int u = 0; u < x->depth; u++) {     /* pairs with the classes already used */
-		int o = x->path_class[u], fo = hm_share_factor(x->path_m[u], x->cls[o].cores);
-		int mm = f > fo ? f : fo;
-
-		out->t_s = fmax(out->t_s, mm * T[c * x->C + o].t_s);
-		out->t_w = fmax(out->t_w, mm * T[c * x->C + o].t_w);
-	}
-	if (multi) {
-		out->t_s = fmax(out->t_s, f * T[c * x->C + c].t_s);
-		out->t_w = fmax(out->t_w, f * T[c * x->C + c].t_w);
-	}
-	if (m >= 2) {
-		out->t_s = fmax(out->t_s, f * k->same.t_s);
-		out->t_w = fmax(out->t_w, f * k->same.t_w);
-	}
-	if (k->memory > 0)
-		out->mem_cap = fmin(out->mem_cap, k->memory / m);
-	out->lo += multi ? m + 1 : m;
-	out->hi += multi ? k->count * m : m;
-}
-
-static void enumerate(struct exact *x, const struct profile *pf, int from)
-{
-	for (int c = from; c < x->C && !out_of_budget(x); c++)
-		for (int multi = 0; multi <= (x->cls[c].count > 1); multi++)
-			for (int m = 1; pf->lo + m + multi <= x->L && !out_of_budget(x); m++) {
-				struct profile child;
-
-				add_class(x, pf, c, m, multi, &child);
-				x->path_class[x->depth] = c;
-				x->path_m[x->depth] = m;
-				x->path_multi[x->depth] = multi;
-				x->depth++;
-				x->nodes++;
-				if (x->depth > x->res->level_reached)
-					x->res->level_reached = x->depth;
-				if (cut(x, &child, c, 1)) {
-					x->depth--;
-					x->pruned++;
-					if (cut(x, &child, c, 0))
-						break;  /* and every larger m of this class */
-					continue;
-				}
-				enumerate(x, &child, c + 1);
-				x->depth--;
-			}
-}
-
-/* The placement of the best profile: per class, one processor at m_c,
- * (multi) a second one at 1 or more, then the totals D asks for, filled
- * in member order up to m_c each. */
-static void realise(struct exact *x)
-{
-	int extra = x->res->D;
-
-	memset(x->res->d, 0, (size_t)x->P * sizeof(int));
-	for (int u = 0; u < x->best_len; u++)
-		extra -= x->best_m[u] + x->best_multi[u];
-	for (int u = 0; u < x->best_len; u++) {
-		const struct cls *k = &x->cls[x->best_class[u]];
-		int m = x->best_m[u];
-
-		x->res->d[k->members[0]] = m;
-		if (!x->best_multi[u])
-			continue;
-		x->res->d[k->members[1]] = 1;
-		for (int j = 1; j < k->count && extra > 0; j++) {
-			int add = m - x->res->d[k->members[j]];
-
-			if (add > extra)
-				add = extra;
-			x->res->d[k->members[j]] += add;
-			extra -= add;
-		}
-	}
-}
-
-static void release(struct exact *x)
-{
-	for (int c = 0; x->cls && c < x->C; c++)
-		free(x->cls[c].members);
-	free(x->cls), free(x->T), free(x->k), free(x->suffix_k);
-	hm_weight_tree_release(&x->weights);
-	free(x->path_class), free(x->path_m), free(x->path_multi);
-	free(x->best_class), free(x->best_m), free(x->best_multi);
+	memset(v, 0, sizeof(*v));
+	v->P = p->nr_procs;
+	v->all = malloc((size_t)v->P * sizeof(int));
+	v->fine = malloc((size_t)v->P * sizeof(int));
+	if (!v->all || !v->fine || (v->C_fine = hm_processor_classes(p, v->fine)) < 0)
+		return -1;
+	for (int i = 0; i < v->P; i++)
+		v->all[i] = i;
+	if (!two_level(p))
+		return 0;
+	if (coarse_classes(p, v))
+		return -1;
+	if (v->C_coarse == v->C_fine)
+		return 0;       /* the hosts split no class: one view is as good */
+	v->split = 1;
+	v->inter = p->links[HM_LINK_INTER_HOST];
+	return group_by_host(p, v);
 }
 
 /* The class-pair link table is C x C: bounded so that it stays small. */
@@ -409,81 +152,23 @@ static void release(struct exact *x)
 
 int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	int *class_of, C;
+	struct views v;
+	int C;
 
 	if (hm_problem_check(pb, 1, err))
 		return -1;
 	if (pb->platform->nr_procs <= MAX_CLASSES)
 		return 0;       /* there cannot be more classes than processors */
-	if (!(class_of = malloc((size_t)pb->platform->nr_procs * sizeof(int))))
+	if (views_init(pb->platform, &v)) {
+		views_release(&v);
 		return hm_error_set(err, "out of memory");
-	C = hm_processor_classes(pb->platform, class_of);
-	free(class_of);
-	if (C < 0)
-		return hm_error_set(err, "out of memory");
+	}
+	C = v.split ? v.C_coarse : v.C_fine;    /* a host's view has fewer */
+	views_release(&v);
 	if (C > MAX_CLASSES)
 		return hm_error_set(err, "%d classes of interchangeable processors (at most %d): "
 				    "use BTM (exact too) or GPTM", C, MAX_CLASSES);
 	return 0;
-}
-
-/* Classes, tables, weights and paths: once per exact search. 0, or -1
- * with 'err' set (release() frees what was made either way). */
-static int prepare(struct exact *x, const struct hm_problem *pb, double start,
-		   struct hm_error *err)
-{
-	const struct hm_platform *p = pb->platform;
-	size_t path = ((size_t)pb->depth + 1) * sizeof(int);
-
-	x->pb = pb;
-	x->P = p->nr_procs, x->L = pb->depth, x->block = p->block_sizes;
-	x->nb = hm_platform_block_count(p, pb->n);
-	x->start = start;
-	if (build(x, err))
-		return -1;
-	x->path_class = malloc(path), x->path_m = malloc(path), x->path_multi = malloc(path);
-	x->best_class = malloc(path), x->best_m = malloc(path), x->best_multi = malloc(path);
-	if (!x->path_class || !x->path_m || !x->path_multi || !x->best_class || !x->best_m ||
-	    !x->best_multi || hm_weight_tree_init(&x->weights, pb->model, pb->routine, pb->n,
-						   x->block, x->nb, x->L))
-		return hm_error_set(err, "out of memory");
-	return 0;
-}
-
-/* One class enumeration within 'budget' (time counted from the search's
- * start), seeded with 'seed' (used only if found), into 'res'. */
-static void enumerate_classes(struct exact *x, const struct hm_budget *budget,
-			      const struct hm_result *seed, struct hm_result *res)
-{
-	const struct hm_problem *pb = x->pb;
-	struct profile root;
-
-	x->budget = budget, x->res = res;
-	x->best = INFINITY, x->best_len = 0, x->depth = 0;
-	x->nodes = x->pruned = 0, x->stopped = 0;
-	memset(&root, 0, sizeof(root));
-	root.mem_cap = INFINITY;
-	if (seed->found) {      /* a reachable time: cuts from the start */
-		x->best = seed->eet;
-		res->D = seed->D, res->r = seed->r, res->c = seed->c, res->b = seed->b;
-	}
-	enumerate(x, &root, 0);
-	res->evaluated = x->nodes;
-	res->pruned = x->pruned;
-	res->stopped = (enum hm_stop)x->stopped;
-	res->found = 0;
-	if (x->best < INFINITY) {
-		struct hm_error perr;
-
-		if (x->best_len)
-			realise(x);
-		else    /* nothing beat the seed: its placement is the answer */
-			memcpy(res->d, seed->d, (size_t)x->P * sizeof(int));
-		res->found = 1;
-		res->eet = x->best;
-		hm_predict(pb->model, pb->platform, pb->routine, pb->n, res->d, res->r, res->c,
-			   res->b, &res->pred, &perr);
-	}
 }
 
 /* A greedy answer to start from: GPTM, within a second. */
@@ -568,14 +253,66 @@ static int keep_better(struct hm_result *best, struct hm_result *turn, int keep,
 	return 0;
 }
 
+/* One enumeration turn over the views within 'budget' (counted from
+ * 'start'), seeded with and keeping its answer in 'best'; 'scratch' holds
+ * each view's answer. The turn's stop reason, or -1 with 'err' set. */
+static int enumeration_turn(const struct hm_problem *pb, const struct hm_weight_tree *weights,
+			    struct views *v, const struct hm_budget *budget, double start,
+			    struct hm_result *best, struct hm_result *scratch,
+			    struct hm_result *work, struct hm_error *err)
+{
+	long used = 0;
+	int H = pb->platform->nr_hosts;
+
+	for (int h = v->split ? -1 : -2; h < (v->split ? H : -1); h++) {
+		struct hm_budget left = *budget;
+		const int *procs = v->all, *class_of = v->fine;
+		int n = v->P, C = v->C_fine, ret;
+
+		if (h == -1)    /* the coarse view */
+			class_of = v->coarse, C = v->C_coarse;
+		if (h >= 0) {   /* one host's view: its classes numbered from 0 */
+			procs = &v->by_host[v->host_start[h]];
+			n = v->host_start[h + 1] - v->host_start[h], C = 0;
+			if (n < 2)
+				continue;
+			for (int u = 0; u < n; u++) {
+				int *k = &v->renumber[v->fine[procs[u]]];
+
+				if (*k < 0)
+					*k = C++;
+				v->host_class[procs[u]] = *k;
+			}
+			for (int u = 0; u < n; u++)
+				v->renumber[v->fine[procs[u]]] = -1;
+			class_of = v->host_class;
+		}
+		if (budget->max_nodes && (left.max_nodes -= used) <= 0)
+			return HM_STOP_NODES;
+		ret = hm_class_enumeration(pb, weights, procs, n, class_of, C,
+					   h == -1 ? &v->inter : NULL, &left, start, best, scratch, err);
+		if (ret)
+			return -1;
+		used += scratch->evaluated;
+		if (keep_better(best, scratch, 1, work)) {
+			hm_error_set(err, "out of memory");
+			return -1;
+		}
+		if (scratch->stopped)
+			return scratch->stopped;
+	}
+	return HM_STOP_COMPLETE;
+}
+
 int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
 		    struct hm_result *res, struct hm_error *err)
 {
-	struct hm_result best = { 0 }, btm = { 0 }, work = { 0 };
-	struct exact x = { 0 };
+	struct hm_result best = { 0 }, btm = { 0 }, work = { 0 }, scratch = { 0 };
+	struct hm_weight_tree weights = { 0 };
+	struct views v = { 0 };
 	double start = hm_now();
-	int with_btm = !budget->max_nodes && !hm_tree_search_applies(pb, err);
-	int ret = -1;
+	int with_btm = !budget->max_nodes && !hm_tree_search_applies(pb, err), stopped = -1;
+	int ready = 0;
 
 	(void)variant;
 	hm_error_clear(err);
@@ -587,43 +324,43 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 			if (btm_turn(pb, BTM_WORK * scale / pb->depth + 1, seconds_left(budget, start),
 				     &btm, err))
 				goto out;
-			if (btm.stopped != HM_STOP_NODES) {     /* proved, or out of time */
-				int stopped = btm.stopped;
-
-				keep_better(&best, &btm, 0, &work);
-				take(res, &best);
-				res->stopped = (enum hm_stop)stopped;
-				break;
-			}
+			stopped = btm.stopped;
 			keep_better(&best, &btm, 0, &work);
+			if (stopped != HM_STOP_NODES)
+				break;  /* proved, or out of time */
 		}
-		if (!x.cls) {   /* the first enumeration turn: its tables, and GPTM's answer */
+		if (!ready) {   /* the first enumeration turn: its tables, and GPTM's answer */
 			struct hm_result gptm = { 0 };
 
-			if (prepare(&x, pb, start, err))
+			if (views_init(pb->platform, &v) ||
+			    hm_weight_tree_init(&weights, pb->model, pb->routine, pb->n,
+						pb->platform->block_sizes,
+						hm_platform_block_count(pb->platform, pb->n), pb->depth) ||
+			    hm_result_start(&scratch, pb, err)) {
+				hm_error_set(err, "out of memory");
 				goto out;
+			}
+			ready = 1;
 			greedy_seed(pb, &gptm);
 			keep_better(&best, &gptm, 0, &work);
 			hm_result_release(&gptm);
 		}
-		enumerate_classes(&x, &turn, &best, res);
-		if (res->stopped != HM_STOP_NODES || budget->max_nodes) {
-			work.evaluated += res->evaluated, work.pruned += res->pruned;
-			break;  /* proved, or out of budget */
-		}
-		if (keep_better(&best, res, 1, &work)) {
-			hm_error_set(err, "out of memory");
+		stopped = enumeration_turn(pb, &weights, &v, &turn, start, &best, &scratch, &work, err);
+		if (stopped < 0)
 			goto out;
-		}
+		if (stopped != HM_STOP_NODES || budget->max_nodes)
+			break;  /* proved, or out of budget */
 	}
+	take(res, &best);
+	res->stopped = (enum hm_stop)stopped;
 	res->evaluated = work.evaluated;
 	res->pruned = work.pruned;
-	if (work.level_reached > res->level_reached)
-		res->level_reached = work.level_reached;
-	ret = 0;
+	res->level_reached = work.level_reached;
 out:
-	release(&x);
+	views_release(&v);
+	hm_weight_tree_release(&weights);
 	hm_result_release(&best);
 	hm_result_release(&btm);
-	return ret;
+	hm_result_release(&scratch);
+	return stopped < 0 ? -1 : 0;
 }
