@@ -171,11 +171,18 @@ int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 	return 0;
 }
 
-/* A greedy answer to start from: GPTM, within a second. */
-static void greedy_seed(const struct hm_problem *pb, struct hm_result *seed)
+static double seconds_left(const struct hm_budget *budget, double start);
+
+/* A greedy answer to start from: GPTM, within a second and within what
+ * is left of 'budget' (its nodes count: the caller deducts them). */
+static void greedy_seed(const struct hm_problem *pb, const struct hm_budget *budget, double start,
+			struct hm_result *seed)
 {
-	struct hm_budget quick = { 0, 1 };
+	struct hm_budget quick = { budget->max_nodes, fmin(1, seconds_left(budget, start)) };
 	struct hm_error err;
+
+	if (quick.max_seconds <= 0)
+		return;
 
 	if (!hm_result_start(seed, pb, &err))
 		hm_tree_search(HM_WALK_GPTM, pb, &quick, seed, &err);
@@ -341,9 +348,13 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 				goto out;
 			}
 			ready = 1;
-			greedy_seed(pb, &gptm);
+			greedy_seed(pb, budget, start, &gptm);
 			keep_better(&best, &gptm, 0, &work);
 			hm_result_release(&gptm);
+			if (budget->max_nodes && (turn.max_nodes -= work.evaluated) <= 0) {
+				stopped = HM_STOP_NODES;
+				break;
+			}
 		}
 		stopped = enumeration_turn(pb, &weights, &v, &turn, start, &best, &scratch, &work, err);
 		if (stopped < 0)

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Speed of the exact optimizer against BTM, and the search-at-scale
+# targets (a benchmark, not a test):
+#  - the simulation study's 42 problems (see study.sh; reference model),
+#    exact and BTM each timed in a process of its own, alternating,
+#    REPEATS times (default 3): in one process the first search pays for
+#    warming up (about 2.5x on a 0.1 ms search), so 'compare' cannot time
+#    them fairly;
+#  - the clusters of experiments/generator/modern-1024.json and random
+#    families of 1000 processors (one and eight per host, depth 200 and
+#    1000), default model: GPTM, exact, and BTM within 10 s.
+#
+#   sh experiments/simulation/speed.sh [REPEATS]
+#
+# Writes experiments/results/search-speed/: runs.jsonl (one line per
+# search: problem, method, seconds, time found, proved or not) and
+# table.md (experiments/analysis.py speed). About 3-4 min here.
+set -eu
+cd "$(dirname "$0")/../.."
+[ -x build/hetmap ] || sh experiments/setup.sh >/dev/null
+repeats=${1:-3}
+hm=build/hetmap
+out=experiments/results/search-speed
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one search: GROUP PLATFORM N DEPTH|- MODEL METHOD MAX_TIME
+search() {
+	depth=""
+	[ "$4" = - ] || depth="-d $4"
+	# shellcheck disable=SC2086 # depth is one option or none
+	"$hm" plan -p "$2" -n "$3" $depth -m "$5" -M "$6" --max-time "$7" -f json \
+		-o "$tmp/plan.json" 2>/dev/null || [ $? -eq 5 ]   # 5: stopped by the budget
+	printf '{"group": "%s", "platform": "%s", "n": %s, "depth": "%s", "model": "%s", "plan": ' \
+		"$1" "$(basename "$2")" "$3" "$4" "$5" >> "$tmp/runs.jsonl"
+	tr -d '\n\t' < "$tmp/plan.json" >> "$tmp/runs.jsonl"
+	echo "}" >> "$tmp/runs.jsonl"
+}
+
+pair() {        # PLATFORM N DEPTH: exact and BTM, alternating
+	echo "speed: $1 n=$2 depth $3" >&2
+	for _ in $(seq "$repeats"); do
+		search study "$1" "$2" "$3" thesis exact 60
+		search study "$1" "$2" "$3" thesis BTM 60
+	done
+}
+
+start=$(date +%s)
+for d in 15 20 25 30; do
+	pair builtin:sunet 7680 $d
+	pair builtin:torc 2048 $d
+	pair builtin:torc 4096 $d
+	for p in msunet-01 msunet-02 msunet-03 mtorc-01 mtorc-02 mtorc-03; do
+		pair builtin:$p 20000 $d
+	done
+done
+for P in 25 50 100 200 500 1000; do
+	types=$((P < 20 ? P : 20))
+	printf '{"hetmap_generator": 1, "name": "random-%d", "random": {"seed": %d, "processors": %d, "types": %d, "speed_ratio": 50, "per_host": 1}}\n' \
+		"$P" "$P" "$P" "$types" > "$tmp/random-$P.json"
+	"$hm" generate "$tmp/random-$P.json" -o "$tmp/random-$P" 2>/dev/null
+	pair "$tmp/random-$P" 20000 30
+done
+
+# at scale: the default model, the default depth (the platform's cores)
+"$hm" generate experiments/generator/modern-1024.json -o "$tmp/modern-1024" 2>/dev/null
+for h in 1 8; do
+	printf '{"hetmap_generator": 1, "name": "random-1000-h%d", "random": {"seed": 11, "processors": 1000, "types": 20, "speed_ratio": 50, "per_host": %d, "k3": 1e-9}}\n' \
+		"$h" "$h" > "$tmp/random-1000-h$h.json"
+	"$hm" generate "$tmp/random-1000-h$h.json" -o "$tmp/random-1000-h$h" 2>/dev/null
+done
+for _ in $(seq "$repeats"); do
+	echo "speed: modern-1024" >&2
+	for m in GPTM exact; do
+		search scale "$tmp/modern-1024" 50000 - grid $m 60
+	done
+	for h in 1 8; do
+		for d in 200 1000; do
+			echo "speed: random-1000-h$h depth $d" >&2
+			search scale "$tmp/random-1000-h$h" 50000 $d grid GPTM 60
+			search scale "$tmp/random-1000-h$h" 50000 $d grid exact 60
+		done
+	done
+done
+for h in 1 8; do        # BTM alone, once: it is stopped by the budget
+	search scale "$tmp/random-1000-h$h" 50000 200 grid BTM 10
+done
+search scale "$tmp/modern-1024" 50000 - grid BTM 10
+mv "$tmp/runs.jsonl" "$out/runs.jsonl"
+elapsed=$(( $(date +%s) - start ))
+python3 experiments/analysis.py speed "$out" --elapsed "$elapsed" --repeats "$repeats"
+echo "speed: done in ${elapsed} s; see $out/table.md" >&2
