@@ -89,7 +89,18 @@ static int better_result(const struct hm_result *a, const struct hm_result *b)
 
 int hm_user_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	return hm_problem_check(pb, 0, err);
+	long cores = 0;
+
+	if (hm_problem_check(pb, 0, err))
+		return -1;
+	for (int i = 0; i < pb->platform->nr_procs; i++)
+		cores += pb->platform->procs[i].cores;
+	/* GU places a process on every core, and EU considers GU's set */
+	if (cores > HM_MAX_DEPTH)
+		return hm_error_set(err, "the modeled users place a process on every core, and %ld "
+				    "cores are more than the %d processes a configuration may have",
+				    cores, HM_MAX_DEPTH);
+	return 0;
 }
 
 /* EU: the best of the fastest processor alone, the CU set, the GU set. */

@@ -122,13 +122,23 @@ check "100000 processors generated within 5 s" test $((SECONDS - start)) -le 5
 start=$SECONDS
 expect 4 "" -- "$hm" generate "$tmp/g100k.json" -o "$tmp/a-file/x.json"
 check "an unwritable -o is reported before generating" test $((SECONDS - start)) -le 1
-# exact refuses what would need a huge class table, at once, exit 3; BTM
-# what would need a huge child table; compare skips them and goes on
+# on a two-level network (the generator's: hosts dearer than anything
+# inside them) exact reasons over 20 coarse classes and proves the optimum
 start=$SECONDS
-expect 3 "classes of interchangeable processors (at most 2048)" -- "$hm" plan -p "$tmp/p100k.json" -M exact -d 200 -n 50000
-expect 3 "depth x processors too large" -- "$hm" plan -p "$tmp/p100k.json" -M BTM -d 200 -n 50000
-check "both refused within 5 s" test $((SECONDS - start)) -le 5
-expect 0 "exact skipped" -- "$hm" compare -p "$tmp/p100k.json" -d 4 -n 50000 --methods exact,GCTM
+expect 0 "search " -- "$hm" plan -p "$tmp/p100k.json" -M exact -d 200 -n 50000
+check "exact proves the optimum of 100000 processors 8 per host within 5 s" test $((SECONDS - start)) -le 5
+# with a host's inside dearer than between hosts, each host splits the
+# classes: exact refuses what would need a huge class table, at once,
+# exit 3; BTM what would need a huge child table; the users a process on
+# each of 100000 cores; compare skips them and goes on
+printf '{"hetmap_generator": 1, "name": "big2", "random": {"seed": 3, "processors": 100000, "types": 20, "per_host": 8}, "network": {"same_processor": {"t_s": "1us", "t_w": "1ns"}, "same_node": {"t_s": "50us", "t_w": "1ns"}, "inter_node": {"t_s": "20us", "t_w": "1ns"}}}' > "$tmp/g100kx.json"
+expect 0 "" -- "$hm" generate "$tmp/g100kx.json" -o "$tmp/p100kx.json"
+start=$SECONDS
+expect 3 "classes of interchangeable processors (at most 2048)" -- "$hm" plan -p "$tmp/p100kx.json" -M exact -d 200 -n 50000
+expect 3 "depth x processors too large" -- "$hm" plan -p "$tmp/p100kx.json" -M BTM -d 200 -n 50000
+expect 3 "more than the 4096 processes" -- "$hm" plan -p "$tmp/p100kx.json" -M GU -n 50000
+check "all refused within 5 s" test $((SECONDS - start)) -le 5
+expect 0 "exact skipped" -- "$hm" compare -p "$tmp/p100kx.json" -d 4 -n 50000 --methods exact,GCTM
 # a plan of 100000 ranks loads in linear time
 python3 - "$tmp/plan100k.json" <<'PY'
 import json, sys

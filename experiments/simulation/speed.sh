@@ -31,7 +31,7 @@ search() {
 	[ "$4" = - ] || depth="-d $4"
 	# shellcheck disable=SC2086 # depth is one option or none
 	"$hm" plan -p "$2" -n "$3" $depth -m "$5" -M "$6" --max-time "$7" -f json \
-		-o "$tmp/plan.json" 2>/dev/null || [ $? -eq 5 ]   # 5: stopped by the budget
+		-o "$tmp/plan.json" >/dev/null 2>&1 || [ $? -eq 5 ]   # 5: stopped by the budget
 	printf '{"group": "%s", "platform": "%s", "n": %s, "depth": "%s", "model": "%s", "plan": ' \
 		"$1" "$(basename "$2")" "$3" "$4" "$5" >> "$tmp/runs.jsonl"
 	tr -d '\n\t' < "$tmp/plan.json" >> "$tmp/runs.jsonl"
