@@ -31,7 +31,10 @@ static const struct hm_usage usage = {
 	"write a platform JSON. HOST:N is a node of N cores: one rank per core,\n"
 	"all measuring at once (every core busy, as the model's k values are), and\n"
 	"one processor HOST with N cores in the platform, k the median over its\n"
-	"cores (--split-cores: N processors HOST-0 .. HOST-(N-1) instead).\n"
+	"cores (--split-cores: N processors HOST-0 .. HOST-(N-1) instead). Then,\n"
+	"on every node of two or more cores, one core alone measures dgemm again:\n"
+	"when it runs faster than with every core busy (memory bandwidth), the\n"
+	"node's type gets a busy_cores_scale (--all-busy-only skips this).\n"
 	"Progress goes to standard error.",
 	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
 	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"
@@ -121,6 +124,7 @@ struct cal_setup {
 	int rows, repeat;
 	double tolerance, timeout, min_time;
 	int split;              /* one processor per rank, not per node */
+	int all_busy_only;      /* no busy-cores scale (no alone phase) */
 	int launcher_major;     /* Open MPI 4 or 5: their syntax differs */
 };
 
@@ -143,6 +147,16 @@ static int placement_of(const struct host_list *h, int simulated, struct hm_plac
 	return 0;
 }
 
+/* 1 if two processors of the list are on one host. */
+static int shares_a_host(const struct host_list *h)
+{
+	for (int i = 1; i < h->n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(h->hosts[i], h->hosts[j]))
+				return 1;
+	return 0;
+}
+
 static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const struct host_list *h,
 		       const struct hm_launcher *l, const struct hm_placement *pl,
 		       const char *file, const char *platform, char **extra, int nextra)
@@ -157,6 +171,8 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 	hm_argv_addf(a, "--repeat=%d", cs->repeat);
 	hm_argv_addf(a, "--min-time=%g", cs->min_time);
 	hm_argv_add(a, "--shadow");
+	if (!cs->split && !cs->all_busy_only && shares_a_host(h))
+		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
 	hm_argv_add(a, "--hosts");
 	{
 		size_t size = (size_t)h->n * 201 + 1, len = 0;
@@ -316,7 +332,7 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
-				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0 };
+				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0, 0 };
 	char *sim_hosts = NULL;
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
@@ -349,6 +365,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
 			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
+			{ 0, "all-busy-only", HM_OPT_FLAG, &cs.all_busy_only, NULL, "measure with every core busy only: no busy-cores scale (faster)", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 

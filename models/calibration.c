@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NR_KERNELS = 3, MAX_BS = 16, MAX_REPEAT = 1000 };
+enum { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };
+enum { MAX_BS = 16, MAX_REPEAT = 1000 };
 static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
 #define NR_SCOPES HM_LINK_NSCOPES
 
@@ -73,8 +74,28 @@ void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t
 struct measured {
 	double k[NR_KERNELS][MAX_BS];
 	double spread[NR_KERNELS][MAX_BS];
+	double alone[MAX_BS];   /* dgemm with one core of the node busy (has_alone) */
+	int has_alone;
+	int cores;
 	int type;
 };
+
+/* The optional dgemm samples with one core of the node busy. */
+static int read_alone(const cJSON *per_b, int nbs, struct measured *m, struct hm_error *err)
+{
+	if (!per_b)
+		return 0;
+	if (cJSON_GetArraySize(per_b) != nbs)
+		return hm_error_at(err, "processors", "'k3_dgemm_alone' needs one list per block size");
+	for (int b = 0; b < nbs; b++) {
+		double lo, hi;
+
+		if (summarize(cJSON_GetArrayItem(per_b, b), &m->alone[b], &lo, &hi))
+			return hm_error_at(err, "processors", "bad samples of 'k3_dgemm_alone'");
+	}
+	m->has_alone = 1;
+	return 0;
+}
 
 static int read_processors(const cJSON *raw, int nbs, int nproc, struct measured *m,
 			   struct hm_error *err)
@@ -101,6 +122,9 @@ static int read_processors(const cJSON *raw, int nbs, int nproc, struct measured
 				m[i].spread[k][b] = (hi - lo) / med;
 			}
 		}
+		if (read_alone(cJSON_GetObjectItemCaseSensitive(e, "k3_dgemm_alone"), nbs, &m[i], err))
+			return -1;
+		m[i].cores = 1;
 		i++;
 	}
 	return 0;
@@ -125,6 +149,9 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 			continue;       /* merged with the node's first rank below */
 		node_hosts[nodes] = hosts[i];
 		cores[nodes] = 0;
+		/* the host's first rank measured alone (the bench's phase 1b) */
+		m[nodes].has_alone = m[i].has_alone;
+		memcpy(m[nodes].alone, m[i].alone, sizeof(m[i].alone));
 		for (int k = 0; k < NR_KERNELS; k++)
 			for (int b = 0; b < nbs; b++) {
 				double v[4096], spread = 0;
@@ -138,7 +165,7 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 				qsort(v, (size_t)c, sizeof(double), cmp_double);
 				m[nodes].k[k][b] = c % 2 ? v[c / 2] : 0.5 * (v[c / 2 - 1] + v[c / 2]);
 				m[nodes].spread[k][b] = spread;
-				cores[nodes] = c;
+				cores[nodes] = m[nodes].cores = c;
 			}
 		nodes++;
 	}
@@ -146,7 +173,8 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 }
 
 /* Greedy grouping: a processor joins the first type whose first member
- * is within the tolerance on every value. Returns the number of types;
+ * has as many cores (a type's busy-cores scale is keyed by them) and is
+ * within the tolerance on every value. Returns the number of types;
  * first[t] is the first member of type t. */
 static int group_types(struct measured *m, int nproc, int nbs, double tol, int *first)
 {
@@ -157,7 +185,7 @@ static int group_types(struct measured *m, int nproc, int nbs, double tol, int *
 
 		for (t = 0; t < ntypes; t++) {
 			const struct measured *ref = &m[first[t]];
-			int close = 1;
+			int close = ref->cores == m[i].cores;
 
 			for (int k = 0; k < NR_KERNELS && close; k++)
 				for (int b = 0; b < nbs && close; b++)
@@ -185,9 +213,57 @@ static double type_value(const struct measured *m, int nproc, int type, int k, i
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const int *bs, int nbs)
+/* A type's busy-cores scale: the median over its members that measured
+ * dgemm alone of median_b(alone / all busy). NAN when none did. */
+static double alone_ratio(const struct measured *m, int nproc, int type, int nbs)
 {
-	cJSON *types = cJSON_CreateObject();
+	double v[4096], r[MAX_BS];
+	int n = 0;
+
+	for (int i = 0; i < nproc && n < 4096; i++) {
+		if (m[i].type != type || !m[i].has_alone)
+			continue;
+		for (int b = 0; b < nbs; b++)
+			r[b] = m[i].alone[b] / m[i].k[K_DGEMM][b];
+		qsort(r, (size_t)nbs, sizeof(double), cmp_double);
+		v[n++] = nbs % 2 ? r[nbs / 2] : 0.5 * (r[nbs / 2 - 1] + r[nbs / 2]);
+	}
+	if (!n)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Below this ratio a core alone is faster than noise: three calibrations
+ * of this project's 2-core machine gave 0.93, 0.96 and 1.06. */
+#define ALONE_SIGNIFICANT 0.95
+
+/* The busy-cores scale of a type of C cores whose core alone runs dgemm
+ * at 'ratio' of its all-busy cost: {"1": ratio, "C": 1}. The record
+ * keeps the measured ratio; the table is written only when a core alone
+ * is clearly faster (below ALONE_SIGNIFICANT; above 1 the loader would
+ * refuse it: a scale never decreases). */
+static void busy_scale_json(cJSON *type, const char *name, double ratio, int cores,
+			    cJSON *record)
+{
+	char key[16];
+	cJSON *scale;
+
+	if (isnan(ratio) || cores < 2)
+		return;
+	cJSON_AddNumberToObject(record, name, ratio);
+	if (ratio >= ALONE_SIGNIFICANT)
+		return;
+	scale = cJSON_AddObjectToObject(type, "busy_cores_scale");
+	cJSON_AddNumberToObject(scale, "1", ratio);
+	snprintf(key, sizeof(key), "%d", cores);
+	cJSON_AddNumberToObject(scale, key, 1);
+}
+
+static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const int *first,
+			 const int *bs, int nbs, cJSON *record)
+{
+	cJSON *types = cJSON_CreateObject(), *alone = NULL;
 
 	for (int t = 0; t < ntypes; t++) {
 		char name[32], key[16];
@@ -203,6 +279,9 @@ static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const 
 				cJSON_AddNumberToObject(table, key, type_value(m, nproc, t, k, b));
 			}
 		}
+		if (!alone && !isnan(alone_ratio(m, nproc, t, nbs)))
+			alone = cJSON_AddObjectToObject(record, "dgemm_alone_over_all_busy");
+		busy_scale_json(type, name, alone_ratio(m, nproc, t, nbs), m[first[t]].cores, alone);
 	}
 	return types;
 }
@@ -420,7 +499,7 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 		 "(processors within %.0f%% share a type); see 'calibration' for spreads and fits",
 		 o->when, o->nproc, ntypes, ntypes == 1 ? "" : "s", 100 * o->tolerance);
 	cJSON_AddStringToObject(plat, "description", desc);
-	cJSON_AddItemToObject(plat, "types", types_json(m, o->nproc, ntypes, bs, nbs));
+	cJSON_AddItemToObject(plat, "types", types_json(m, o->nproc, ntypes, first, bs, nbs, record));
 	cJSON_AddItemToObject(plat, "processors", processors_json(o, m, nbs, record));
 	/* ranks are per processor, or per core when merged into nodes */
 	if (!(net = network_json(raw, record, o->per_node ? ranks_o->hosts : o->names, ranks_o->nproc,

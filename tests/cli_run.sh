@@ -99,9 +99,12 @@ expect 2 "grid 1 x 3 does not hold D = 2 processes" -- "$hm" run --plan "$tmp/ba
 # calibration on localhost: a platform that hetmap accepts and plans with
 expect 0 "calibrate: wrote $tmp/cal.json" -- "$hm" calibrate --hosts localhost:2 --repeat 3 --block-sizes 32,64 -o "$tmp/cal.json"
 expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal.json"
+# one core alone measured dgemm again (the busy-cores scale): its ratio is kept
+check "the node's dgemm alone over all busy is recorded" grep -q '"dgemm_alone_over_all_busy"' "$tmp/cal.json"
 check "one processor per node, with its cores" grep -q '"cores":[[:space:]]*2' "$tmp/cal.json"
 expect 0 "" -- "$hm" calibrate --hosts localhost:2 --repeat 1 --min-time 0.01 --block-sizes 32 --split-cores -o "$tmp/cal2.json"
 expect 0 "ok (calibrated, 2 processors" -- "$hm" platform check "$tmp/cal2.json"
+check "split cores measure no busy-cores scale" sh -c "! grep -q dgemm_alone '$tmp/cal2.json'"
 check "inter-node class marked as not measured" grep -q '"inter_node"' "$tmp/cal.json"
 expect 0 "record appended" -- "$hm" run -p "$tmp/cal.json" -n 500 -M BTM -d 4 --results "$res"
 expect 3 "host name 'a;b' has character ';'" -- "$hm" calibrate --hosts 'a;b' -o "$tmp/c.json"

@@ -1,8 +1,10 @@
 /* tests/test_platform.c - platform loader, units, tables and links. */
 #include "check.h"
+#include "models/calibration.h"
 #include "models/platform.h"
 #include "models/units.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +154,64 @@ static void buffer_with_nul_should_be_rejected(void)
 	CHECK(!strcmp(err.file, "mem"));
 }
 
+/* The calibration fit of a node of two cores whose first core also
+ * measured dgemm alone: 'alone' s/flop against 1e-10 with both busy. */
+static cJSON *fit_node(double alone)
+{
+	char raw[1024];
+	const char *names[] = { "h-0", "h-1" }, *hosts[] = { "h", "h" };
+	struct hm_calibration_opts o = { "t", 0.2, names, hosts, NULL, 2, 0, 1, "now" };
+	struct hm_error err;
+	cJSON *in, *out;
+
+	snprintf(raw, sizeof(raw),
+		 "{\"hetmap_calibration_raw\": 1, \"rows\": 64, \"repeat\": 1, \"block_sizes\": [32],"
+		 " \"bytes\": [8, 16], \"pingpong\": [{\"scope\": \"same_node\", \"ranks\": [0, 1],"
+		 " \"seconds\": [1e-6, 1.1e-6]}], \"processors\": ["
+		 "{\"rank\": 0, \"host\": \"h\", \"k3_dgemm\": [[1e-10]], \"k3_dtrsm\": [[2e-10]],"
+		 " \"k2_dgetf2\": [[3e-10]], \"k3_dgemm_alone\": [[%g]]},"
+		 "{\"rank\": 1, \"host\": \"h\", \"k3_dgemm\": [[1e-10]], \"k3_dtrsm\": [[2e-10]],"
+		 " \"k2_dgetf2\": [[3e-10]]}]}", alone);
+	in = cJSON_Parse(raw);
+	out = hm_calibration_platform(in, &o, &err);
+	cJSON_Delete(in);
+	if (!out)
+		fprintf(stderr, "  fit failed: %s: %s\n", err.path, err.msg);
+	return out;
+}
+
+static void calibration_should_fit_the_busy_cores_scale(void)
+{
+	cJSON *faster = fit_node(0.8e-10), *noise = fit_node(0.96e-10);
+
+	if (CHECK(faster != NULL) && CHECK(noise != NULL)) {
+		const cJSON *t = cJSON_GetObjectItem(cJSON_GetObjectItem(faster, "types"), "T1");
+		const cJSON *scale = cJSON_GetObjectItem(t, "busy_cores_scale");
+
+		/* a core alone 1.25x faster: scale 0.8 at one busy core, 1 at both */
+		CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(scale, "1")), 0.8, 1e-12);
+		CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(scale, "2")), 1, 1e-12);
+		CHECK(cJSON_GetArraySize(scale) == 2);
+		/* alone 4 % faster (within noise): no scale, the ratio kept in the record */
+		t = cJSON_GetObjectItem(cJSON_GetObjectItem(noise, "types"), "T1");
+		CHECK(cJSON_GetObjectItem(t, "busy_cores_scale") == NULL);
+		CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(noise, "calibration"), "dgemm_alone_over_all_busy"), "T1")),
+			0.96, 1e-12);
+		/* and hetmap reads what the fit wrote */
+		char *text = cJSON_Print(faster);
+		struct hm_platform *p = NULL;
+		struct hm_error err;
+
+		CHECK(text && hm_platform_load_buffer(text, strlen(text), "fit", &p, &err) == 0);
+		CHECK(p && p->nr_procs == 1 && p->procs[0].cores == 2 && p->types[0].busy_scale.n == 2);
+		hm_platform_free(p);
+		free(text);
+	}
+	cJSON_Delete(faster);
+	cJSON_Delete(noise);
+}
+
 int main(void)
 {
 	reference_platforms_should_load_with_their_sizes();
@@ -159,5 +219,6 @@ int main(void)
 	mini_should_convert_units_and_apply_overrides();
 	units_should_parse_and_reject();
 	buffer_with_nul_should_be_rejected();
+	calibration_should_fit_the_busy_cores_scale();
 	return check_summary("test_platform");
 }

@@ -11,6 +11,10 @@
  *     with m right-hand sides, and the panel factorisation of an m x b
  *     panel done column by column (idamax, swap, scal, ger) the way
  *     ScaLAPACK's pdgetf2 does it, not with LAPACK's dgetf2;
+ *  1b. with --alone, one core busy per host: the first rank of each host
+ *     that holds two or more measures dgemm again while the others sleep
+ *     (the busy-cores scale of models/README.md: how much faster a core
+ *     runs when its node is otherwise idle);
  *  2. ping-pong, one pair at a time, for each link scope present.
  * Ranks that wait sleep between polls, so they do not steal the core of
  * the rank being measured. Rank 0 prints one JSON line. */
@@ -32,7 +36,7 @@ static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k
 
 struct bench_args {
 	int bs[MAX_BS], nbs;
-	int rows, repeat, shadow;
+	int rows, repeat, shadow, alone;
 	double min_time;        /* seconds each sample runs at least */
 	char **hosts;           /* host of each processor rank */
 	int nhosts;
@@ -80,6 +84,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "shadow", no_argument, NULL, 's' },
+		{ "alone", no_argument, NULL, 'a' },
 		{ "min-time", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -98,6 +103,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		case 'R': a->repeat = atoi(optarg); break;
 		case 'H': hosts_text = optarg; break;
 		case 's': a->shadow = 1; break;
+		case 'a': a->alone = 1; break;
 		case 't': a->min_time = atof(optarg); break;
 		default: die(rank, "bad option");
 		}
@@ -189,12 +195,13 @@ static double time_kernel(struct kernel_data *d, int k)
 	return now() - t;
 }
 
-/* Seconds per flop of each kernel at block size b, 'repeat' samples each
- * after one warm-up, into out[kernel][rep]. A sample repeats the kernel
- * for at least 'min_time' seconds: a CPU quota (an emulated slow node)
- * lets a call shorter than its period run at full speed, so only a span
- * of many periods shows the share. */
-static void measure_kernels(int m, int b, int repeat, double min_time, double *out[NR_KERNELS])
+/* Seconds per flop of the first nk kernels at block size b, 'repeat'
+ * samples each after one warm-up, into out[kernel][rep]. A sample
+ * repeats the kernel for at least 'min_time' seconds: a CPU quota (an
+ * emulated slow node) lets a call shorter than its period run at full
+ * speed, so only a span of many periods shows the share. */
+static void measure_kernels(int m, int b, int repeat, double min_time, int nk,
+			    double *out[NR_KERNELS])
 {
 	size_t mb = (size_t)m * b;
 	struct kernel_data d = { m, b, malloc(mb * sizeof(double)), malloc(mb * sizeof(double)),
@@ -213,7 +220,7 @@ static void measure_kernels(int m, int b, int repeat, double min_time, double *o
 	for (int i = 0; i < b; i++)
 		d.L[(size_t)i * b + i] = 1.0;
 	for (int rep = -1; rep < repeat; rep++)
-		for (int k = 0; k < NR_KERNELS; k++) {
+		for (int k = 0; k < nk; k++) {
 			double start = now(), busy = 0;
 			long calls = 0;
 
@@ -286,13 +293,49 @@ static int choose_pairs(const struct bench_args *a, int nproc, struct pair *pair
 	return n;
 }
 
+/* 1 if rank r is the first of its host and the host holds another. */
+static int first_of_host(const struct bench_args *a, int r, int nproc)
+{
+	int others = 0;
+
+	for (int j = 0; j < nproc; j++) {
+		if (j < r && !strcmp(a->hosts[j], a->hosts[r]))
+			return 0;
+		others += j != r && !strcmp(a->hosts[j], a->hosts[r]);
+	}
+	return others > 0;
+}
+
+/* 1b: the first rank of each multi-rank host measures dgemm alone per
+ * block size into mine[b * repeat + rep]; rank 0 gathers them into all[]. */
+static void measure_alone(const struct bench_args *a, int rank, int nproc, double *mine,
+			  double *all)
+{
+	if (rank == 0)
+		fprintf(stderr, "calibrate: dgemm with one core busy per node, b in");
+	idle_barrier();
+	if (rank < nproc && first_of_host(a, rank, nproc))
+		for (int i = 0; i < a->nbs; i++) {
+			double *out[NR_KERNELS] = { mine + (size_t)i * a->repeat };
+
+			measure_kernels(a->rows, a->bs[i], a->repeat, a->min_time, 1, out);
+			if (rank == 0)
+				fprintf(stderr, " %d", a->bs[i]);
+		}
+	if (rank == 0)
+		fprintf(stderr, "\n");
+	idle_barrier();
+	MPI_Gather(mine, a->nbs * a->repeat, MPI_DOUBLE, all, a->nbs * a->repeat, MPI_DOUBLE, 0,
+		   MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_args a;
 	struct pair pairs[1 + 2 * MAX_PAIRS_PER_SCOPE];
 	long sizes[NR_SIZES];
 	int rank, size, nproc, npairs, nsamples;
-	double *samples, *all = NULL;
+	double *samples, *all = NULL, *alone, *all_alone = NULL;
 	char *buf;
 	cJSON *root = NULL, *procs = NULL, *pp = NULL;
 
@@ -303,9 +346,12 @@ int main(int argc, char **argv)
 	nproc = size - a.shadow;
 	nsamples = a.nbs * NR_KERNELS * a.repeat;
 	samples = calloc((size_t)nsamples + 1, sizeof(double));
-	if (rank == 0)
+	alone = calloc((size_t)a.nbs * a.repeat + 1, sizeof(double));
+	if (rank == 0) {
 		all = calloc((size_t)nsamples * size + 1, sizeof(double));
-	if (!samples || (rank == 0 && !all))
+		all_alone = calloc((size_t)a.nbs * a.repeat * size + 1, sizeof(double));
+	}
+	if (!samples || !alone || (rank == 0 && (!all || !all_alone)))
 		die(rank, "out of memory");
 
 	/* 1. compute kernels, all processors at once */
@@ -317,7 +363,7 @@ int main(int argc, char **argv)
 		double scratch[NR_KERNELS][1], *w[NR_KERNELS] = { scratch[0], scratch[1], scratch[2] };
 
 		for (int i = 0; i < a.nbs; i++)
-			measure_kernels(a.rows, a.bs[i], 1, 0, w);
+			measure_kernels(a.rows, a.bs[i], 1, 0, NR_KERNELS, w);
 	}
 	idle_barrier();
 	if (rank < nproc)
@@ -326,7 +372,7 @@ int main(int argc, char **argv)
 
 			for (int k = 0; k < NR_KERNELS; k++)
 				out[k] = samples + ((size_t)i * NR_KERNELS + k) * a.repeat;
-			measure_kernels(a.rows, a.bs[i], a.repeat, a.min_time, out);
+			measure_kernels(a.rows, a.bs[i], a.repeat, a.min_time, NR_KERNELS, out);
 			if (rank == 0)
 				fprintf(stderr, " %d", a.bs[i]);
 		}
@@ -334,6 +380,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "\n");
 	idle_barrier();
 	MPI_Gather(samples, nsamples, MPI_DOUBLE, all, nsamples, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	if (a.alone)
+		measure_alone(&a, rank, nproc, alone, all_alone);
 
 	/* 2. ping-pong, one pair at a time */
 	for (int s = 0; s < NR_SIZES; s++)
@@ -398,6 +446,13 @@ int main(int argc, char **argv)
 						all + (size_t)r * nsamples + ((size_t)i * NR_KERNELS + k) * a.repeat,
 						a.repeat));
 			}
+			if (a.alone && first_of_host(&a, r, nproc)) {
+				cJSON *per_b = cJSON_AddArrayToObject(e, "k3_dgemm_alone");
+
+				for (int i = 0; i < a.nbs; i++)
+					cJSON_AddItemToArray(per_b, cJSON_CreateDoubleArray(
+						all_alone + ((size_t)r * a.nbs + i) * a.repeat, a.repeat));
+			}
 			cJSON_AddItemToArray(procs, e);
 		}
 		/* memory is per physical machine; hetmap shares it among processors */
@@ -413,7 +468,7 @@ int main(int argc, char **argv)
 		}
 		cJSON_Delete(root);
 	}
-	free(buf), free(samples), free(all), free(a.hosts);
+	free(buf), free(samples), free(all), free(alone), free(all_alone), free(a.hosts);
 	MPI_Finalize();
 	return 0;
 }
