@@ -142,7 +142,7 @@ static int placement_of(const struct host_list *h, int simulated, struct hm_plac
 
 		/* a simulator's processor is the simulated host itself */
 		pl->ranks[i] = (struct hm_rank_place){ simulated ? h->hosts[p] : h->names[p], h->hosts[p],
-						       h->slot[p], 1, p == 0 ? 2 : 1, h->slot[p] };
+						       h->slot[p], 1, p == 0 ? 2 : 1, h->slot[p], 1 };
 	}
 	return 0;
 }

@@ -102,7 +102,7 @@ static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *c
 	cJSON_ArrayForEach(e, list) {
 		char where[64];
 		const cJSON *it;
-		long count, slot, cores;
+		long count, slot, cores, sockets = 1;
 
 		snprintf(where, sizeof(where), "plan.processes[%d]", i);
 		if (hm_json_check_keys(e, where, (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err) ||
@@ -113,10 +113,15 @@ static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *c
 		    hm_check_hostname(procs[i].host, where, err) ||
 		    int_member(e, where, "count", 1, MAX_PROCESSES, &count, err) ||
 		    int_member(e, where, "slot", 0, 1000000, &slot, err) ||
-		    int_member(e, where, "cores", 1, 1000000, &cores, err))
+		    int_member(e, where, "cores", 1, 1000000, &cores, err) ||
+		    (cJSON_GetObjectItemCaseSensitive(e, "sockets") &&
+		     int_member(e, where, "sockets", 1, 1000000, &sockets, err)))
 			return -1;
+		if (cores % sockets)
+			return hm_error_at(err, where, "%ld sockets do not divide the %ld cores", sockets, cores);
 		procs[i].slot = (int)slot;
 		procs[i].cores = (int)cores;
+		procs[i].sockets = (int)sockets;
 		procs[i].stacked = (int)count;
 		counts[i] = (int)count;
 		i++;
@@ -195,7 +200,9 @@ static int load_ranks(struct hm_placement *pl, const cJSON *ranks, struct hm_ran
 			goto out;
 		}
 		pl->ranks[k] = procs[j];
-		pl->ranks[k++].core = procs[j].slot + (procs[j].stacked - 1 - left[j]) % procs[j].cores;
+		pl->ranks[k++].core = procs[j].slot + hm_spread_core((procs[j].stacked - 1 - left[j]) %
+								      procs[j].cores, procs[j].cores,
+								      procs[j].sockets);
 		if (procs[j].stacked > procs[j].cores)
 			pl->oversubscribed = 1;
 	}

@@ -18,8 +18,11 @@ struct hm_rank_place {
 	int slot, cores;        /* cores slot .. slot + cores - 1 of host */
 	int stacked;            /* processes on this processor */
 	int core;               /* the one core this rank is bound to: the j-th rank
-				 * of its processor gets slot + (j mod cores), so
-				 * ranks share a core only when they outnumber cores */
+				 * of its processor gets the (j mod cores)-th core in
+				 * socket-round-robin order (hm_spread_core), so ranks
+				 * spread over the sockets and share a core only when
+				 * they outnumber cores */
+	int sockets;            /* the cores are numbered socket by socket, cores / sockets each */
 };
 
 struct hm_placement {
@@ -54,5 +57,14 @@ int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error
 int hm_placement_column_major(struct hm_placement *pl);
 
 void hm_placement_release(struct hm_placement *pl);
+
+/* The core, counted from the processor's first, of its q-th rank (q <
+ * cores): socket q mod sockets, its (q / sockets)-th core. With one
+ * socket: q. Consecutive ranks land on different sockets, so a processor
+ * using half its cores uses half of every socket's memory bandwidth. */
+static inline int hm_spread_core(int q, int cores, int sockets)
+{
+	return (q % sockets) * (cores / sockets) + q / sockets;
+}
 
 #endif /* HM_PLACEMENT_H */

@@ -73,6 +73,8 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 		cJSON_AddNumberToObject(e, "count", res->d[i]);
 		cJSON_AddNumberToObject(e, "slot", slot);
 		cJSON_AddNumberToObject(e, "cores", p->procs[i].cores);
+		if (p->procs[i].sockets > 1)
+			cJSON_AddNumberToObject(e, "sockets", p->procs[i].sockets);
 		cJSON_AddItemToArray(procs, e);
 		for (k = 0; k < res->d[i]; k++)
 			cJSON_AddItemToArray(ranks, cJSON_CreateString(p->procs[i].name));

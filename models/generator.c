@@ -154,29 +154,32 @@ static int add_one(struct target *t, const char *type, const char *host, const c
 	return add_named(t, type, host, NULL, path, err) ? 0 : -1;
 }
 
-/* Append one node of a group: a processor named after its host, with the
- * group's cores and memory (copied as written: the loader checks them). */
-static int add_node(struct target *t, const char *type, const char *host, const cJSON *cores,
-		    const cJSON *memory, const char *path, struct hm_error *err)
+/* Append one node of a group g: a processor named after its host, with the
+ * group's cores, sockets and memory (copied as written: the loader checks them). */
+static int add_node(struct target *t, const char *type, const char *host, const cJSON *g,
+		    const char *path, struct hm_error *err)
 {
+	static const char *const copied[] = { "cores", "sockets", "memory" };
 	cJSON *p = add_named(t, type, host, host, path, err);
 
 	if (!p)
 		return -1;
-	if (cores)
-		cJSON_AddItemToObject(p, "cores", cJSON_Duplicate(cores, 0));
-	if (memory)
-		cJSON_AddItemToObject(p, "memory", cJSON_Duplicate(memory, 0));
+	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(g, copied[i]);
+
+		if (v)
+			cJSON_AddItemToObject(p, copied[i], cJSON_Duplicate(v, 0));
+	}
 	return 0;
 }
 
 /* "groups": nodes of one generation each, with real host names: a list
  * ("hosts"), or host_prefix + a zero-padded index ("count", "first",
- * "digits": skl01 .. skl08); "cores" and "memory" per node. */
+ * "digits": skl01 .. skl08); "cores", "sockets" and "memory" per node. */
 static int apply_groups(struct target *t, const cJSON *groups, struct hm_error *err)
 {
 	static const char *const keys[] = { "type", "hosts", "host_prefix", "count", "first",
-					    "digits", "cores", "memory", NULL };
+					    "digits", "cores", "sockets", "memory", NULL };
 	const cJSON *g;
 	int gi = 0;
 
@@ -184,8 +187,6 @@ static int apply_groups(struct target *t, const cJSON *groups, struct hm_error *
 		return hm_error_at(err, "groups", "expected an array of groups");
 	cJSON_ArrayForEach(g, groups) {
 		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(g, "hosts"), *it;
-		const cJSON *cores = cJSON_GetObjectItemCaseSensitive(g, "cores");
-		const cJSON *memory = cJSON_GetObjectItemCaseSensitive(g, "memory");
 		const char *type, *prefix = NULL;
 		long count = 0, first = 1, digits = 0;
 		char path[64], host[320];
@@ -205,7 +206,7 @@ static int apply_groups(struct target *t, const cJSON *groups, struct hm_error *
 				return hm_error_at(err, path, "'hosts' must be a non-empty array of host names");
 			cJSON_ArrayForEach(h, hosts)
 				if (hm_json_name(h, path, &name, err) || hm_check_hostname(name, path, err) ||
-				    add_node(t, type, name, cores, memory, path, err))
+				    add_node(t, type, name, g, path, err))
 					return -1;
 			continue;
 		}
@@ -227,7 +228,7 @@ static int apply_groups(struct target *t, const cJSON *groups, struct hm_error *
 				}
 		for (long i = 0; i < count; i++) {
 			snprintf(host, sizeof(host), "%s%0*ld", prefix, (int)digits, first + i);
-			if (add_node(t, type, host, cores, memory, path, err))
+			if (add_node(t, type, host, g, path, err))
 				return -1;
 		}
 	}

@@ -49,6 +49,8 @@ struct hm_processor {
 	int type;           /* index into types[] */
 	int host_id;        /* index of its host among distinct hosts */
 	int cores;          /* >= 1: processes up to this many run without sharing a core */
+	int sockets;        /* >= 1, divides cores: its cores are numbered socket by socket
+			     * (cores / sockets each); launchers spread ranks over them */
 	double memory;      /* bytes usable by its processes, 0 = not given */
 };
 

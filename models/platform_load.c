@@ -319,12 +319,14 @@ static int find_type(const struct hm_platform *p, const char *name)
 static int load_processor(struct loader *ld, const cJSON *it, const char *path,
 			  struct hm_processor *pr)
 {
-	static const char *const keys[] = { "name", "host", "type", "cores", "memory", NULL };
+	static const char *const keys[] = { "name", "host", "type", "cores", "sockets", "memory",
+					    NULL };
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
 	const cJSON *host = cJSON_GetObjectItemCaseSensitive(it, "host");
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(it, "type");
 	const cJSON *cores = cJSON_GetObjectItemCaseSensitive(it, "cores");
 	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(it, "memory");
+	const cJSON *sockets = cJSON_GetObjectItemCaseSensitive(it, "sockets");
 	char sub[512];
 	const char *s;
 	long v;
@@ -359,6 +361,16 @@ static int load_processor(struct loader *ld, const cJSON *it, const char *path,
 		if (get_int(ld, cores, sub, 1, HM_MAX_CORES, &v))
 			return -1;
 		pr->cores = (int)v;
+	}
+	pr->sockets = 1;
+	if (sockets) {
+		snprintf(sub, sizeof(sub), "%s.sockets", path);
+		if (get_int(ld, sockets, sub, 1, HM_MAX_CORES, &v))
+			return -1;
+		if (pr->cores % v)
+			return hm_error_at(ld->err, sub, "%ld sockets do not divide the %d cores "
+					   "(each socket holds cores / sockets)", v, pr->cores);
+		pr->sockets = (int)v;
 	}
 	if (mem) {
 		snprintf(sub, sizeof(sub), "%s.memory", path);

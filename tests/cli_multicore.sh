@@ -70,6 +70,25 @@ rank 1=n2 slot=1
 rank 2=n2 slot=0
 RF
 
+# sockets: ranks alternate between them (cores numbered socket by socket)
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["processors"][0].update(cores=8, sockets=2); json.dump(d, open(sys.argv[2], "w"))' "$tmp/two.json" "$tmp/sock.json"
+expect 0 "" -- "$hm" plan -p "$tmp/sock.json" -n 4000 -M GU --launcher openmpi -o "$tmp/sock"
+check "eight ranks on 2 sockets of 4 cores: slots 0, 4, 1, 5, ..." diff - "$tmp/sock/rankfile" <<'RF'
+rank 0=n1 slot=0
+rank 1=n1 slot=4
+rank 2=n1 slot=1
+rank 3=n1 slot=5
+rank 4=n1 slot=2
+rank 5=n1 slot=6
+rank 6=n1 slot=3
+rank 7=n1 slot=7
+rank 8=n2 slot=0
+rank 9=n2 slot=1
+RF
+check "the plan names the sockets" grep -q '"sockets":[[:space:]]*2' "$tmp/sock/plan.json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["processors"][0].update(cores=8, sockets=3); json.dump(d, open(sys.argv[2], "w"))' "$tmp/two.json" "$tmp/sock3.json"
+expect 2 "processors[0].sockets: 3 sockets do not divide the 8 cores" -- "$hm" platform check "$tmp/sock3.json"
+
 # ---- the model: a second process on a 4-core node costs no share ---------
 one=$("$hm" predict -p "$tmp/two.json" -n 4000 --procs n1=1 --grid 1x1 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
 four=$("$hm" predict -p "$tmp/two.json" -n 4000 --procs n1=4 --grid 2x2 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')

@@ -46,7 +46,7 @@ static void fill(struct hm_placement *pl, struct hm_rank_place *r)
 	pl->D = 4, pl->r = 2, pl->c = 2, pl->n = 100, pl->b = 8;
 	strcpy(pl->routine, "lu");
 	for (int k = 0; k < 4; k++)
-		r[k] = (struct hm_rank_place){ "p", host[k], core[k], 1, 1, core[k] };
+		r[k] = (struct hm_rank_place){ "p", host[k], core[k], 1, 1, core[k], 1 };
 	pl->ranks = r;
 }
 
