@@ -26,6 +26,7 @@
  * is not below the incumbent is cut, and with it every larger m_c of the
  * same class. */
 #include "class_enumeration.h"
+#include "models/minmax.h"
 #include "clock.h"
 
 #include <math.h>
@@ -58,7 +59,12 @@ struct exact {
 	struct cls *cls;            /* in search order, fastest first */
 	struct hm_link *T;          /* [a * C + b] between classes (a != b or inside a) */
 	double *k;                  /* [(c * nb + bi) * 3 + kernel] */
-	double *suffix_k;           /* [(c * nb + bi) * 3 + kernel]: min over classes >= c; row C: inf */
+	double *suffix_k;           /* [(c * nb + bi) * 3 + kernel]: min over classes >= c of one
+				     * process's cost; row C: inf */
+	double *suffix_over;        /* the same for more processes than cores on a processor */
+	long *cum_cores;            /* [c]: cores of the classes before c, all their processors */
+	unsigned char *dominates;   /* [a * C + s]: a can stand in for s (NULL: not computed) */
+	unsigned char *on_path;     /* [c]: class c is in the current profile */
 	struct hm_link min_link;    /* smallest t_s and t_w between distinct processors */
 	const struct hm_weight_tree *weights;   /* the model's weights for 1..L processes */
 	int *path_class, *path_m, *path_multi;  /* the profile on the path */
@@ -141,26 +147,112 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 		goto oom;
 	for (int i = 0; i < x->nb * 3; i++)
 		x->suffix_k[(size_t)C * x->nb * 3 + i] = INFINITY;
+	if (!(x->suffix_over = malloc((size_t)(C + 1) * x->nb * 3 * sizeof(double))) ||
+	    !(x->cum_cores = malloc((size_t)(C + 1) * sizeof(long))))
+		goto oom;
+	for (int i = 0; i < x->nb * 3; i++)
+		x->suffix_over[(size_t)C * x->nb * 3 + i] = INFINITY;
 	for (int c = C - 1; c >= 0; c--) {
-		/* one process: the least a class can cost (its factor never drops) */
+		/* one process: the least a class can cost (its factor never
+		 * drops); one more than its cores: the least once they share */
 		double one = hm_compute_factor(p, x->cls[c].members[0], 1);
+		double over = hm_compute_factor(p, x->cls[c].members[0], x->cls[c].cores + 1);
 
-		for (int i = 0; i < x->nb * 3; i++)
-			x->suffix_k[(size_t)c * x->nb * 3 + i] = fmin(one * x->k[(size_t)c * x->nb * 3 + i],
-								       x->suffix_k[(size_t)(c + 1) * x->nb * 3 + i]);
+		for (int i = 0; i < x->nb * 3; i++) {
+			size_t at = (size_t)c * x->nb * 3 + i, next = at + (size_t)x->nb * 3;
+
+			x->suffix_k[at] = hm_min(one * x->k[at], x->suffix_k[next]);
+			x->suffix_over[at] = hm_min(over * x->k[at], x->suffix_over[next]);
+		}
 	}
+	x->cum_cores[0] = 0;
+	for (int c = 0; c < C; c++)
+		x->cum_cores[c + 1] = x->cum_cores[c] + (long)x->cls[c].count * x->cls[c].cores;
 	x->min_link.t_s = x->min_link.t_w = INFINITY;
 	for (int a = 0; a < C; a++)
 		for (int b = 0; b < C; b++)
 			if (a != b || x->cls[a].count > 1) {
-				x->min_link.t_s = fmin(x->min_link.t_s, x->T[a * C + b].t_s);
-				x->min_link.t_w = fmin(x->min_link.t_w, x->T[a * C + b].t_w);
+				x->min_link.t_s = hm_min(x->min_link.t_s, x->T[a * C + b].t_s);
+				x->min_link.t_w = hm_min(x->min_link.t_w, x->T[a * C + b].t_w);
 			}
 	free(fill);
 	return 0;
 oom:
 	free(fill);
 	return hm_error_set(err, "out of memory");
+}
+
+/* Dominance. Class a can stand in for class s when, at every count m,
+ * a costs no more in every SP and holds at least as many processes: as
+ * many processors or more, the same cores and busy-cores scale (so the
+ * same factors), no dearer kernel at any b, no dearer link to any other
+ * class nor inside, no less memory. Then a profile that uses s but not a
+ * is matched or beaten, at every total it reaches, by the same profile
+ * with a in place of s (same lo, hi at least as large, SPs no larger),
+ * which the enumeration visits or cuts by its bound; repeating the
+ * exchange ends, as it only moves to smaller class indices. So such a
+ * profile need not be visited. O(C^3) to compute: only for C <= 256. */
+#define MAX_DOMINANCE_CLASSES 256
+
+static int link_le(struct hm_link a, struct hm_link b)
+{
+	return a.t_s <= b.t_s && a.t_w <= b.t_w;
+}
+
+static int same_scale(const struct hm_table *a, const struct hm_table *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->b[i] != b->b[i] || a->k[i] != b->k[i])
+			return 0;
+	return 1;
+}
+
+static int can_stand_in(const struct exact *x, int a, int s)
+{
+	const struct hm_platform *p = x->pb->platform;
+	const struct cls *A = &x->cls[a], *S = &x->cls[s];
+	const size_t row = (size_t)x->nb * 3;
+
+	if (A->count < S->count || A->cores != S->cores ||
+	    !same_scale(&p->types[p->procs[A->members[0]].type].busy_scale,
+			&p->types[p->procs[S->members[0]].type].busy_scale) ||
+	    (A->memory > 0 && (S->memory <= 0 || A->memory < S->memory)) ||
+	    !link_le(A->same, S->same) || !link_le(x->T[a * x->C + a], x->T[s * x->C + s]))
+		return 0;
+	for (size_t i = 0; i < row; i++)
+		if (x->k[a * row + i] > x->k[s * row + i])
+			return 0;
+	for (int o = 0; o < x->C; o++)
+		if (o != a && o != s && !link_le(x->T[a * x->C + o], x->T[s * x->C + o]))
+			return 0;
+	return 1;
+}
+
+static int build_dominance(struct exact *x)
+{
+	if (!(x->on_path = calloc((size_t)x->C, 1)))
+		return -1;
+	if (x->C > MAX_DOMINANCE_CLASSES)
+		return 0;
+	if (!(x->dominates = calloc((size_t)x->C * x->C, 1)))
+		return -1;
+	for (int a = 0; a < x->C; a++)
+		for (int s = a + 1; s < x->C; s++)
+			x->dominates[a * x->C + s] = (unsigned char)can_stand_in(x, a, s);
+	return 0;
+}
+
+/* 1 if a class before c, unused by the current profile, stands in for c. */
+static int dominated(const struct exact *x, int c)
+{
+	if (!x->dominates)
+		return 0;
+	for (int a = 0; a < c; a++)
+		if (!x->on_path[a] && x->dominates[a * x->C + c])
+			return 1;
+	return 0;
 }
 
 /* ---- the enumeration --------------------------------------------------- */
@@ -179,25 +271,24 @@ static int out_of_budget(struct exact *x)
 	return x->stopped != 0;
 }
 
-/* The profile's SPs as one vector per b; 'raise' (may be NULL) raises
- * them to what any class after 'last' costs at least, with the cheapest
- * link: the SPs of every total the profile cannot hold itself. */
-static void sp_vectors(const struct exact *x, const struct profile *pf, int last, int raise,
+/* The profile's SPs as one vector per b; 'later' (may be NULL: as they
+ * are) raises the kernels' to its values ([bi * 3 + kernel]), and then
+ * the links to the cheapest one: the SPs of totals the profile cannot
+ * hold itself, which need classes after its last. */
+static void sp_vectors(const struct exact *x, const struct profile *pf, const double *later,
 		       hm_sp_vector *sp)
 {
-	const double *later = &x->suffix_k[(size_t)(last + 1) * x->nb * 3];
-
 	for (int bi = 0; bi < x->nb; bi++) {
 		double *v = sp[bi];
 
 		v[HM_SP_DGEMM] = pf->kg[bi], v[HM_SP_DTRSM] = pf->kt[bi], v[HM_SP_DGETF2] = pf->kf[bi];
 		v[HM_SP_TS] = pf->t_s, v[HM_SP_TW] = pf->t_w;
-		if (!raise)
+		if (!later)
 			continue;
 		for (int k = 0; k < 3; k++)
-			v[k] = fmax(v[k], later[bi * 3 + k]);
-		v[HM_SP_TS] = fmax(v[HM_SP_TS], x->min_link.t_s);
-		v[HM_SP_TW] = fmax(v[HM_SP_TW], x->min_link.t_w);
+			v[k] = hm_max(v[k], later[bi * 3 + k]);
+		v[HM_SP_TS] = hm_max(v[HM_SP_TS], x->min_link.t_s);
+		v[HM_SP_TW] = hm_max(v[HM_SP_TW], x->min_link.t_w);
 	}
 }
 
@@ -272,12 +363,49 @@ static int first_fitting(const struct exact *x, const struct profile *pf, int lo
  * It only grows with m_c (SPs and lo grow), whereas the strong bound's
  * part for D > hi can shrink when hi grows: only the weak one may cut
  * the larger m_c too. */
+/* Segments of the totals beyond a profile's own that are bounded apart;
+ * past the last, the level at its start holds to L. */
+#define MAX_SEGMENTS 32
+
+/* Whether every total in [hi + 1, L] is cut, for a profile whose last
+ * class is 'last'. Those totals need the classes after it, whose
+ * processors hold cum_cores (from the next class on) processes before any
+ * shares a core. So beyond hi + (the cores of the next j - 1 classes) a
+ * total needs either a class from the j-th on (at least its cheapest
+ * one-process cost) or more processes than cores somewhere (at least the
+ * cheapest such cost): the SPs rise segment by segment, a tighter bound
+ * than the next class's cost for every total. */
+static int beyond_cut(struct exact *x, const struct profile *pf, int last, int hi)
+{
+	const size_t row = (size_t)x->nb * 3;
+	const double *over = &x->suffix_over[(last + 1) * row];
+	hm_sp_vector raised[HM_MAX_BLOCK_SIZES];
+	double level[HM_MAX_BLOCK_SIZES * 3];
+	long from = hi + 1;
+
+	for (int j = last + 1, seg = 0; from <= x->L; j++, seg++) {
+		const double *one = &x->suffix_k[(size_t)(j < x->C ? j : x->C) * row];
+		long to = j < x->C && seg < MAX_SEGMENTS - 1 ?
+			  hi + x->cum_cores[j + 1] - x->cum_cores[last + 1] : x->L;
+
+		if (one[0] == INFINITY && over[0] == INFINITY)
+			return 1;       /* no class left to hold more processes */
+		for (size_t i = 0; i < row; i++)
+			level[i] = hm_min(one[i], over[i]);
+		sp_vectors(x, pf, level, raised);
+		if (any_below(x, raised, (int)from, (int)(to < x->L ? to : x->L)))
+			return 0;
+		from = to + 1;
+	}
+	return 1;
+}
+
 static int cut(struct exact *x, const struct profile *pf, int last, int strong)
 {
-	hm_sp_vector sp[HM_MAX_BLOCK_SIZES], raised[HM_MAX_BLOCK_SIZES];
+	hm_sp_vector sp[HM_MAX_BLOCK_SIZES];
 	int lo = pf->lo > 0 ? pf->lo : 1, hi = pf->hi < x->L ? pf->hi : x->L;
 
-	sp_vectors(x, pf, last, 0, sp);
+	sp_vectors(x, pf, NULL, sp);
 	if (!strong)
 		return !any_below(x, sp, lo, x->L);
 	if (lo <= hi) {
@@ -289,10 +417,7 @@ static int cut(struct exact *x, const struct profile *pf, int last, int strong)
 		if (any_below(x, sp, lo, hi))
 			return 0;
 	}
-	if (hi >= x->L || x->suffix_k[(size_t)(last + 1) * x->nb * 3] == INFINITY)
-		return 1;       /* no class left to hold more processes */
-	sp_vectors(x, pf, last, 1, raised);
-	return !any_below(x, raised, hi + 1, x->L);
+	return hi >= x->L || beyond_cut(x, pf, last, hi);
 }
 
 /* pf with class c added at count m (multi: on two or more processors). */
@@ -309,35 +434,38 @@ static void add_class(const struct exact *x, const struct profile *pf, int c, in
 	for (int bi = 0; bi < x->nb; bi++) {
 		const double *kv = &x->k[((size_t)c * x->nb + bi) * 3];
 
-		out->kg[bi] = fmax(out->kg[bi], cf * kv[0]);
-		out->kt[bi] = fmax(out->kt[bi], cf * kv[1]);
-		out->kf[bi] = fmax(out->kf[bi], cf * kv[2]);
+		out->kg[bi] = hm_max(out->kg[bi], cf * kv[0]);
+		out->kt[bi] = hm_max(out->kt[bi], cf * kv[1]);
+		out->kf[bi] = hm_max(out->kf[bi], cf * kv[2]);
 	}
 	for (int u = 0; u < x->depth; u++) {     /* pairs with the classes already used */
 		int o = x->path_class[u], fo = hm_share_factor(x->path_m[u], x->cls[o].cores);
 		int mm = f > fo ? f : fo;
 
-		out->t_s = fmax(out->t_s, mm * T[c * x->C + o].t_s);
-		out->t_w = fmax(out->t_w, mm * T[c * x->C + o].t_w);
+		out->t_s = hm_max(out->t_s, mm * T[c * x->C + o].t_s);
+		out->t_w = hm_max(out->t_w, mm * T[c * x->C + o].t_w);
 	}
 	if (multi) {
-		out->t_s = fmax(out->t_s, f * T[c * x->C + c].t_s);
-		out->t_w = fmax(out->t_w, f * T[c * x->C + c].t_w);
+		out->t_s = hm_max(out->t_s, f * T[c * x->C + c].t_s);
+		out->t_w = hm_max(out->t_w, f * T[c * x->C + c].t_w);
 	}
 	if (m >= 2) {
-		out->t_s = fmax(out->t_s, f * k->same.t_s);
-		out->t_w = fmax(out->t_w, f * k->same.t_w);
+		out->t_s = hm_max(out->t_s, f * k->same.t_s);
+		out->t_w = hm_max(out->t_w, f * k->same.t_w);
 	}
 	if (k->memory > 0)
-		out->mem_cap = fmin(out->mem_cap, k->memory / m);
+		out->mem_cap = hm_min(out->mem_cap, k->memory / m);
 	out->lo += multi ? m + 1 : m;
 	out->hi += multi ? k->count * m : m;
 }
 
 static void enumerate(struct exact *x, const struct profile *pf, int from)
 {
-	for (int c = from; c < x->C && !out_of_budget(x); c++)
-		for (int multi = 0; multi <= (x->cls[c].count > 1); multi++)
+	for (int c = from; c < x->C && !out_of_budget(x); c++) {
+		if (dominated(x, c))
+			continue;
+		x->on_path[c] = 1;
+		for (int multi = x->cls[c].count > 1; multi >= 0; multi--)
 			for (int m = 1; pf->lo + m + multi <= x->L && !out_of_budget(x); m++) {
 				struct profile child;
 
@@ -359,6 +487,8 @@ static void enumerate(struct exact *x, const struct profile *pf, int from)
 				enumerate(x, &child, c + 1);
 				x->depth--;
 			}
+		x->on_path[c] = 0;
+	}
 }
 
 /* The placement of the best profile: per class, one processor at m_c,
@@ -394,7 +524,8 @@ static void release(struct exact *x)
 {
 	for (int c = 0; x->cls && c < x->C; c++)
 		free(x->cls[c].members);
-	free(x->cls), free(x->T), free(x->k), free(x->suffix_k);
+	free(x->cls), free(x->T), free(x->k), free(x->suffix_k), free(x->suffix_over), free(x->cum_cores);
+	free(x->dominates), free(x->on_path);
 	free(x->path_class), free(x->path_m), free(x->path_multi);
 	free(x->best_class), free(x->best_m), free(x->best_multi);
 }
@@ -418,6 +549,10 @@ int hm_class_enumeration(const struct hm_problem *pb, const struct hm_weight_tre
 	x.best = INFINITY;
 	if (build(&x, procs, nprocs, class_of, C, inter, err))
 		goto out;
+	if (build_dominance(&x)) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
 	x.path_class = malloc(path), x.path_m = malloc(path), x.path_multi = malloc(path);
 	x.best_class = malloc(path), x.best_m = malloc(path), x.best_multi = malloc(path);
 	if (!x.path_class || !x.path_m || !x.path_multi || !x.best_class || !x.best_m ||

@@ -1,5 +1,6 @@
 /* search/weight_tree.c - see weight_tree.h. */
 #include "weight_tree.h"
+#include "models/minmax.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -51,12 +52,12 @@ static void fill_least(struct hm_weight_tree *t)
 
 			for (int g = t->start[k]; g < t->start[k + 1]; g++)
 				for (int j = 0; j < HM_NR_SP; j++)
-					least[j] = fmin(least[j], t->grid[g].w[j]);
+					least[j] = hm_min(least[j], t->grid[g].w[j]);
 		}
 	for (int node = t->leaves - 1; node >= 1; node--)
 		for (int bi = 0; bi < t->nb; bi++)
 			for (int j = 0; j < HM_NR_SP; j++)
-				least_at(t, node, bi)[j] = fmin(least_at(t, 2 * node, bi)[j],
+				least_at(t, node, bi)[j] = hm_min(least_at(t, 2 * node, bi)[j],
 								least_at(t, 2 * node + 1, bi)[j]);
 }
 
@@ -109,7 +110,7 @@ static double bound(const struct hm_weight_tree *t, int node, const hm_sp_vector
 	double best = INFINITY;
 
 	for (int bi = 0; bi < t->nb; bi++)
-		best = fmin(best, hm_weighted_time(least_at(t, node, bi), sp[bi]));
+		best = hm_min(best, hm_weighted_time(least_at(t, node, bi), sp[bi]));
 	return best;
 }
 

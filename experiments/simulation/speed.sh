@@ -8,7 +8,8 @@
 #    them fairly;
 #  - the clusters of experiments/generator/modern-1024.json and random
 #    families of 1000 processors (one and eight per host, depth 200 and
-#    1000), default model: GPTM, exact, and BTM within 10 s.
+#    1000; seed 11 repeated, seeds 12-20 once at depth 1000), default
+#    model: GPTM, exact, and BTM within 10 s.
 #
 #   sh experiments/simulation/speed.sh [REPEATS]
 #
@@ -81,6 +82,15 @@ for _ in $(seq "$repeats"); do
 			search scale "$tmp/random-1000-h$h" 50000 $d grid GPTM 60
 			search scale "$tmp/random-1000-h$h" 50000 $d grid exact 60
 		done
+	done
+done
+for h in 1 8; do        # nine more members of each family, once each
+	for seed in 12 13 14 15 16 17 18 19 20; do
+		printf '{"hetmap_generator": 1, "name": "random-1000-h%d-s%d", "random": {"seed": %d, "processors": 1000, "types": 20, "speed_ratio": 50, "per_host": %d, "k3": 1e-9}}\n' \
+			"$h" "$seed" "$seed" "$h" > "$tmp/g.json"
+		"$hm" generate "$tmp/g.json" -o "$tmp/random-1000-h$h-s$seed" 2>/dev/null
+		echo "speed: random-1000-h$h seed $seed depth 1000" >&2
+		search seeds "$tmp/random-1000-h$h-s$seed" 50000 1000 grid exact 60
 	done
 done
 for h in 1 8; do        # BTM alone, once: it is stopped by the budget
