@@ -25,6 +25,7 @@ out=experiments/results/search-speed
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. experiments/simulation/problems.sh
 
 # one search: GROUP PLATFORM N DEPTH|- MODEL METHOD MAX_TIME
 search() {
@@ -34,7 +35,7 @@ search() {
 	"$hm" plan -p "$2" -n "$3" $depth -m "$5" -M "$6" --max-time "$7" -f json \
 		-o "$tmp/plan.json" >/dev/null 2>&1 || [ $? -eq 5 ]   # 5: stopped by the budget
 	printf '{"group": "%s", "platform": "%s", "n": %s, "depth": "%s", "model": "%s", "plan": ' \
-		"$1" "$(basename "$2")" "$3" "$4" "$5" >> "$tmp/runs.jsonl"
+		"$1" "$(basename "$2" -platform.json)" "$3" "$4" "$5" >> "$tmp/runs.jsonl"
 	tr -d '\n\t' < "$tmp/plan.json" >> "$tmp/runs.jsonl"
 	echo "}" >> "$tmp/runs.jsonl"
 }
@@ -48,21 +49,7 @@ pair() {        # PLATFORM N DEPTH: exact and BTM, alternating
 }
 
 start=$(date +%s)
-for d in 15 20 25 30; do
-	pair builtin:sunet 7680 $d
-	pair builtin:torc 2048 $d
-	pair builtin:torc 4096 $d
-	for p in msunet-01 msunet-02 msunet-03 mtorc-01 mtorc-02 mtorc-03; do
-		pair builtin:$p 20000 $d
-	done
-done
-for P in 25 50 100 200 500 1000; do
-	types=$((P < 20 ? P : 20))
-	printf '{"hetmap_generator": 1, "name": "random-%d", "random": {"seed": %d, "processors": %d, "types": %d, "speed_ratio": 50, "per_host": 1}}\n' \
-		"$P" "$P" "$P" "$types" > "$tmp/random-$P.json"
-	"$hm" generate "$tmp/random-$P.json" -o "$tmp/random-$P" 2>/dev/null
-	pair "$tmp/random-$P" 20000 30
-done
+each_problem pair
 
 # at scale: the default model, the default depth (the platform's cores)
 "$hm" generate experiments/generator/modern-1024.json -o "$tmp/modern-1024" 2>/dev/null

@@ -24,6 +24,7 @@ budget=20        # seconds per method and comparison
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. experiments/simulation/problems.sh
 
 compare() {     # platform n depth
 	echo "study: $1 n=$2 depth $3" >&2
@@ -35,21 +36,7 @@ compare() {     # platform n depth
 
 start=$(date +%s)
 "$hm" compare -p builtin:sunet -n 10 -d 1 -f csv 2>/dev/null | head -1 > "$tmp/all.csv"
-for d in 15 20 25 30; do
-	compare builtin:sunet 7680 $d
-	compare builtin:torc 2048 $d
-	compare builtin:torc 4096 $d
-	for p in msunet-01 msunet-02 msunet-03 mtorc-01 mtorc-02 mtorc-03; do
-		compare builtin:$p 20000 $d
-	done
-done
-for P in 25 50 100 200 500 1000; do
-	types=$((P < 20 ? P : 20))
-	printf '{"hetmap_generator": 1, "name": "random-%d", "random": {"seed": %d, "processors": %d, "types": %d, "speed_ratio": 50, "per_host": 1}}\n' \
-		"$P" "$P" "$P" "$types" > "$tmp/random-$P.json"
-	"$hm" generate "$tmp/random-$P.json" -o "$tmp/random-$P-platform.json" 2>/dev/null
-	compare "$tmp/random-$P-platform.json" 20000 30
-done
+each_problem compare
 mv "$tmp/all.csv" "$out/all.csv"
 mv "$tmp/all.jsonl" "$out/all.jsonl"
 elapsed=$(( $(date +%s) - start ))
