@@ -171,7 +171,17 @@ int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 	return 0;
 }
 
-static double seconds_left(const struct hm_budget *budget, double start);
+/* What is left of 'budget' since 'start': > 0, or 0 when none is left
+ * (no time limit: HUGE_VAL). */
+static double seconds_left(const struct hm_budget *budget, double start)
+{
+	double left;
+
+	if (budget->max_seconds <= 0)
+		return HUGE_VAL;
+	left = budget->max_seconds - (hm_now() - start);
+	return left > 0 ? left : 0;
+}
 
 /* A greedy answer to start from: GPTM, within a second and within what
  * is left of 'budget' (its nodes count: the caller deducts them). */
@@ -183,7 +193,6 @@ static void greedy_seed(const struct hm_problem *pb, const struct hm_budget *bud
 
 	if (quick.max_seconds <= 0)
 		return;
-
 	if (!hm_result_start(seed, pb, &err))
 		hm_tree_search(HM_WALK_GPTM, pb, &quick, seed, &err);
 }
@@ -197,10 +206,11 @@ static void take(struct hm_result *to, struct hm_result *from)
 }
 
 /* Which proves the optimum sooner depends on the platform: the class
- * enumeration when classes are few (a 1024-core cluster of three classes:
- * 42000 enumeration nodes, 0.07 s, where BTM proves nothing in 60 s),
- * BTM when they are many and small (4 processors per host: BTM 8400
- * nodes, 0.09 s; the enumeration nothing in 30 s). So the two take turns
+ * enumeration when classes are few and the depth deep (a 1024-core
+ * cluster of three classes: 24000 enumeration nodes, 0.04 s, where BTM
+ * proves nothing in 60 s), BTM where it proves the optimum at once (1000
+ * processors at depth 30: 69 BTM nodes, 0.7 ms, where the GPTM answer the
+ * enumeration starts from alone takes 10 ms). So the two take turns
  * from scratch, each round 4x the last: BTM for BTM_WORK x scale / L
  * nodes (a BTM node costs about L: its bound scans the depth), then the
  * enumeration for ENUM_NODES x scale, seeded with the best answer so
@@ -210,18 +220,6 @@ static void take(struct hm_result *to, struct hm_result *from)
  * on every machine. With --max-nodes the enumeration alone runs, within it. */
 #define BTM_WORK 300000L
 #define ENUM_NODES 200000L
-
-/* What is left of 'budget' since 'start': > 0, or 0 when none is left
- * (no time limit: HUGE_VAL). */
-static double seconds_left(const struct hm_budget *budget, double start)
-{
-	double left;
-
-	if (budget->max_seconds <= 0)
-		return HUGE_VAL;
-	left = budget->max_seconds - (hm_now() - start);
-	return left > 0 ? left : 0;
-}
 
 /* One BTM turn of 'nodes' into 'out'; 0, or -1 with 'err' set. */
 static int btm_turn(const struct hm_problem *pb, long nodes, double seconds,
@@ -260,6 +258,34 @@ static int keep_better(struct hm_result *best, struct hm_result *turn, int keep,
 	return 0;
 }
 
+/* View h (as in enumeration_turn) as processors, their number, their
+ * classes and the number of classes; 0 for a host that needs no view. */
+static int view(struct views *v, int h, const int **procs, int *n, const int **class_of, int *C)
+{
+	if (h < 0) {
+		*procs = v->all, *n = v->P;
+		*class_of = h == -1 ? v->coarse : v->fine;
+		*C = h == -1 ? v->C_coarse : v->C_fine;
+		return 1;
+	}
+	*procs = &v->by_host[v->host_start[h]];
+	*n = v->host_start[h + 1] - v->host_start[h];
+	if (*n < 2)
+		return 0;       /* one processor alone: the coarse view costs it exactly */
+	*C = 0;         /* the host's classes, numbered from 0 */
+	for (int u = 0; u < *n; u++) {
+		int *k = &v->renumber[v->fine[(*procs)[u]]];
+
+		if (*k < 0)
+			*k = (*C)++;
+		v->host_class[(*procs)[u]] = *k;
+	}
+	for (int u = 0; u < *n; u++)
+		v->renumber[v->fine[(*procs)[u]]] = -1;
+	*class_of = v->host_class;
+	return 1;
+}
+
 /* One enumeration turn over the views within 'budget' (counted from
  * 'start'), seeded with and keeping its answer in 'best'; 'scratch' holds
  * each view's answer. The turn's stop reason, or -1 with 'err' set. */
@@ -269,31 +295,16 @@ static int enumeration_turn(const struct hm_problem *pb, const struct hm_weight_
 			    struct hm_result *work, struct hm_error *err)
 {
 	long used = 0;
-	int H = pb->platform->nr_hosts;
+	/* view -2: the platform's classes; or -1: the coarse one, then host h >= 0 */
+	int first = v->split ? -1 : -2, last = v->split ? pb->platform->nr_hosts - 1 : -2;
 
-	for (int h = v->split ? -1 : -2; h < (v->split ? H : -1); h++) {
+	for (int h = first; h <= last; h++) {
 		struct hm_budget left = *budget;
-		const int *procs = v->all, *class_of = v->fine;
-		int n = v->P, C = v->C_fine, ret;
+		const int *procs, *class_of;
+		int n, C, ret;
 
-		if (h == -1)    /* the coarse view */
-			class_of = v->coarse, C = v->C_coarse;
-		if (h >= 0) {   /* one host's view: its classes numbered from 0 */
-			procs = &v->by_host[v->host_start[h]];
-			n = v->host_start[h + 1] - v->host_start[h], C = 0;
-			if (n < 2)
-				continue;
-			for (int u = 0; u < n; u++) {
-				int *k = &v->renumber[v->fine[procs[u]]];
-
-				if (*k < 0)
-					*k = C++;
-				v->host_class[procs[u]] = *k;
-			}
-			for (int u = 0; u < n; u++)
-				v->renumber[v->fine[procs[u]]] = -1;
-			class_of = v->host_class;
-		}
+		if (!view(v, h, &procs, &n, &class_of, &C))
+			continue;
 		if (budget->max_nodes && (left.max_nodes -= used) <= 0)
 			return HM_STOP_NODES;
 		ret = hm_class_enumeration(pb, weights, procs, n, class_of, C,
