@@ -24,10 +24,13 @@
  * struct hm_model), so min over D in [lo, L], grids and b of the model at
  * the current SPs bounds every profile below the node; a node whose bound
  * is not below the incumbent is cut, and with it every larger m_c of the
- * same class. */
+ * same class. The bound is computed through the model's weights over
+ * ranges of D (weight_tree.h); the totals a profile cannot hold itself
+ * are bounded segment by segment (beyond_cut), and profiles that a
+ * dominating class makes redundant are skipped (can_stand_in). */
 #include "class_enumeration.h"
-#include "models/minmax.h"
 #include "clock.h"
+#include "models/minmax.h"
 
 #include <math.h>
 #include <stdlib.h>
