@@ -47,7 +47,7 @@ static void bench_model(int repeats)
 
 	for (i = 0; i < 19; i++)
 		d[i] = 1 + i % 3;
-	hm_sp_effective(torc, d, 64, &sp);
+	hm_sp_effective(torc, d, 64, HM_ROUTINE_LU, &sp);
 	for (k = 0; k < repeats; k++) {
 		double t0 = hm_now(), t1;
 

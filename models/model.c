@@ -76,21 +76,25 @@ void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double 
 	}
 }
 
-double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d)
-{
-	double f = hm_share_factor(d, cores);
+_Static_assert(HM_NR_ROUTINES == HM_NR_STACKED, "a stacking factor per routine");
 
-	return ty->busy_scale.n ? f * hm_table_at(&ty->busy_scale, d < cores ? d : cores) : f;
+double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d,
+			      enum hm_routine routine)
+{
+	int f = hm_share_factor(d, cores);
+	double c = f > 1 ? f * ty->stacked[routine] : f;
+
+	return ty->busy_scale.n ? c * hm_table_at(&ty->busy_scale, d < cores ? d : cores) : c;
 }
 
-double hm_compute_factor(const struct hm_platform *p, int i, int d)
+double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_routine routine)
 {
 	const struct hm_processor *pr = &p->procs[i];
 
-	return hm_type_compute_factor(&p->types[pr->type], pr->cores, d);
+	return hm_type_compute_factor(&p->types[pr->type], pr->cores, d, routine);
 }
 
-void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
+void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_routine routine,
 		     struct hm_sp *out)
 {
 	int i, j;
@@ -103,7 +107,7 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
 		if (d[i] <= 0)
 			continue;
 		t = &p->types[p->procs[i].type];
-		c = hm_compute_factor(p, i, d[i]);
+		c = hm_compute_factor(p, i, d[i], routine);
 		out->k3_dgemm = hm_max(out->k3_dgemm, c * hm_table_at(&t->k3_dgemm, b));
 		out->k3_dtrsm = hm_max(out->k3_dtrsm, c * hm_table_at(&t->k3_dtrsm, b));
 		out->k2_dgetf2 = hm_max(out->k2_dgetf2, c * hm_table_at(&t->k2_dgetf2, b));
@@ -166,7 +170,7 @@ int hm_predict(const struct hm_model *m, const struct hm_platform *p,
 		return hm_error_set(err, "n and b must be positive");
 	if (b > n)
 		return hm_error_set(err, "block size %d exceeds the matrix order n = %g", b, n);
-	hm_sp_effective(p, d, b, &sp);
+	hm_sp_effective(p, d, b, routine, &sp);
 	m->time(routine, n, r, c, b, &sp, out);
 	return 0;
 }

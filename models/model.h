@@ -88,21 +88,24 @@ const struct hm_model *const *hm_model_list(void);
  * its C cores (models/README.md): each process has a core to itself up to
  * C processes, beyond that ceil(d / C) share a core. The share factor
  * multiplies its communication costs; its computation costs are
- * multiplied by the share factor and by the type's busy-cores scale at
- * min(d, C) busy cores. With C = 1 both are d: the thesis's rule. Both
- * never decrease with d (the exact searches rely on it). */
+ * multiplied by the share factor, by the type's busy-cores scale at
+ * min(d, C) busy cores and, once a core is shared, by the type's
+ * stacking factor for the routine. With C = 1 and no stacking factor
+ * both are d: the thesis's rule. Both never decrease with d (the exact
+ * searches rely on it; the loader keeps stacking factors >= 0.5). */
 static inline int hm_share_factor(int d, int cores)
 {
 	return (d + cores - 1) / cores;
 }
 
-double hm_compute_factor(const struct hm_platform *p, int i, int d);
+double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_routine routine);
 /* The same for any processor of type 'ty' with 'cores' cores. */
-double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d);
+double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d,
+			      enum hm_routine routine);
 
 /* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
  * O(U^2) in the number U of used processors; searches do it incrementally. */
-void hm_sp_effective(const struct hm_platform *p, const int *d, int b,
+void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_routine routine,
 		     struct hm_sp *out);
 
 /* Bytes one process needs for the matrices of 'routine' at order n on D

@@ -21,6 +21,7 @@
 #define HM_MAX_BLOCK 4096          /* largest accepted block size */
 #define HM_MAX_CORES 4096          /* most cores of one processor */
 #define HM_MAX_WARNINGS 8
+#define HM_NR_STACKED 2            /* routines a stacking factor is given for: lu, gemm */
 
 /* A per-flop cost as a function of the block size b: 'n' points sorted by
  * b, linearly interpolated between them and clamped outside. */
@@ -41,6 +42,11 @@ struct hm_proc_type {
 	struct hm_table k3_dtrsm;   /* s/flop of dtrsm (b x b triangle) */
 	struct hm_table k2_dgetf2;  /* s/flop of the panel factorisation */
 	struct hm_table busy_scale; /* relative k by busy cores; n = 0: 1 */
+	/* The cost of a core two or more processes share, relative to the
+	 * heterogeneity rule's (which charges each of f processes f times
+	 * its k), by routine (index: enum hm_routine, lu then gemm); 1 when
+	 * not given. Measured by experiments/vcluster/stacking.sh. */
+	double stacked[HM_NR_STACKED];
 };
 
 struct hm_processor {

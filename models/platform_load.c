@@ -238,12 +238,44 @@ static int load_busy_scale(struct loader *ld, const cJSON *it, const char *path,
 	return 0;
 }
 
+/* stacked: {"lu": 0.8, "gemm": 1.3}: a shared core's cost relative to
+ * the heterogeneity rule, per routine, 1 when not given. At least 0.5:
+ * two processes on a core must not cost less than one (the searches
+ * need the factor to grow with the processes); at most 4. */
+static int load_stacked(struct loader *ld, const cJSON *it, const char *path,
+			struct hm_proc_type *ty)
+{
+	static const char *const routines[HM_NR_STACKED + 1] = { "lu", "gemm", NULL };
+	char sub[512];
+
+	for (int r = 0; r < HM_NR_STACKED; r++)
+		ty->stacked[r] = 1;
+	if (!it)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.stacked", path);
+	if (want_object(ld, it, sub) || check_keys(ld, it, sub, routines, MAX_FIXED_KEYS))
+		return -1;
+	for (int r = 0; r < HM_NR_STACKED; r++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, routines[r]);
+
+		if (!v)
+			continue;
+		snprintf(sub, sizeof(sub), "%s.stacked.%s", path, routines[r]);
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.5 && v->valuedouble <= 4))
+			return hm_error_at(ld->err, sub, "expected a number in [0.5, 4]: a shared "
+					   "core's cost relative to the heterogeneity rule");
+		ty->stacked[r] = v->valuedouble;
+	}
+	return 0;
+}
+
 static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		     struct hm_proc_type *ty)
 {
 	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2",
-					    "busy_cores_scale", "description", NULL };
+					    "busy_cores_scale", "stacked", "description", NULL };
 	const cJSON *busy = cJSON_GetObjectItemCaseSensitive(it, "busy_cores_scale");
+	const cJSON *stacked = cJSON_GetObjectItemCaseSensitive(it, "stacked");
 	const cJSON *k3 = cJSON_GetObjectItemCaseSensitive(it, "k3");
 	const cJSON *gemm = cJSON_GetObjectItemCaseSensitive(it, "k3_dgemm");
 	const cJSON *trsm = cJSON_GetObjectItemCaseSensitive(it, "k3_dtrsm");
@@ -269,6 +301,8 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.k2_dgetf2", path);
 	if (load_table(ld, k2, sub, &block_keys, &ty->k2_dgetf2))
+		return -1;
+	if (load_stacked(ld, stacked, path, ty))
 		return -1;
 	return busy ? load_busy_scale(ld, busy, path, ty) : 0;
 }

@@ -158,8 +158,9 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 	for (int c = C - 1; c >= 0; c--) {
 		/* one process: the least a class can cost (its factor never
 		 * drops); one more than its cores: the least once they share */
-		double one = hm_compute_factor(p, x->cls[c].members[0], 1);
-		double over = hm_compute_factor(p, x->cls[c].members[0], x->cls[c].cores + 1);
+		double one = hm_compute_factor(p, x->cls[c].members[0], 1, x->pb->routine);
+		double over = hm_compute_factor(p, x->cls[c].members[0], x->cls[c].cores + 1,
+						x->pb->routine);
 
 		for (int i = 0; i < x->nb * 3; i++) {
 			size_t at = (size_t)c * x->nb * 3 + i, next = at + (size_t)x->nb * 3;
@@ -430,7 +431,7 @@ static void add_class(const struct exact *x, const struct profile *pf, int c, in
 	const struct cls *k = &x->cls[c];
 	const struct hm_link *T = x->T;
 	/* the heterogeneity rule at the class's largest count m */
-	double cf = hm_compute_factor(x->pb->platform, k->members[0], m);
+	double cf = hm_compute_factor(x->pb->platform, k->members[0], m, x->pb->routine);
 	int f = hm_share_factor(m, k->cores);
 
 	*out = *pf;

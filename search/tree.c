@@ -234,7 +234,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 
 	dj = ++t->d[j];
 	fj = hm_share_factor(dj, p->procs[j].cores);
-	cj = hm_compute_factor(p, j, dj);
+	cj = hm_compute_factor(p, j, dj, t->pb.routine);
 	if (dj == 1)
 		t->used[t->nr_used++] = j;
 	n->level = up->level + 1;
@@ -352,7 +352,8 @@ double hm_tree_arith(struct hm_tree *t)
  * non-decreasing in m. */
 static double kind_factor(const struct hm_tree *t, int kd, int m)
 {
-	return hm_type_compute_factor(&t->pb.platform->types[t->kind_type[kd]], t->kind_cores[kd], m);
+	return hm_type_compute_factor(&t->pb.platform->types[t->kind_type[kd]], t->kind_cores[kd], m,
+				      t->pb.routine);
 }
 
 /* kth[p], p = 1..pmax: the p-th smallest value of the multiset

@@ -344,22 +344,58 @@ static void cores_should_share_only_beyond_their_number(void)
 		fprintf(stderr, "  %s: %s\n", err.path, err.msg);
 		return;
 	}
-	hm_sp_effective(p, d21, 32, &sp);
+	hm_sp_effective(p, d21, 32, HM_ROUTINE_LU, &sp);
 	CHECK_NEAR(sp.k3_dgemm, 2.0 / 3 * 1e-9, 1e-12);
 	CHECK_NEAR(sp.k2_dgetf2, 2.0 / 3 * 4e-9, 1e-12);
 	CHECK_NEAR(sp.t_s, 1e-5, 1e-12);
 	CHECK_NEAR(sp.t_w, 1e-8, 1e-12);
-	hm_sp_effective(p, d61, 32, &sp);
+	hm_sp_effective(p, d61, 32, HM_ROUTINE_LU, &sp);
 	CHECK_NEAR(sp.k3_dgemm, 2e-9, 1e-12);
 	CHECK_NEAR(sp.t_s, 2e-5, 1e-12);
 	CHECK_NEAR(sp.t_w, 2e-8, 1e-12);
-	hm_sp_effective(p, d40, 32, &sp);
+	hm_sp_effective(p, d40, 32, HM_ROUTINE_LU, &sp);
 	CHECK_NEAR(sp.k3_dgemm, 1e-9, 1e-12);
 	CHECK_NEAR(sp.t_s, 1e-6, 1e-12);
 	/* the factor never decreases with d (what the exact searches need) */
 	for (int d = 1; d < 20; d++)
-		CHECK(hm_compute_factor(p, 0, d + 1) >= hm_compute_factor(p, 0, d) &&
+		CHECK(hm_compute_factor(p, 0, d + 1, HM_ROUTINE_LU) >= hm_compute_factor(p, 0, d, HM_ROUTINE_LU) &&
 		      hm_share_factor(d + 1, 4) >= hm_share_factor(d, 4));
+	hm_platform_free(p);
+}
+
+/* A type's stacking factor scales a shared core's computation, for its
+ * routine only. One 2-core processor, k3 = 1e-9, k2 = 4e-9, "stacked":
+ * {"gemm": 1.5} (LU: 1, not given). By hand: d = 2 has a core each:
+ * k3 = 1e-9 for both routines; d = 3 shares (factor 2): GEMM 2 * 1.5e-9
+ * = 3e-9, LU 2e-9; d = 5 (factor 3): GEMM 4.5e-9, LU 3e-9. */
+static void stacking_should_scale_shared_cores_by_routine(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3\": 1e-9, \"k2_dgetf2\": 4e-9, \"stacked\": {\"gemm\": 1.5}}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\", \"cores\": 2}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}}, \"block_sizes\": [32]}";
+	static const struct { int d; double lu, gemm; } want[] = {
+		{ 1, 1e-9, 1e-9 }, { 2, 1e-9, 1e-9 }, { 3, 2e-9, 3e-9 }, { 5, 3e-9, 4.5e-9 },
+	};
+	struct hm_platform *p;
+	struct hm_error err;
+
+	if (!CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "stacked", &p, &err) == 0))
+		return;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct hm_sp lu, gemm;
+
+		hm_sp_effective(p, &want[i].d, 32, HM_ROUTINE_LU, &lu);
+		hm_sp_effective(p, &want[i].d, 32, HM_ROUTINE_GEMM, &gemm);
+		CHECK_NEAR(lu.k3_dgemm, want[i].lu, 1e-12);
+		CHECK_NEAR(gemm.k3_dgemm, want[i].gemm, 1e-12);
+		CHECK_NEAR(gemm.k2_dgetf2, 4 * want[i].gemm, 1e-12);
+	}
+	for (int d = 1; d < 20; d++)
+		CHECK(hm_compute_factor(p, 0, d + 1, HM_ROUTINE_GEMM) >=
+		      hm_compute_factor(p, 0, d, HM_ROUTINE_GEMM));
 	hm_platform_free(p);
 }
 
@@ -385,6 +421,7 @@ int main(void)
 {
 	cores_should_share_only_beyond_their_number();
 	busy_scale_should_not_decrease();
+	stacking_should_scale_shared_cores_by_routine();
 	struct hm_error err;
 
 	if (hm_platform_load("builtin:torc", &torc, &err) ||

@@ -42,9 +42,13 @@ static struct hm_platform *random_platform(int max_procs)
 			len += snprintf(json + len, sizeof(json) - len, "%s\"%s\": %g", k ? "," : "", bs[k],
 					base * (1 + 0.3 * rnd(5)));
 		len += snprintf(json + len, sizeof(json) - len, "}, \"k2_dgetf2\": %g", base * (2 + rnd(10)));
-		/* some types run faster with fewer busy cores (memory bandwidth) */
-		len += snprintf(json + len, sizeof(json) - len, "%s}", rnd(3) ? "" :
+		/* some types run faster with fewer busy cores (memory bandwidth),
+		 * some pay more or less than the rule for a shared core */
+		len += snprintf(json + len, sizeof(json) - len, "%s", rnd(3) ? "" :
 				", \"busy_cores_scale\": {\"1\": 0.7, \"2\": 0.85, \"3\": 1}");
+		len += snprintf(json + len, sizeof(json) - len, "%s}", rnd(3) ? "" :
+				rnd(2) ? ", \"stacked\": {\"gemm\": 1.4, \"lu\": 0.8}" :
+				", \"stacked\": {\"lu\": 0.5}");
 	}
 	len += snprintf(json + len, sizeof(json) - len, "}, \"processors\": [");
 	for (i = 0; i < P; i++)
@@ -186,7 +190,7 @@ static void check_incremental_sp(struct hm_tree *t, int *bad)
 		for (bi = 0; bi < t->nb; bi++) {
 			struct hm_sp want;
 
-			hm_sp_effective(t->pb.platform, t->d, t->block[bi], &want);
+			hm_sp_effective(t->pb.platform, t->d, t->block[bi], t->pb.routine, &want);
 			if (memcmp(&want, &hm_tree_top(t)->sp[bi], sizeof(want)))
 				(*bad)++;
 		}
