@@ -50,6 +50,10 @@ static void show_types(const struct hm_platform *p)
 				printf(" %d: k x %.3g", b->b[i], b->k[i]);
 			printf("\n");
 		}
+		if (p->types[t].stacked[HM_ROUTINE_LU] != 1 || p->types[t].stacked[HM_ROUTINE_GEMM] != 1)
+			printf("    %-10s a shared core costs the rule's x %.3g (lu), x %.3g (gemm)\n",
+			       "stacked", p->types[t].stacked[HM_ROUTINE_LU],
+			       p->types[t].stacked[HM_ROUTINE_GEMM]);
 	}
 }
 

@@ -188,8 +188,8 @@ oom:
 
 /* Dominance. Class a can stand in for class s when, at every count m,
  * a costs no more in every SP and holds at least as many processes: as
- * many processors or more, the same cores and busy-cores scale (so the
- * same factors), no dearer kernel at any b, no dearer link to any other
+ * many processors or more, the same cores and busy-cores scale and no
+ * larger stacking factor (so factors no larger), no dearer kernel at any b, no dearer link to any other
  * class nor inside, no less memory. Then a profile that uses s but not a
  * is matched or beaten, at every total it reaches, by the same profile
  * with a in place of s (same lo, hi at least as large, SPs no larger),
@@ -219,9 +219,12 @@ static int can_stand_in(const struct exact *x, int a, int s)
 	const struct cls *A = &x->cls[a], *S = &x->cls[s];
 	const size_t row = (size_t)x->nb * 3;
 
+	const struct hm_proc_type *ta = &p->types[p->procs[A->members[0]].type];
+	const struct hm_proc_type *ts = &p->types[p->procs[S->members[0]].type];
+
 	if (A->count < S->count || A->cores != S->cores ||
-	    !same_scale(&p->types[p->procs[A->members[0]].type].busy_scale,
-			&p->types[p->procs[S->members[0]].type].busy_scale) ||
+	    !same_scale(&ta->busy_scale, &ts->busy_scale) ||
+	    ta->stacked[x->pb->routine] > ts->stacked[x->pb->routine] ||
 	    (A->memory > 0 && (S->memory <= 0 || A->memory < S->memory)) ||
 	    !link_le(A->same, S->same) || !link_le(x->T[a * x->C + a], x->T[s * x->C + s]))
 		return 0;

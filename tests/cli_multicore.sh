@@ -89,6 +89,16 @@ check "the plan names the sockets" grep -q '"sockets":[[:space:]]*2' "$tmp/sock/
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["processors"][0].update(cores=8, sockets=3); json.dump(d, open(sys.argv[2], "w"))' "$tmp/two.json" "$tmp/sock3.json"
 expect 2 "processors[0].sockets: 3 sockets do not divide the 8 cores" -- "$hm" platform check "$tmp/sock3.json"
 
+# a stacking factor per routine: shown, and only GEMM's predictions change
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["types"]["t"]["stacked"] = {"gemm": 1.5}; json.dump(d, open(sys.argv[2], "w"))' "$tmp/two.json" "$tmp/stk.json"
+expect 0 "x 1 (lu), x 1.5 (gemm)" -- "$hm" platform show "$tmp/stk.json"
+g0=$("$hm" predict -p "$tmp/two.json" -r gemm -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
+g1=$("$hm" predict -p "$tmp/stk.json" -r gemm -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
+l0=$("$hm" predict -p "$tmp/two.json" -r lu -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
+l1=$("$hm" predict -p "$tmp/stk.json" -r lu -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
+check "3 ranks on 2 cores: GEMM's k3 x 1.5 ($g0 -> $g1), LU's unchanged ($l0 = $l1)" \
+	test "$g1" = "effective    k3_dgemm 0.00015" -a "$l0" = "$l1" -a "$g0" = "effective    k3_dgemm 0.0001"
+
 # ---- the model: a second process on a 4-core node costs no share ---------
 one=$("$hm" predict -p "$tmp/two.json" -n 4000 --procs n1=1 --grid 1x1 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
 four=$("$hm" predict -p "$tmp/two.json" -n 4000 --procs n1=4 --grid 2x2 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
