@@ -18,10 +18,8 @@ void hm_problem_opts_init(struct hm_problem_opts *o)
  * core (its cores), within what the searches take. */
 static int platform_cores(const struct hm_platform *p)
 {
-	long cores = 0;
+	long cores = hm_platform_cores(p);
 
-	for (int i = 0; i < p->nr_procs; i++)
-		cores += p->procs[i].cores;
 	return cores < HM_MAX_DEPTH ? (int)cores : HM_MAX_DEPTH;
 }
 

@@ -21,9 +21,16 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of v[0..n-1], n >= 1 (sorts v). */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Median, min and max of the numbers of a JSON array; -1 if it is not a
  * non-empty array of positive finite numbers. */
-static int summarize(const cJSON *arr, double *median, double *lo, double *hi)
+static int summarize(const cJSON *arr, double *med, double *lo, double *hi)
 {
 	double v[MAX_REPEAT];
 	int n = 0;
@@ -39,8 +46,7 @@ static int summarize(const cJSON *arr, double *median, double *lo, double *hi)
 	}
 	if (!n)
 		return -1;
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	*median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	*med = median(v, n);
 	*lo = v[0];
 	*hi = v[n - 1];
 	return 0;
@@ -162,8 +168,7 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 						v[c++] = m[j].k[k][b];
 						spread = fmax(spread, m[j].spread[k][b]);
 					}
-				qsort(v, (size_t)c, sizeof(double), cmp_double);
-				m[nodes].k[k][b] = c % 2 ? v[c / 2] : 0.5 * (v[c / 2 - 1] + v[c / 2]);
+				m[nodes].k[k][b] = median(v, c);
 				m[nodes].spread[k][b] = spread;
 				cores[nodes] = m[nodes].cores = c;
 			}
@@ -209,8 +214,7 @@ static double type_value(const struct measured *m, int nproc, int type, int k, i
 	for (int i = 0; i < nproc && n < 4096; i++)
 		if (m[i].type == type)
 			v[n++] = m[i].k[k][b];
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	return median(v, n);
 }
 
 /* A type's busy-cores scale: the median over its members that measured
@@ -225,13 +229,9 @@ static double alone_ratio(const struct measured *m, int nproc, int type, int nbs
 			continue;
 		for (int b = 0; b < nbs; b++)
 			r[b] = m[i].alone[b] / m[i].k[K_DGEMM][b];
-		qsort(r, (size_t)nbs, sizeof(double), cmp_double);
-		v[n++] = nbs % 2 ? r[nbs / 2] : 0.5 * (r[nbs / 2 - 1] + r[nbs / 2]);
+		v[n++] = median(r, nbs);
 	}
-	if (!n)
-		return NAN;
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	return n ? median(v, n) : NAN;
 }
 
 /* Below this ratio a core alone is faster than noise: three calibrations
@@ -279,9 +279,11 @@ static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const 
 				cJSON_AddNumberToObject(table, key, type_value(m, nproc, t, k, b));
 			}
 		}
-		if (!alone && !isnan(alone_ratio(m, nproc, t, nbs)))
+		double ratio = alone_ratio(m, nproc, t, nbs);
+
+		if (!alone && !isnan(ratio))
 			alone = cJSON_AddObjectToObject(record, "dgemm_alone_over_all_busy");
-		busy_scale_json(type, name, alone_ratio(m, nproc, t, nbs), m[first[t]].cores, alone);
+		busy_scale_json(type, name, ratio, m[first[t]].cores, alone);
 	}
 	return types;
 }

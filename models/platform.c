@@ -244,6 +244,15 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
 			HM_LINK_SAME_HOST : HM_LINK_INTER_HOST];
 }
 
+long hm_platform_cores(const struct hm_platform *p)
+{
+	long cores = 0;
+
+	for (int i = 0; i < p->nr_procs; i++)
+		cores += p->procs[i].cores;
+	return cores;
+}
+
 double hm_table_at(const struct hm_table *t, int b)
 {
 	int i;

@@ -152,6 +152,9 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j);
 /* Value of a table at block size b (interpolated, clamped). */
 double hm_table_at(const struct hm_table *t, int b);
 
+/* The cores of all processors together. */
+long hm_platform_cores(const struct hm_platform *p);
+
 /* Candidate block sizes for order n: the first k of block_sizes, those
  * <= n (a block larger than the matrix is no block-cyclic distribution),
  * at least the smallest one. Returns k. */

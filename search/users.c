@@ -60,11 +60,8 @@ static int user_counts(const struct hm_problem *pb, enum user_set set, int *d,
 	qsort(rank, (size_t)P, sizeof(*rank), cmp_ranked);
 	memset(d, 0, (size_t)P * sizeof(int));
 	if (set == SET_HALF) {
-		long cores = 0, half, held = 0;
+		long half = hm_platform_cores(pb->platform) / 2, held = 0;
 
-		for (i = 0; i < P; i++)
-			cores += pb->platform->procs[i].cores;
-		half = cores / 2;
 		for (take = 0; take < P && (take == 0 || held < half); take++)
 			held += pb->platform->procs[rank[take].index].cores;
 	} else {
@@ -89,12 +86,10 @@ static int better_result(const struct hm_result *a, const struct hm_result *b)
 
 int hm_user_applies(const struct hm_problem *pb, struct hm_error *err)
 {
-	long cores = 0;
+	long cores = hm_platform_cores(pb->platform);
 
 	if (hm_problem_check(pb, 0, err))
 		return -1;
-	for (int i = 0; i < pb->platform->nr_procs; i++)
-		cores += pb->platform->procs[i].cores;
 	/* GU places a process on every core, and EU considers GU's set */
 	if (cores > HM_MAX_DEPTH)
 		return hm_error_set(err, "the modeled users place a process on every core, and %ld "

@@ -1,5 +1,6 @@
 /* search/weight_tree.c - see weight_tree.h. */
 #include "weight_tree.h"
+#include "divisors.h"
 #include "models/minmax.h"
 
 #include <math.h>
@@ -64,36 +65,38 @@ static void fill_least(struct hm_weight_tree *t)
 int hm_weight_tree_init(struct hm_weight_tree *t, const struct hm_model *model,
 			enum hm_routine routine, double n, const int *block, int nb, int L)
 {
-	size_t grids = 0, k = 0;
+	struct hm_divisors div;
+	size_t k = 0;
 
 	t->L = L, t->nb = nb;
 	for (t->leaves = 1; t->leaves < L; t->leaves *= 2)
 		;
-	for (int D = 1; D <= L; D++)
-		for (int r = 1; r <= D; r++)
-			grids += D % r == 0;
+	t->start = NULL, t->grid = NULL, t->least = NULL;
+	if (hm_divisors_init(&div, L))
+		return -1;
 	t->start = malloc(((size_t)L * nb + 1) * sizeof(int));
-	t->grid = malloc(grids * nb * sizeof(*t->grid));
+	t->grid = malloc((size_t)div.start[L + 1] * nb * sizeof(*t->grid));
 	t->least = malloc((size_t)2 * t->leaves * nb * HM_NR_SP * sizeof(double));
 	if (!t->start || !t->grid || !t->least) {
+		hm_divisors_release(&div);
 		hm_weight_tree_release(t);
 		return -1;
 	}
 	for (int D = 1; D <= L; D++)
 		for (int bi = 0; bi < nb; bi++) {
 			struct hm_weighted_grid *g = &t->grid[k];
-			int count = 0;
+			int count;
+			const int *r = hm_divisors_of(&div, D, &count);
 
 			t->start[(D - 1) * nb + bi] = (int)k;
-			for (int r = 1; r <= D; r++)
-				if (D % r == 0) {
-					g[count].r = r;
-					hm_model_weights(model, routine, n, r, D / r, block[bi], g[count].w);
-					count++;
-				}
+			for (int q = 0; q < count; q++) {
+				g[q].r = r[q];
+				hm_model_weights(model, routine, n, r[q], D / r[q], block[bi], g[q].w);
+			}
 			k += (size_t)keep_undominated(g, count);
 		}
 	t->start[(size_t)L * nb] = (int)k;
+	hm_divisors_release(&div);
 	fill_least(t);
 	return 0;
 }
