@@ -73,14 +73,18 @@ static void show_processors(const struct hm_platform *p)
 	}
 }
 
-/* One link: latency in us, and t_w per 8-byte word as a bandwidth. */
+/* One link: latency in us, and t_w per 8-byte word as a bandwidth; the
+ * core's part when it is not all of t_w. */
 static void print_link(const char *label, struct hm_link l)
 {
 	if (l.t_w > 0)
-		printf("  %-15s t_s = %9.4g us   %9.4g GB/s (t_w = %.4g us/word)\n", label,
+		printf("  %-15s t_s = %9.4g us   %9.4g GB/s (t_w = %.4g us/word)", label,
 		       l.t_s * 1e6, 8e-9 / l.t_w, l.t_w * 1e6);
 	else
-		printf("  %-15s t_s = %9.4g us   free (t_w = 0)\n", label, l.t_s * 1e6);
+		printf("  %-15s t_s = %9.4g us   free (t_w = 0)", label, l.t_s * 1e6);
+	if (l.t_w_core < l.t_w)
+		printf(", core's part %.4g us/word", l.t_w_core * 1e6);
+	printf("\n");
 }
 
 static void show_network(const struct hm_platform *p)

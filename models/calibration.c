@@ -342,11 +342,25 @@ static int fit_network(const cJSON *raw, double t_s[NR_SCOPES], double t_w[NR_SC
 	return 0;
 }
 
+/* A link's fields. Between two processors a core's part of t_w is taken as
+ * the same-processor t_w ('core', 0 when not measured): the least a core
+ * spends moving a word, a copy through memory. A slower link is slower by
+ * its wire, which processes sharing a core do not slow down (README,
+ * "Slow links"); where the same-processor copy is the dearer, all of t_w
+ * is the core's. */
+static void link_fields(cJSON *link, double ts, double tw, double core)
+{
+	cJSON_AddNumberToObject(link, "t_s", ts);
+	cJSON_AddNumberToObject(link, "t_w", tw);
+	if (core > 0 && core < tw)
+		cJSON_AddNumberToObject(link, "t_w_core", core);
+}
+
 /* Pairs whose own fit is off their scope's by more than 'tolerance' (in
  * t_w): a link of their own, as "pairs" in the platform (a slow node's
  * link in a fast network, measured). 'rank_name' names the processor of
  * each rank; the shadow rank (beyond nproc) is skipped. */
-static void pair_links(const cJSON *raw, const double t_s[NR_SCOPES], const double t_w[NR_SCOPES],
+static void pair_links(const cJSON *raw, const double t_w[NR_SCOPES], double core,
 		       const char *const *rank_name, int nranks, double tolerance, cJSON *net)
 {
 	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(raw, "bytes");
@@ -385,18 +399,16 @@ static void pair_links(const cJSON *raw, const double t_s[NR_SCOPES], const doub
 			const char *ends[2] = { rank_name[a], rank_name[b] };
 
 			cJSON_AddItemToObject(link, "between", cJSON_CreateStringArray(ends, 2));
-			cJSON_AddNumberToObject(link, "t_s", ts);
-			cJSON_AddNumberToObject(link, "t_w", tw);
+			link_fields(link, ts, tw, core);
 			cJSON_AddItemToArray(pairs, link);
 		}
 	}
-	(void)t_s;
 }
 
 static cJSON *network_json(const cJSON *raw, cJSON *record, const char *const *rank_name, int nranks,
 			   double tolerance, struct hm_error *err)
 {
-	double t_s[NR_SCOPES] = { 0 }, t_w[NR_SCOPES] = { 0 };
+	double t_s[NR_SCOPES] = { 0 }, t_w[NR_SCOPES] = { 0 }, core;
 	int measured[NR_SCOPES], slowest = -1;
 	cJSON *net, *missing = cJSON_AddArrayToObject(record, "scopes_not_measured");
 
@@ -405,6 +417,7 @@ static cJSON *network_json(const cJSON *raw, cJSON *record, const char *const *r
 	for (int c = 0; c < NR_SCOPES; c++)
 		if (measured[c] && (slowest < 0 || t_w[c] > t_w[slowest]))
 			slowest = c;
+	core = measured[HM_LINK_SAME_PROCESSOR] ? t_w[HM_LINK_SAME_PROCESSOR] : 0;
 	net = cJSON_CreateObject();
 	for (int c = 0; c < NR_SCOPES; c++) {
 		cJSON *link = cJSON_AddObjectToObject(net, hm_link_scope_name((enum hm_link_scope)c));
@@ -412,10 +425,9 @@ static cJSON *network_json(const cJSON *raw, cJSON *record, const char *const *r
 
 		if (!measured[c])
 			cJSON_AddItemToArray(missing, cJSON_CreateString(hm_link_scope_name((enum hm_link_scope)c)));
-		cJSON_AddNumberToObject(link, "t_s", t_s[from]);
-		cJSON_AddNumberToObject(link, "t_w", t_w[from]);
+		link_fields(link, t_s[from], t_w[from], c == HM_LINK_SAME_PROCESSOR ? 0 : core);
 	}
-	pair_links(raw, t_s, t_w, rank_name, nranks, tolerance, net);
+	pair_links(raw, t_w, core, rank_name, nranks, tolerance, net);
 	return net;
 }
 

@@ -123,7 +123,7 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_r
 			if (hm_share_factor(d[j], p->procs[j].cores) > m)
 				m = hm_share_factor(d[j], p->procs[j].cores);
 			out->t_s = hm_max(out->t_s, m * l.t_s);
-			out->t_w = hm_max(out->t_w, m * l.t_w);
+			out->t_w = hm_max(out->t_w, hm_link_word_cost(l, m));
 		}
 	}
 }

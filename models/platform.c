@@ -226,7 +226,7 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
 	if (i == j)
 		return p->links[HM_LINK_SAME_PROCESSOR];
 	if (p->nr_overrides) {
-		struct hm_link_override key = { i < j ? i : j, i < j ? j : i, { 0, 0 } };
+		struct hm_link_override key = { i < j ? i : j, i < j ? j : i, { 0, 0, 0 } };
 		const struct hm_link_override *o =
 			bsearch(&key, p->overrides, (size_t)p->nr_overrides,
 				sizeof(*p->overrides), cmp_override);

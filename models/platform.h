@@ -73,11 +73,34 @@ enum hm_link_scope {
 /* "same_processor", "same_node", "inter_node": the keys of 'network'. */
 const char *hm_link_scope_name(enum hm_link_scope s);
 
-/* Hockney cost of a message of w words: t_s + w * t_w. */
+/* Hockney cost of a message of w words: t_s + w * t_w. t_w_core (<= t_w)
+ * is the part of t_w a process's core spends moving the words; the rest is
+ * the wire's. f processes sharing a core (the heterogeneity rule's share
+ * factor) pay the core's part f times but cannot beat the wire:
+ * hm_link_word_cost. t_w_core = t_w (the default) is the thesis's rule,
+ * f t_w. */
 struct hm_link {
 	double t_s;         /* s */
 	double t_w;         /* s per 8-byte word */
+	double t_w_core;    /* s per 8-byte word, 0 <= t_w_core <= t_w */
 };
+
+/* A link's t_w when the busier end's share factor is f (>= 1). Never
+ * decreases when f, t_w or t_w_core grows: the searches' bounds take it
+ * at componentwise least links. */
+static inline double hm_link_word_cost(struct hm_link l, int f)
+{
+	double core = f * l.t_w_core;
+
+	return core > l.t_w ? core : l.t_w;
+}
+
+/* a costs no more than b at every share factor (and both are equal when
+ * each is at most the other). */
+static inline int hm_link_at_most(struct hm_link a, struct hm_link b)
+{
+	return a.t_s <= b.t_s && a.t_w <= b.t_w && a.t_w_core <= b.t_w_core;
+}
 
 struct hm_link_override {
 	int a, b;           /* processor indices, a < b */

@@ -462,6 +462,7 @@ static int load_link(struct loader *ld, const cJSON *it, const char *path,
 {
 	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(it, "t_s");
 	const cJSON *tw = cJSON_GetObjectItemCaseSensitive(it, "t_w");
+	const cJSON *core = cJSON_GetObjectItemCaseSensitive(it, "t_w_core");
 	char sub[512];
 
 	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
@@ -474,7 +475,18 @@ static int load_link(struct loader *ld, const cJSON *it, const char *path,
 	if (get_quantity(ld, ts, sub, HM_UNIT_SECONDS, 1, &l->t_s))
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.t_w", path);
-	return get_quantity(ld, tw, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w);
+	if (get_quantity(ld, tw, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w))
+		return -1;
+	l->t_w_core = l->t_w;   /* the thesis's rule: all of t_w is the core's */
+	if (!core)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.t_w_core", path);
+	if (get_quantity(ld, core, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w_core))
+		return -1;
+	if (l->t_w_core > l->t_w)
+		return hm_error_at(ld->err, sub, "%g s per word exceeds t_w (%g): the core's part of a "
+				   "word's cost cannot exceed the whole", l->t_w_core, l->t_w);
+	return 0;
 }
 
 /* An entry {"between": [A, B], "t_s": ..., "t_w": ...} of 'pairs' or
@@ -482,7 +494,7 @@ static int load_link(struct loader *ld, const cJSON *it, const char *path,
 static int load_between(struct loader *ld, const cJSON *it, const char *path, const char *what,
 			struct hm_link *l, const char *ends[2])
 {
-	static const char *const keys[] = { "between", "t_s", "t_w", NULL };
+	static const char *const keys[] = { "between", "t_s", "t_w", "t_w_core", NULL };
 	const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
 	char sub[160];
 
@@ -577,7 +589,7 @@ static int load_network(struct loader *ld, const cJSON *net)
 {
 	static const char *const keys[] = { "same_processor", "same_node", "inter_node",
 					    "links", "pairs", "description", NULL };
-	static const char *const link_keys[] = { "t_s", "t_w", NULL };
+	static const char *const link_keys[] = { "t_s", "t_w", "t_w_core", NULL };
 	const cJSON *pairs, *rules;
 	char path[64];
 	int c;

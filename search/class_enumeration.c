@@ -172,12 +172,14 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 	x->cum_cores[0] = 0;
 	for (int c = 0; c < C; c++)
 		x->cum_cores[c + 1] = x->cum_cores[c] + (long)x->cls[c].count * x->cls[c].cores;
-	x->min_link.t_s = x->min_link.t_w = INFINITY;
+	x->min_link.t_s = x->min_link.t_w = x->min_link.t_w_core = INFINITY;
 	for (int a = 0; a < C; a++)
 		for (int b = 0; b < C; b++)
 			if (a != b || x->cls[a].count > 1) {
 				x->min_link.t_s = hm_min(x->min_link.t_s, x->T[a * C + b].t_s);
 				x->min_link.t_w = hm_min(x->min_link.t_w, x->T[a * C + b].t_w);
+				x->min_link.t_w_core = hm_min(x->min_link.t_w_core,
+							      x->T[a * C + b].t_w_core);
 			}
 	free(fill);
 	return 0;
@@ -197,11 +199,6 @@ oom:
  * exchange ends, as it only moves to smaller class indices. So such a
  * profile need not be visited. O(C^3) to compute: only for C <= 256. */
 #define MAX_DOMINANCE_CLASSES 256
-
-static int link_le(struct hm_link a, struct hm_link b)
-{
-	return a.t_s <= b.t_s && a.t_w <= b.t_w;
-}
 
 static int same_scale(const struct hm_table *a, const struct hm_table *b)
 {
@@ -226,13 +223,13 @@ static int can_stand_in(const struct exact *x, int a, int s)
 	    !same_scale(&ta->busy_scale, &ts->busy_scale) ||
 	    ta->stacked[x->pb->routine] > ts->stacked[x->pb->routine] ||
 	    (A->memory > 0 && (S->memory <= 0 || A->memory < S->memory)) ||
-	    !link_le(A->same, S->same) || !link_le(x->T[a * x->C + a], x->T[s * x->C + s]))
+	    !hm_link_at_most(A->same, S->same) || !hm_link_at_most(x->T[a * x->C + a], x->T[s * x->C + s]))
 		return 0;
 	for (size_t i = 0; i < row; i++)
 		if (x->k[a * row + i] > x->k[s * row + i])
 			return 0;
 	for (int o = 0; o < x->C; o++)
-		if (o != a && o != s && !link_le(x->T[a * x->C + o], x->T[s * x->C + o]))
+		if (o != a && o != s && !hm_link_at_most(x->T[a * x->C + o], x->T[s * x->C + o]))
 			return 0;
 	return 1;
 }
@@ -450,15 +447,15 @@ static void add_class(const struct exact *x, const struct profile *pf, int c, in
 		int mm = f > fo ? f : fo;
 
 		out->t_s = hm_max(out->t_s, mm * T[c * x->C + o].t_s);
-		out->t_w = hm_max(out->t_w, mm * T[c * x->C + o].t_w);
+		out->t_w = hm_max(out->t_w, hm_link_word_cost(T[c * x->C + o], mm));
 	}
 	if (multi) {
 		out->t_s = hm_max(out->t_s, f * T[c * x->C + c].t_s);
-		out->t_w = hm_max(out->t_w, f * T[c * x->C + c].t_w);
+		out->t_w = hm_max(out->t_w, hm_link_word_cost(T[c * x->C + c], f));
 	}
 	if (m >= 2) {
 		out->t_s = hm_max(out->t_s, f * k->same.t_s);
-		out->t_w = hm_max(out->t_w, f * k->same.t_w);
+		out->t_w = hm_max(out->t_w, hm_link_word_cost(k->same, f));
 	}
 	if (k->memory > 0)
 		out->mem_cap = hm_min(out->mem_cap, k->memory / m);

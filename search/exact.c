@@ -47,18 +47,13 @@ static void views_release(struct views *v)
 	memset(v, 0, sizeof(*v));
 }
 
-static int link_at_most(const struct hm_link *a, const struct hm_link *b)
-{
-	return a->t_s <= b->t_s && a->t_w <= b->t_w;
-}
-
 static int two_level(const struct hm_platform *p)
 {
 	const struct hm_link *inter = &p->links[HM_LINK_INTER_HOST];
 
 	return !p->nr_rules && !p->nr_overrides && p->nr_hosts > 1 &&
-	       link_at_most(&p->links[HM_LINK_SAME_HOST], inter) &&
-	       link_at_most(&p->links[HM_LINK_SAME_PROCESSOR], inter);
+	       hm_link_at_most(p->links[HM_LINK_SAME_HOST], *inter) &&
+	       hm_link_at_most(p->links[HM_LINK_SAME_PROCESSOR], *inter);
 }
 
 /* Classes by type, cores and memory: the fine classes merged. */

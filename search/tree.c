@@ -37,25 +37,27 @@ static int find_classes(struct hm_tree *t)
 	return 0;
 }
 
-/* The cheapest links that can exist: the floors of any pair's cost. */
+static void link_min(struct hm_link *m, struct hm_link l)
+{
+	m->t_s = hm_min(m->t_s, l.t_s);
+	m->t_w = hm_min(m->t_w, l.t_w);
+	m->t_w_core = hm_min(m->t_w_core, l.t_w_core);
+}
+
+/* The cheapest links that can exist: the floors of any pair's cost (a
+ * link's cost never decreases in any of its parts, hm_link_word_cost). */
 static void fill_link_minima(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
-	const struct hm_link *l = p->links;
 	int i;
 
-	t->link_same_min[0] = l[HM_LINK_SAME_PROCESSOR].t_s;
-	t->link_same_min[1] = l[HM_LINK_SAME_PROCESSOR].t_w;
-	t->link_diff_min[0] = hm_min(l[HM_LINK_SAME_HOST].t_s, l[HM_LINK_INTER_HOST].t_s);
-	t->link_diff_min[1] = hm_min(l[HM_LINK_SAME_HOST].t_w, l[HM_LINK_INTER_HOST].t_w);
-	for (i = 0; i < p->nr_overrides; i++) {
-		t->link_diff_min[0] = hm_min(t->link_diff_min[0], p->overrides[i].link.t_s);
-		t->link_diff_min[1] = hm_min(t->link_diff_min[1], p->overrides[i].link.t_w);
-	}
-	for (i = 0; i < p->nr_rules; i++) {
-		t->link_diff_min[0] = hm_min(t->link_diff_min[0], p->rules[i].link.t_s);
-		t->link_diff_min[1] = hm_min(t->link_diff_min[1], p->rules[i].link.t_w);
-	}
+	t->link_same_min = p->links[HM_LINK_SAME_PROCESSOR];
+	t->link_diff_min = p->links[HM_LINK_SAME_HOST];
+	link_min(&t->link_diff_min, p->links[HM_LINK_INTER_HOST]);
+	for (i = 0; i < p->nr_overrides; i++)
+		link_min(&t->link_diff_min, p->overrides[i].link);
+	for (i = 0; i < p->nr_rules; i++)
+		link_min(&t->link_diff_min, p->rules[i].link);
 }
 
 /* Kinds: one per distinct (type, cores), numbered in processor order. */
@@ -244,7 +246,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 		struct hm_link l = hm_platform_link(p, j, j);
 
 		ts = hm_max(ts, fj * l.t_s);
-		tw = hm_max(tw, fj * l.t_w);
+		tw = hm_max(tw, hm_link_word_cost(l, fj));
 	}
 	for (u = 0; u < t->nr_used; u++) {
 		int k = t->used[u], m, fk;
@@ -256,7 +258,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 		fk = hm_share_factor(t->d[k], p->procs[k].cores);
 		m = fj > fk ? fj : fk;
 		ts = hm_max(ts, m * l.t_s);
-		tw = hm_max(tw, m * l.t_w);
+		tw = hm_max(tw, hm_link_word_cost(l, m));
 	}
 	for (bi = 0; bi < t->nb; bi++) {
 		struct hm_sp *s = &n->sp[bi];
@@ -390,31 +392,37 @@ static void kth_multiples(struct hm_tree *t, const double *k, const int *cnt,
 	}
 }
 
-/* Floor of t_s (x = 0) or t_w (x = 1) of any descendant with p >= 2
- * processes on 'usable' processors: either all p sit on one processor
- * (its share factor, at least ceil(p / max cores), times the
- * same-processor cost; possible only while the node uses at most one
- * processor), or two processors are used. Then the fullest one holds
- * m >= max(maxd, ceil(p / usable)) processes, so some used processor has a
- * share factor f >= max(maxf, ceil(m / max cores)) and pairs with another
- * at >= f times the cheapest link; when m >= 2 a processor of share factor
- * f holds two processes or more, and its own pair costs >= f times the
- * same-processor link. With one core per processor f = m: the thesis. */
-static double comm_floor(const struct hm_tree *t, const struct hm_node *n, int x,
-			 int p, int usable)
+/* Floor of t_s and t_w of any descendant with p >= 2 processes on
+ * 'usable' processors: either all p sit on one processor (its share
+ * factor, at least ceil(p / max cores), applied to the same-processor
+ * link; possible only while the node uses at most one processor), or two
+ * processors are used. Then the fullest one holds m >= max(maxd,
+ * ceil(p / usable)) processes, so some used processor has a share factor
+ * f >= max(maxf, ceil(m / max cores)) and pairs with another at no less
+ * than the cheapest link at f; when m >= 2 a processor of share factor f
+ * holds two processes or more, and its own pair costs no less than the
+ * same-processor link at f. With one core per processor f = m: the
+ * thesis. */
+static void comm_floor(const struct hm_tree *t, const struct hm_node *n, int p, int usable,
+		       struct hm_sp *sp)
 {
-	int m = (p + usable - 1) / usable, f;
-	double spread, alone = INFINITY;
+	int m = (p + usable - 1) / usable, f, f_alone = hm_share_factor(p, t->max_cores);
+	const struct hm_link *same = &t->link_same_min, *diff = &t->link_diff_min;
+	double ts, tw;
 
 	if (m < n->maxd)
 		m = n->maxd;
 	f = hm_share_factor(m, t->max_cores);
 	if (f < n->maxf)
 		f = n->maxf;
-	spread = f * hm_max(t->link_diff_min[x], m >= 2 ? t->link_same_min[x] : 0);
-	if (t->nr_used <= 1)
-		alone = hm_share_factor(p, t->max_cores) * t->link_same_min[x];
-	return hm_min(spread, alone);
+	ts = f * hm_max(diff->t_s, m >= 2 ? same->t_s : 0);
+	tw = hm_max(hm_link_word_cost(*diff, f), m >= 2 ? hm_link_word_cost(*same, f) : 0);
+	if (t->nr_used <= 1) {
+		ts = hm_min(ts, f_alone * same->t_s);
+		tw = hm_min(tw, hm_link_word_cost(*same, f_alone));
+	}
+	sp->t_s = hm_max(sp->t_s, ts);
+	sp->t_w = hm_max(sp->t_w, tw);
 }
 
 double hm_tree_let(struct hm_tree *t, double meet)
@@ -441,10 +449,8 @@ double hm_tree_let(struct hm_tree *t, double meet)
 
 			sp.k3_dgemm = hm_max(sp.k3_dgemm, t->kth_dgemm[p]);
 			sp.k3_dtrsm = hm_max(sp.k3_dtrsm, t->kth_dtrsm[p]);
-			if (p >= 2) {
-				sp.t_s = hm_max(sp.t_s, comm_floor(t, n, 0, p, usable));
-				sp.t_w = hm_max(sp.t_w, comm_floor(t, n, 1, p, usable));
-			}
+			if (p >= 2)
+				comm_floor(t, n, p, usable, &sp);
 			for (k = 0; k < nd; k++) {
 				double v = t->pb.model->time(t->pb.routine, t->pb.n, div[k],
 							     p / div[k], t->block[bi], &sp, NULL);

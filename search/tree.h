@@ -46,8 +46,8 @@ struct hm_tree {
 	double *kind_k3_dtrsm;
 	int *kind_suffix;   /* [i * K + kd]: processors j >= i of kind kd; row P is 0 */
 	int *kind_used_before_last; /* [kd]: used processors below the top node's 'last' */
-	double link_same_min[2]; /* min t_s, t_w of a same-processor pair */
-	double link_diff_min[2]; /* min t_s, t_w of any pair of different processors */
+	struct hm_link link_same_min; /* a same-processor pair's link */
+	struct hm_link link_diff_min; /* componentwise least link between different processors */
 	double *inv_memory; /* 1/memory_i, 0 when not given */
 	/* scratch of hm_tree_let(), sized once so that it never allocates */
 	double *kth_dgemm;  /* [p], p = 1..depth */

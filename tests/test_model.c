@@ -417,9 +417,46 @@ static void busy_scale_should_not_decrease(void)
 	CHECK(strstr(err.msg, "must not decrease") != NULL);
 }
 
+/* A slow wire: one-core processors a and b, between them t_w = 1e-7 of
+ * which the core spends t_w_core = 1e-9 (same processor: 1e-9). By hand,
+ * t_w = max over pairs of max(t_w, f t_w_core), f the busier end's count:
+ *   d = (1, 1): max(1e-7, 1e-9) = 1e-7;
+ *   d = (4, 1): pair (a, b) max(1e-7, 4e-9) = 1e-7; pair (a, a) 4e-9;
+ *   d = (200, 1): pair (a, b) max(1e-7, 2e-7) = 2e-7.
+ * Without t_w_core (the thesis) d = (4, 1) costs 4e-7. t_s keeps the rule. */
+static void a_slow_wire_should_not_slow_with_stacking(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3\": 1e-9, \"k2_dgetf2\": 4e-9}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\"}, {\"name\": \"b\", \"type\": \"n\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-5, \"t_w\": 1e-7, \"t_w_core\": 1e-9},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-7%s}}, \"block_sizes\": [32]}";
+	static const int d[][2] = { { 1, 1 }, { 4, 1 }, { 200, 1 }, { 4, 1 } };
+	static const double want[] = { 1e-7, 1e-7, 2e-7, 4e-7 };
+
+	for (int k = 0; k < 4; k++) {
+		char text[sizeof(json) + 32];
+		struct hm_platform *p;
+		struct hm_error err;
+		struct hm_sp sp;
+
+		snprintf(text, sizeof(text), json, k < 3 ? ", \"t_w_core\": 1e-9" : "");
+		if (!CHECK(hm_platform_load_buffer(text, strlen(text), "wire", &p, &err) == 0)) {
+			fprintf(stderr, "  %s: %s\n", err.path, err.msg);
+			return;
+		}
+		hm_sp_effective(p, d[k], 32, HM_ROUTINE_LU, &sp);
+		CHECK_NEAR(sp.t_w, want[k], 1e-15);
+		CHECK_NEAR(sp.t_s, d[k][0] * 1e-5, 1e-12);
+		hm_platform_free(p);
+	}
+}
+
 int main(void)
 {
 	cores_should_share_only_beyond_their_number();
+	a_slow_wire_should_not_slow_with_stacking();
 	busy_scale_should_not_decrease();
 	stacking_should_scale_shared_cores_by_routine();
 	struct hm_error err;

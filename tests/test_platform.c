@@ -154,11 +154,17 @@ static void buffer_with_nul_should_be_rejected(void)
 	CHECK(!strcmp(err.file, "mem"));
 }
 
+/* Message sizes and the ping-pong of one pair between the node's two
+ * processors. */
+#define PINGPONG_SAME_NODE "\"bytes\": [8, 16], \"pingpong\": [{\"scope\": \"same_node\"," \
+	" \"ranks\": [0, 1], \"seconds\": [1e-6, 1.1e-6]}]"
+
 /* The calibration fit of a node of two cores whose first core also
- * measured dgemm alone: 'alone' s/flop against 1e-10 with both busy. */
-static cJSON *fit_node(double alone)
+ * measured dgemm alone: 'alone' s/flop against 1e-10 with both busy;
+ * 'pingpong' the message sizes and ping-pong entries. */
+static cJSON *fit_node(double alone, const char *pingpong)
 {
-	char raw[1024];
+	char raw[2048];
 	const char *names[] = { "h-0", "h-1" }, *hosts[] = { "h", "h" };
 	struct hm_calibration_opts o = { "t", 0.2, names, hosts, NULL, 2, 0, 1, "now" };
 	struct hm_error err;
@@ -166,12 +172,11 @@ static cJSON *fit_node(double alone)
 
 	snprintf(raw, sizeof(raw),
 		 "{\"hetmap_calibration_raw\": 1, \"rows\": 64, \"repeat\": 1, \"block_sizes\": [32],"
-		 " \"bytes\": [8, 16], \"pingpong\": [{\"scope\": \"same_node\", \"ranks\": [0, 1],"
-		 " \"seconds\": [1e-6, 1.1e-6]}], \"processors\": ["
+		 " %s, \"processors\": ["
 		 "{\"rank\": 0, \"host\": \"h\", \"k3_dgemm\": [[1e-10]], \"k3_dtrsm\": [[2e-10]],"
 		 " \"k2_dgetf2\": [[3e-10]], \"k3_dgemm_alone\": [[%g]]},"
 		 "{\"rank\": 1, \"host\": \"h\", \"k3_dgemm\": [[1e-10]], \"k3_dtrsm\": [[2e-10]],"
-		 " \"k2_dgetf2\": [[3e-10]]}]}", alone);
+		 " \"k2_dgetf2\": [[3e-10]]}]}", pingpong, alone);
 	in = cJSON_Parse(raw);
 	out = hm_calibration_platform(in, &o, &err);
 	cJSON_Delete(in);
@@ -182,7 +187,8 @@ static cJSON *fit_node(double alone)
 
 static void calibration_should_fit_the_busy_cores_scale(void)
 {
-	cJSON *faster = fit_node(0.8e-10), *noise = fit_node(0.96e-10);
+	cJSON *faster = fit_node(0.8e-10, PINGPONG_SAME_NODE);
+	cJSON *noise = fit_node(0.96e-10, PINGPONG_SAME_NODE);
 
 	if (CHECK(faster != NULL) && CHECK(noise != NULL)) {
 		const cJSON *t = cJSON_GetObjectItem(cJSON_GetObjectItem(faster, "types"), "T1");
@@ -212,6 +218,32 @@ static void calibration_should_fit_the_busy_cores_scale(void)
 	cJSON_Delete(noise);
 }
 
+/* A link 100x slower per word than a copy between two processes of one
+ * processor (1e-7 against 1e-9 s per word): the calibration writes the
+ * copy's cost as the core's part of the slow link (and of the scope it
+ * stands in for), none on the same-processor link itself. */
+static void calibration_should_split_a_slow_wire(void)
+{
+	/* 8 bytes, then 8192 and 16384 words */
+	cJSON *fit = fit_node(1e-10, "\"bytes\": [8, 65536, 131072], \"pingpong\": ["
+			      "{\"scope\": \"same_processor\", \"ranks\": [0, 2],"
+			      " \"seconds\": [1e-6, 9.192e-6, 17.384e-6]},"
+			      " {\"scope\": \"same_node\", \"ranks\": [0, 1],"
+			      " \"seconds\": [1e-5, 8.292e-4, 16.484e-4]}]");
+	const cJSON *net = cJSON_GetObjectItem(fit, "network");
+
+	if (!CHECK(net != NULL))
+		return;
+	for (int c = HM_LINK_SAME_HOST; c <= HM_LINK_INTER_HOST; c++) {
+		const cJSON *l = cJSON_GetObjectItem(net, hm_link_scope_name((enum hm_link_scope)c));
+
+		CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(l, "t_w")), 1e-7, 1e-12);
+		CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(l, "t_w_core")), 1e-9, 1e-13);
+	}
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(net, "same_processor"), "t_w_core") == NULL);
+	cJSON_Delete(fit);
+}
+
 int main(void)
 {
 	reference_platforms_should_load_with_their_sizes();
@@ -220,5 +252,6 @@ int main(void)
 	units_should_parse_and_reject();
 	buffer_with_nul_should_be_rejected();
 	calibration_should_fit_the_busy_cores_scale();
+	calibration_should_split_a_slow_wire();
 	return check_summary("test_platform");
 }

@@ -21,6 +21,20 @@ static int rnd(int n)
 /* A random platform: 2..6 processors of 2..3 types on 1..3 hosts, k tables
  * over b = 16, 32, 64 with speed ratios up to 8, random links, sometimes a
  * per-pair override or a memory limit. */
+/* head, a link's t_s and t_w (multiples of ts and tw), sometimes a core's
+ * part of t_w below it (a slow wire: stacked processes do not slow it),
+ * tail. The length written. */
+static int random_link(char *out, size_t size, const char *head, double ts, double tw,
+		       const char *tail)
+{
+	double w = tw * (1 + rnd(10));
+	int len = snprintf(out, size, "%s \"t_s\": %g, \"t_w\": %g", head, ts * (1 + rnd(5)), w);
+
+	if (rnd(2))
+		len += snprintf(out + len, size - (size_t)len, ", \"t_w_core\": %g", w / (1 + rnd(20)));
+	return len + snprintf(out + len, size - (size_t)len, "%s", tail);
+}
+
 static struct hm_platform *random_platform(int max_procs)
 {
 	static const char *const bs[] = { "16", "32", "64" };
@@ -57,19 +71,20 @@ static struct hm_platform *random_platform(int max_procs)
 				i ? "," : "", i, rnd(3), i < T ? i : rnd(T), rnd(2) ? 1 : 1 + rnd(3),
 				rnd(6) == 0 ? ", \"memory\": \"40MB\"" : "");
 	len += snprintf(json + len, sizeof(json) - len,
-			"], \"network\": {\"same_processor\": {\"t_s\": %g, \"t_w\": %g},"
-			" \"same_node\": {\"t_s\": %g, \"t_w\": %g}, \"inter_node\": {\"t_s\": %g, \"t_w\": %g}",
-			1e-6 * (1 + rnd(5)), 1e-10 * (1 + rnd(10)), 1e-5 * (1 + rnd(5)), 1e-9 * (1 + rnd(10)),
-			1e-4 * (1 + rnd(5)), 1e-8 * (1 + rnd(10)));
+			"], \"network\": {\"same_processor\": {\"t_s\": %g, \"t_w\": %g},",
+			1e-6 * (1 + rnd(5)), 1e-10 * (1 + rnd(10)));
+	len += random_link(json + len, sizeof(json) - len, "\"same_node\": {", 1e-5, 1e-9, "},");
+	len += random_link(json + len, sizeof(json) - len, "\"inter_node\": {", 1e-4, 1e-8, "}");
 	if (rnd(3) == 0)
-		len += snprintf(json + len, sizeof(json) - len,
-				", \"pairs\": [{\"between\": [\"p0\", \"p1\"], \"t_s\": %g, \"t_w\": %g}]",
-				1e-6 * (1 + rnd(50)), 1e-9 * (1 + rnd(50)));
-	if (rnd(3) == 0)    /* link rules by type, host or processor patterns */
-		len += snprintf(json + len, sizeof(json) - len,
-				", \"links\": [{\"between\": [\"%s\", \"%s\"], \"t_s\": %g, \"t_w\": %g}]",
-				rnd(2) ? "T0" : "h1", rnd(2) ? "T*" : "p[12]", 1e-6 * (1 + rnd(50)),
-				1e-9 * (1 + rnd(50)));
+		len += random_link(json + len, sizeof(json) - len,
+				   ", \"pairs\": [{\"between\": [\"p0\", \"p1\"],", 1e-6, 1e-9, "}]");
+	if (rnd(3) == 0) {  /* link rules by type, host or processor patterns */
+		char head[80];
+
+		snprintf(head, sizeof(head), ", \"links\": [{\"between\": [\"%s\", \"%s\"],",
+			 rnd(2) ? "T0" : "h1", rnd(2) ? "T*" : "p[12]");
+		len += random_link(json + len, sizeof(json) - len, head, 1e-6, 1e-9, "}]");
+	}
 	snprintf(json + len, sizeof(json) - len, "}}");
 	if (hm_platform_load_buffer(json, strlen(json), "random", &p, &err)) {
 		fprintf(stderr, "random platform rejected: %s: %s\n%s\n", err.path, err.msg, json);
