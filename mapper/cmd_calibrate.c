@@ -35,6 +35,8 @@ static const struct hm_usage usage = {
 	"on every node of two or more cores, one core alone measures dgemm again:\n"
 	"when it runs faster than with every core busy (memory bandwidth), the\n"
 	"node's type gets a busy_cores_scale (--all-busy-only skips this).\n"
+	"Links between processors get t_w_core, the same-processor t_w, when it is\n"
+	"below their t_w: processes sharing a core slow that part, not the wire.\n"
 	"Progress goes to standard error.",
 	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
 	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"

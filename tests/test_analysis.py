@@ -37,6 +37,33 @@ check(near(analysis.spearman([1, 2, 3, 4], [1, 3, 2, 4]), 0.8), "spearman by han
 # MAPE: |2-1|/1 and |3-4|/4 -> (100% + 25%) / 2
 check(near(analysis.mape([2, 3], [1, 4]), 62.5), "mape by hand")
 
+# core-part: the core's part of a link's t_w as calibrate writes it (the
+# same-processor t_w, only below the link's own), and removed again
+def core_part(platform, remove):
+    import contextlib
+    import io
+    import json
+    import types
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(platform, f)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        analysis.core_part(types.SimpleNamespace(platform=f.name, remove=remove))
+    os.unlink(f.name)
+    return json.loads(out.getvalue())["network"]
+
+
+net = {"same_processor": {"t_s": 1e-6, "t_w": 2e-9}, "same_node": {"t_s": 1e-6, "t_w": 1e-9},
+       "inter_node": {"t_s": 1e-5, "t_w": 6e-7},
+       "pairs": [{"between": ["a", "b"], "t_s": 1e-5, "t_w": 6e-8, "t_w_core": 1e-8}]}
+got = core_part({"network": net}, "0")
+check("t_w_core" not in got["same_node"] and "t_w_core" not in got["same_processor"],
+      "core-part: no core's part where the copy is the dearer")
+check(got["inter_node"]["t_w_core"] == 2e-9 and got["pairs"][0]["t_w_core"] == 2e-9,
+      "core-part: the same-processor t_w on slower links")
+got = core_part({"network": net}, "1")
+check(all("t_w_core" not in l for l in [got["inter_node"]] + got["pairs"]), "core-part --remove")
+
 # The simulation table from the committed comparisons equals the committed
 # table (but for the timing line, which names how long the study took).
 sim = os.path.join(ROOT, "experiments", "results", "simulation")

@@ -25,6 +25,9 @@ check "cpu groups created" test -d /sys/fs/cgroup/cpu/hetmap-vc-tfast -a -d /sys
 check "quota of the slow node" grep -qx 5000 /sys/fs/cgroup/cpu/hetmap-vc-tslow/cpu.cfs_quota_us
 check "hosts entries" grep -q "tslow # hetmap-vcluster" /etc/hosts
 expect 0 "tfast:1,tslow:1" -- "$vc" hosts "$data/vcluster-test.json"
+# a node of two CPUs: two slots, and under quotas a share of each CPU
+printf '{"hetmap_vcluster": 1, "name": "duo", "emulation": "quota", "nodes": [{"name": "tduo", "cpus": "0-1", "share": 0.5}]}' > "$tmp/duo.json"
+expect 0 "tduo:2" -- "$vc" hosts "$tmp/duo.json"
 printf 'tfast\ntslow\n' > "$tmp/seq"
 expect 0 '"passed":true' -- mpirun -np 2 --hostfile "$tmp/seq" --mca rmaps seq --mca plm_rsh_agent "$agent" \
 	--bind-to none --mca mpi_yield_when_idle 1 "$driver" --routine lu -n 300 -b 32 -r 1 -c 2
@@ -34,6 +37,9 @@ expect 4 "no virtual node 'nosuch'" -- "$agent" nosuch true
 expect 0 "" -- "$vc" down
 check "groups removed" test ! -e /sys/fs/cgroup/cpu/hetmap-vc-tfast
 check "/etc/hosts restored" cmp -s /etc/hosts "$tmp/hosts.before"
+expect 0 "cpus 0-1" -- "$vc" up "$tmp/duo.json"
+check "quota of a two-CPU node: half of each CPU" grep -qx 20000 /sys/fs/cgroup/cpu/hetmap-vc-tduo/cpu.cfs_quota_us
+expect 0 "" -- "$vc" down
 echo '{"hetmap_vcluster": 1, "nodes": [{"name": "Bad Name", "cpus": "0", "share": 1}]}' > "$tmp/bad1.json"
 expect 2 "nodes[0].name" -- "$vc" up "$tmp/bad1.json"
 echo '{"hetmap_vcluster": 1, "nodes": [{"name": "a", "cpus": "0;reboot", "share": 1}]}' > "$tmp/bad2.json"

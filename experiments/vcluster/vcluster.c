@@ -5,6 +5,7 @@
  *   hetmap-vcluster down [DESC.json] remove every virtual node (all of
  *                                    them when no description is given)
  *   hetmap-vcluster hosts DESC.json  print the --hosts list for calibrate
+ *                                    (NODE:CPUS, a slot per CPU of its cpuset)
  *   hetmap-vcluster stat DESC.json   per node, one JSON line: CPU time
  *                                    used and time throttled since 'up'
  *   hetmap-vcluster agent [SSH-OPTIONS] HOST COMMAND...
@@ -21,9 +22,10 @@
  * Description:
  *   {"hetmap_vcluster": 1, "name": "ref4", "period_us": 20000,
  *    "nodes": [{"name": "vfast", "cpus": "0", "share": 1.0}, ...]}
- * 'share' is the fraction of one core; 'cpus' the cpuset ("0", "1", "0-1").
+ * 'share' is the fraction of one core each of its CPUs gives it; 'cpus' the
+ * cpuset ("0", "1", "0-1": a node of as many cores, each 'share' of a core).
  * "emulation" (optional) says how a node gets its share: "quota", a CPU
- * quota of share x period; "blas", no quota but every BLAS call of its
+ * quota of share x CPUs x period; "blas", no quota but every BLAS call of its
  * ranks stretched to 1/share of a core's speed (libhetmap-slowblas.so,
  * slowblas.c) and a CPU weight of 1024 x share.
  *
@@ -386,7 +388,8 @@ static int up(const struct vcluster *vc)
 		const struct vnode *v = &vc->nodes[i];
 		/* quota: a hard share of a core; blas: no quota, a weight for
 		 * the CPU the node shares, and BLAS calls stretched */
-		long quota = vc->emulation == EMU_QUOTA ? (long)(v->share * (double)vc->period_us) : -1;
+		long quota = vc->emulation == EMU_QUOTA ?
+			     (long)(v->share * count_cpus(v->cpus) * (double)vc->period_us) : -1;
 		char mems[64] = "0";
 
 		if (make_group(CPU_ROOT, v, path, sizeof(path)))
@@ -591,7 +594,7 @@ int main(int argc, char **argv)
 		return stat_nodes(&vc);
 	if (!strcmp(cmd, "hosts")) {
 		for (int i = 0; i < vc.n; i++)
-			printf("%s%s:1", i ? "," : "", vc.nodes[i].name);
+			printf("%s%s:%d", i ? "," : "", vc.nodes[i].name, count_cpus(vc.nodes[i].cpus));
 		printf("\n");
 		return 0;
 	}
