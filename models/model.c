@@ -13,6 +13,7 @@
 extern const struct hm_model hm_model_thesis;
 extern const struct hm_model hm_model_grid;
 extern const struct hm_model hm_model_ring;
+extern const struct hm_model hm_model_panel;
 
 static const struct hm_model *const models[] = {
 	/* the default first: the grid model predicted LU better than the
@@ -20,6 +21,7 @@ static const struct hm_model *const models[] = {
 	&hm_model_grid,
 	&hm_model_thesis,   /* the thesis's model exactly: select with -m thesis */
 	&hm_model_ring,     /* candidate (README, "Simulated clusters") */
+	&hm_model_panel,    /* candidate (README, "A multi-core node") */
 	NULL,
 };
 
@@ -193,6 +195,14 @@ void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,
 	t->comp_gemm = 2.0 * n * n * n / (3.0 * p) * sp->k3_dgemm;
 	t->comp_trsm = (r + c) / p * n * n * b * sp->k3_dtrsm;
 	t->comp_getf2 = n * b * b / 3.0 * sp->k2_dgetf2;
+}
+
+void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp *sp,
+			       struct hm_prediction *t)
+{
+	t->comp_gemm = 2.0 * n * n * n / (3.0 * r * c) * sp->k3_dgemm;
+	t->comp_trsm = n * n * b / (2.0 * c) * sp->k3_dtrsm;
+	t->comp_getf2 = n * n * b / (2.0 * r) * sp->k2_dgetf2;
 }
 
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,

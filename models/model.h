@@ -74,6 +74,17 @@ void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double 
  * comp_trsm and comp_getf2 of 't' (the other fields are left alone). */
 void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,
 		       struct hm_prediction *t);
+/* LU's arithmetic as ScaLAPACK 2.2.1's PDGETRF does it: the trailing
+ * update as eq. 5.3; each n x b panel factored by PDGETF2 on the r
+ * processes of one column (n^2 b / (2 r) flops at k2_dgetf2, per process),
+ * each b x n block row solved by PDTRSM on the c processes of one row
+ * (n^2 b / (2 c) flops at k3_dtrsm). */
+void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp *sp,
+			       struct hm_prediction *t);
+/* The grid model's LU communication (model_grid.c): comm_latency and
+ * comm_bandwidth of 't' for a grid of r x c > 1. */
+void hm_lu_grid_communication(double n, int r, int c, int b, const struct hm_sp *sp,
+			      struct hm_prediction *t);
 /* pdgemm by SUMMA: the whole prediction, its total returned. */
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 			  struct hm_prediction *parts);

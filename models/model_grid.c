@@ -21,20 +21,27 @@
 
 #include <string.h>
 
+void hm_lu_grid_communication(double n, int r, int c, int b, const struct hm_sp *sp,
+			      struct hm_prediction *t)
+{
+	double lr = hm_tree_steps(r), lc = hm_tree_steps(c);
+
+	if ((double)r * c > 1) {
+		t->comm_latency = (n / b * (lc + lr) + 3.0 * n * lr) * sp->t_s;
+		t->comm_bandwidth = (n * n / r * lc + n * n / c * lr) / 2.0 * sp->t_w;
+	}
+}
+
 static double grid_time(enum hm_routine routine, double n, int r, int c, int b,
 			const struct hm_sp *sp, struct hm_prediction *parts)
 {
 	struct hm_prediction t;
-	double p = (double)r * c, lr = hm_tree_steps(r), lc = hm_tree_steps(c);
 
 	if (routine != HM_ROUTINE_LU)
 		return hm_gemm_summa_time(n, r, c, b, sp, parts);
 	memset(&t, 0, sizeof(t));
 	hm_lu_computation(n, r, c, b, sp, &t);
-	if (p > 1) {
-		t.comm_latency = (n / b * (lc + lr) + 3.0 * n * lr) * sp->t_s;
-		t.comm_bandwidth = (n * n / r * lc + n * n / c * lr) / 2.0 * sp->t_w;
-	}
+	hm_lu_grid_communication(n, r, c, b, sp, &t);
 	return hm_prediction_sum(&t, parts);
 }
 

@@ -453,6 +453,39 @@ static void a_slow_wire_should_not_slow_with_stacking(void)
 	}
 }
 
+/* The candidate "panel" model (PDGETRF's arithmetic), two one-core
+ * processors, k3_dgemm 1e-9, k3_dtrsm 2e-9, k2_dgetf2 4e-9 s/flop, LU
+ * n = 1000, b = 50 on 1 x 2:
+ *   update 2 * 1000^3 / (3 * 2) * 1e-9        = 0.333333...
+ *   solve  1000^2 * 50 / (2 * 2) * 2e-9       = 0.025
+ *   panel  1000^2 * 50 / (2 * 1) * 4e-9       = 0.1
+ * communication as the grid model's, to the bit. */
+static void panel_model_should_match_hand_values(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3_dgemm\": 1e-9, \"k3_dtrsm\": 2e-9, \"k2_dgetf2\": 4e-9}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\"}, {\"name\": \"b\", \"type\": \"n\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}, \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}},"
+		" \"block_sizes\": [50]}";
+	const struct hm_model *panel = hm_model_find("panel"), *grid = hm_model_find("grid");
+	struct hm_prediction t, g;
+	struct hm_platform *p;
+	struct hm_error err;
+	int d[2] = { 1, 1 };
+
+	if (!CHECK(panel != NULL && grid != NULL) ||
+	    !CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "panel", &p, &err) == 0))
+		return;
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 1000, d, 1, 2, 50, &t, &err) == 0);
+	CHECK(hm_predict(grid, p, HM_ROUTINE_LU, 1000, d, 1, 2, 50, &g, &err) == 0);
+	CHECK_NEAR(t.comp_gemm, 1.0 / 3, 1e-12);
+	CHECK_NEAR(t.comp_trsm, 0.025, 1e-12);
+	CHECK_NEAR(t.comp_getf2, 0.1, 1e-12);
+	CHECK(t.comm_latency == g.comm_latency && t.comm_bandwidth == g.comm_bandwidth);
+	hm_platform_free(p);
+}
+
 int main(void)
 {
 	cores_should_share_only_beyond_their_number();
@@ -469,6 +502,7 @@ int main(void)
 	torc_all_processors_1x19_should_match_hand_values();
 	grid_model_should_match_hand_values();
 	ring_model_should_match_hand_values();
+	panel_model_should_match_hand_values();
 	max_rule_should_scale_by_processes_per_processor();
 	same_processor_pairs_should_cost_d_times();
 	one_process_should_not_communicate();

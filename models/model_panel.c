@@ -1,0 +1,41 @@
+/* models/model_panel.c - a candidate model ("panel"): the grid model with
+ * LU's arithmetic as ScaLAPACK 2.2.1's PDGETRF does it, written after the
+ * emulated cluster's multi-core study (README, "A multi-core node") showed
+ * LU on wide grids predicted up to 2.6x too slow.
+ *
+ * Eq. 5.3 charges (r + c) / p n^2 b flops at the dtrsm rate and n b^2 / 3
+ * at the panel's. PDGETRF factors each n x b panel with PDGETF2, column by
+ * column (idamax, swap, scal, ger), on the r processes of one process
+ * column, and solves each b x n block row of U with PDTRSM on the c
+ * processes of one process row. Summed over the n / b steps, per process:
+ *    panel     n^2 b / (2 r) k2_dgetf2   (what calibrate's k2 measures: an
+ *                                         m x b panel, m b^2 - b^3/3 flops)
+ *    solve     n^2 b / (2 c) k3_dtrsm    (a b x b triangle, m columns: b^2 m)
+ *    update    2 n^3 / (3 p) k3_dgemm    (as eq. 5.3)
+ * On 1 x 5 that is 0.6 n^2 b at the panel's rate where eq. 5.3 charges
+ * 1.2 n^2 b at dtrsm's, which calibrate measures 2.5-10x dearer per flop
+ * than dgemm. Communication: the grid model's (hm_lu_grid_communication).
+ * GEMM: as the reference model (SUMMA). Every term is a non-negative
+ * multiple of one SP, so the time is linear in the SPs. */
+#include "model.h"
+
+#include <string.h>
+
+static double panel_time(enum hm_routine routine, double n, int r, int c, int b,
+			 const struct hm_sp *sp, struct hm_prediction *parts)
+{
+	struct hm_prediction t;
+
+	if (routine != HM_ROUTINE_LU)
+		return hm_gemm_summa_time(n, r, c, b, sp, parts);
+	memset(&t, 0, sizeof(t));
+	hm_lu_pdgetrf_computation(n, r, c, b, sp, &t);
+	hm_lu_grid_communication(n, r, c, b, sp, &t);
+	return hm_prediction_sum(&t, parts);
+}
+
+const struct hm_model hm_model_panel = {
+	"panel",
+	"candidate: grid with PDGETRF's arithmetic (the panel by PDGETF2 over a process column, the U block row by PDTRSM over a row)",
+	panel_time,
+};
