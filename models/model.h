@@ -81,10 +81,13 @@ void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,
  * (n^2 b / (2 c) flops at k3_dtrsm). */
 void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp *sp,
 			       struct hm_prediction *t);
-/* The grid model's LU communication (model_grid.c): comm_latency and
- * comm_bandwidth of 't' for a grid of r x c > 1. */
-void hm_lu_grid_communication(double n, int r, int c, int b, const struct hm_sp *sp,
+/* LU's arithmetic terms of 't' (hm_lu_computation, hm_lu_pdgetrf_computation). */
+typedef void hm_lu_arithmetic(double n, int r, int c, int b, const struct hm_sp *sp,
 			      struct hm_prediction *t);
+/* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
+ * LU's communication by grid direction, pdgemm by SUMMA. */
+double hm_grid_model_time(hm_lu_arithmetic *lu, enum hm_routine routine, double n, int r, int c,
+			  int b, const struct hm_sp *sp, struct hm_prediction *parts);
 /* pdgemm by SUMMA: the whole prediction, its total returned. */
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 			  struct hm_prediction *parts);

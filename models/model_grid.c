@@ -21,28 +21,27 @@
 
 #include <string.h>
 
-void hm_lu_grid_communication(double n, int r, int c, int b, const struct hm_sp *sp,
-			      struct hm_prediction *t)
+double hm_grid_model_time(hm_lu_arithmetic *lu, enum hm_routine routine, double n, int r, int c,
+			  int b, const struct hm_sp *sp, struct hm_prediction *parts)
 {
+	struct hm_prediction t;
 	double lr = hm_tree_steps(r), lc = hm_tree_steps(c);
 
+	if (routine != HM_ROUTINE_LU)
+		return hm_gemm_summa_time(n, r, c, b, sp, parts);
+	memset(&t, 0, sizeof(t));
+	lu(n, r, c, b, sp, &t);
 	if ((double)r * c > 1) {
-		t->comm_latency = (n / b * (lc + lr) + 3.0 * n * lr) * sp->t_s;
-		t->comm_bandwidth = (n * n / r * lc + n * n / c * lr) / 2.0 * sp->t_w;
+		t.comm_latency = (n / b * (lc + lr) + 3.0 * n * lr) * sp->t_s;
+		t.comm_bandwidth = (n * n / r * lc + n * n / c * lr) / 2.0 * sp->t_w;
 	}
+	return hm_prediction_sum(&t, parts);
 }
 
 static double grid_time(enum hm_routine routine, double n, int r, int c, int b,
 			const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	struct hm_prediction t;
-
-	if (routine != HM_ROUTINE_LU)
-		return hm_gemm_summa_time(n, r, c, b, sp, parts);
-	memset(&t, 0, sizeof(t));
-	hm_lu_computation(n, r, c, b, sp, &t);
-	hm_lu_grid_communication(n, r, c, b, sp, &t);
-	return hm_prediction_sum(&t, parts);
+	return hm_grid_model_time(hm_lu_computation, routine, n, r, c, b, sp, parts);
 }
 
 const struct hm_model hm_model_grid = {

@@ -14,24 +14,15 @@
  *    update    2 n^3 / (3 p) k3_dgemm    (as eq. 5.3)
  * On 1 x 5 that is 0.6 n^2 b at the panel's rate where eq. 5.3 charges
  * 1.2 n^2 b at dtrsm's, which calibrate measures 2.5-10x dearer per flop
- * than dgemm. Communication: the grid model's (hm_lu_grid_communication).
+ * than dgemm. Communication: the grid model's (hm_grid_model_time).
  * GEMM: as the reference model (SUMMA). Every term is a non-negative
  * multiple of one SP, so the time is linear in the SPs. */
 #include "model.h"
 
-#include <string.h>
-
 static double panel_time(enum hm_routine routine, double n, int r, int c, int b,
 			 const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	struct hm_prediction t;
-
-	if (routine != HM_ROUTINE_LU)
-		return hm_gemm_summa_time(n, r, c, b, sp, parts);
-	memset(&t, 0, sizeof(t));
-	hm_lu_pdgetrf_computation(n, r, c, b, sp, &t);
-	hm_lu_grid_communication(n, r, c, b, sp, &t);
-	return hm_prediction_sum(&t, parts);
+	return hm_grid_model_time(hm_lu_pdgetrf_computation, routine, n, r, c, b, sp, parts);
 }
 
 const struct hm_model hm_model_panel = {
