@@ -108,11 +108,11 @@ static int parse_grid(const char *text, int *r, int *c)
 	return 0;
 }
 
-static void print_sp(const struct hm_platform *p, const int *d, int b, enum hm_routine routine)
+static void print_sp(const struct hm_problem *pb, const int *d, int b)
 {
 	struct hm_sp sp;
 
-	hm_sp_effective(p, d, b, routine, &sp);
+	hm_sp_for(pb->model, pb->platform, d, b, pb->routine, &sp);
 	printf("  effective    k3_dgemm %.4g us/flop, k3_dtrsm %.4g us/flop, k2_dgetf2 %.4g us/flop,\n"
 	       "               t_s %.4g us, t_w %.4g us/word (heterogeneity rule, b = %d)\n",
 	       sp.k3_dgemm * 1e6, sp.k3_dtrsm * 1e6, sp.k2_dgetf2 * 1e6, sp.t_s * 1e6,
@@ -184,7 +184,7 @@ int cmd_predict(int argc, char **argv)
 	} else {
 		hm_print_result(stdout, &pb, &res);
 		if (res.found)
-			print_sp(p, res.d, res.b, pb.routine);
+			print_sp(&pb, res.d, res.b);
 		ret = res.found ? HM_EXIT_OK : HM_EXIT_NO_PLAN;
 	}
 	hm_result_release(&res);

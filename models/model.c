@@ -130,6 +130,27 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_r
 	}
 }
 
+int hm_kernel_block(const struct hm_model *m, enum hm_routine routine, int b)
+{
+	return routine == HM_ROUTINE_GEMM && m->gemm_block ? m->gemm_block : b;
+}
+
+void hm_sp_for(const struct hm_model *m, const struct hm_platform *p, const int *d, int b,
+	       enum hm_routine routine, struct hm_sp *out)
+{
+	int i, used = -1, D = 0;
+
+	hm_sp_effective(p, d, hm_kernel_block(m, routine, b), routine, out);
+	if (routine != HM_ROUTINE_GEMM || !m->gemm_block)
+		return;
+	for (i = 0; i < p->nr_procs; i++)
+		if (d[i] > 0)
+			used = i, D += d[i];
+	if (D == 1)
+		out->k3_dgemm = hm_min(out->k3_dgemm, hm_compute_factor(p, used, 1, routine) *
+				       hm_table_min(&p->types[p->procs[used].type].k3_dgemm));
+}
+
 double hm_bytes_per_process(enum hm_routine routine, double n, int D)
 {
 	double matrices = routine == HM_ROUTINE_GEMM ? 3.0 : 1.0;
@@ -172,7 +193,7 @@ int hm_predict(const struct hm_model *m, const struct hm_platform *p,
 		return hm_error_set(err, "n and b must be positive");
 	if (b > n)
 		return hm_error_set(err, "block size %d exceeds the matrix order n = %g", b, n);
-	hm_sp_effective(p, d, b, routine, &sp);
+	hm_sp_for(m, p, d, b, routine, &sp);
 	m->time(routine, n, r, c, b, &sp, out);
 	return 0;
 }

@@ -55,7 +55,18 @@ struct hm_model {
 	 * it with lower bounds of the SPs; tests/test_model.c checks it). */
 	double (*time)(enum hm_routine routine, double n, int r, int c, int b,
 		       const struct hm_sp *sp, struct hm_prediction *parts);
+	/* The rank of pdgemm's local updates. 0: the block size b (the
+	 * thesis's eq. 3.20). Else PBLAS's logical block (HM_PBLAS_BLOCK):
+	 * PB_CpgemmAB runs pdgemm's K loop in steps of PILAENV, 32, whatever
+	 * the distribution's b, so k3_dgemm is read at that block for two
+	 * processes or more (hm_kernel_block), and one process, whose A and B
+	 * span no other process, does one local dgemm of rank n: the least k3_dgemm
+	 * of its table (hm_sp_for). */
+	int gemm_block;
 };
+
+/* PBLAS's logical block size in double precision (PILAENV, pilaenv.f). */
+#define HM_PBLAS_BLOCK 32
 
 /* A second contract, which implies the first: the time is linear in the
  * SPs, sum_j w_j sp_j, with weights w_j >= 0 that depend only on
@@ -85,9 +96,10 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 typedef void hm_lu_arithmetic(double n, int r, int c, int b, const struct hm_sp *sp,
 			      struct hm_prediction *t);
 /* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
- * LU's communication by grid direction, pdgemm by SUMMA. */
-double hm_grid_model_time(hm_lu_arithmetic *lu, enum hm_routine routine, double n, int r, int c,
-			  int b, const struct hm_sp *sp, struct hm_prediction *parts);
+ * LU's communication by grid direction, pdgemm by SUMMA in steps of
+ * 'gemm_step' columns (0: of b). */
+double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine routine, double n,
+			  int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *parts);
 /* pdgemm by SUMMA: the whole prediction, its total returned. */
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 			  struct hm_prediction *parts);
@@ -116,6 +128,19 @@ double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_rout
 /* The same for any processor of type 'ty' with 'cores' cores. */
 double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d,
 			      enum hm_routine routine);
+
+/* The block size at which the kernels' k are read for a configuration of
+ * two processes or more at block size b: b, or the model's gemm_block for
+ * pdgemm. */
+int hm_kernel_block(const struct hm_model *m, enum hm_routine routine, int b);
+
+/* Step 1 for model 'm': hm_sp_effective at hm_kernel_block, and for one
+ * process under a gemm_block model, k3_dgemm the least of its table times
+ * its computation factor (never above the value at the kernel block: the
+ * searches evaluate one process at the kernel block, an overestimate, and
+ * hm_search then times the single processes with this). */
+void hm_sp_for(const struct hm_model *m, const struct hm_platform *p, const int *d, int b,
+	       enum hm_routine routine, struct hm_sp *out);
 
 /* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
  * O(U^2) in the number U of used processors; searches do it incrementally. */

@@ -21,14 +21,14 @@
 
 #include <string.h>
 
-double hm_grid_model_time(hm_lu_arithmetic *lu, enum hm_routine routine, double n, int r, int c,
-			  int b, const struct hm_sp *sp, struct hm_prediction *parts)
+double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine routine, double n,
+			  int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *parts)
 {
 	struct hm_prediction t;
 	double lr = hm_tree_steps(r), lc = hm_tree_steps(c);
 
 	if (routine != HM_ROUTINE_LU)
-		return hm_gemm_summa_time(n, r, c, b, sp, parts);
+		return hm_gemm_summa_time(n, r, c, gemm_step ? gemm_step : b, sp, parts);
 	memset(&t, 0, sizeof(t));
 	lu(n, r, c, b, sp, &t);
 	if ((double)r * c > 1) {
@@ -41,11 +41,12 @@ double hm_grid_model_time(hm_lu_arithmetic *lu, enum hm_routine routine, double 
 static double grid_time(enum hm_routine routine, double n, int r, int c, int b,
 			const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	return hm_grid_model_time(hm_lu_computation, routine, n, r, c, b, sp, parts);
+	return hm_grid_model_time(hm_lu_computation, 0, routine, n, r, c, b, sp, parts);
 }
 
 const struct hm_model hm_model_grid = {
 	"grid",
 	"LU communication by grid direction: tree broadcasts along rows and columns, per-column pivot synchronisation",
 	grid_time,
+	0,
 };

@@ -1,7 +1,8 @@
 /* models/model_panel.c - a candidate model ("panel"): the grid model with
- * LU's arithmetic as ScaLAPACK 2.2.1's PDGETRF does it, written after the
- * emulated cluster's multi-core study (README, "A multi-core node") showed
- * LU on wide grids predicted up to 2.6x too slow.
+ * LU's arithmetic as ScaLAPACK 2.2.1's PDGETRF does it and pdgemm as PBLAS
+ * does it, written after the emulated cluster's multi-core study (README,
+ * "A multi-core node") showed LU on wide grids predicted up to 2.6x too
+ * slow and GEMM plans choosing b = 256 for a speed pdgemm never has.
  *
  * Eq. 5.3 charges (r + c) / p n^2 b flops at the dtrsm rate and n b^2 / 3
  * at the panel's. PDGETRF factors each n x b panel with PDGETF2, column by
@@ -15,18 +16,30 @@
  * On 1 x 5 that is 0.6 n^2 b at the panel's rate where eq. 5.3 charges
  * 1.2 n^2 b at dtrsm's, which calibrate measures 2.5-10x dearer per flop
  * than dgemm. Communication: the grid model's (hm_grid_model_time).
- * GEMM: as the reference model (SUMMA). Every term is a non-negative
- * multiple of one SP, so the time is linear in the SPs. */
+ *
+ * GEMM as PBLAS does it: PB_CpgemmAB (PBLAS/SRC/PTOOLS) runs pdgemm's K
+ * loop in steps of PILAENV = 32 columns whatever the distribution's b: each
+ * step broadcasts a 32-column panel of A and a 32-row panel of B and does a
+ * rank-32 local update; when A and B span a single process, one local
+ * dgemm of rank n. So SUMMA with 2 ceil(n / 32) messages, k3_dgemm read at
+ * b = 32 for two processes or more and the least of the table for one
+ * (gemm_block, hm_sp_for). Measured on real cores
+ * (experiments/vcluster/gemm_blocks.sh): pdgemm's time is flat in b
+ * (0.92-1.10x of b = 32's) where eq. 3.20 predicts 0.77x at b = 256.
+ * Every term is a non-negative multiple of one SP, so the time is linear in
+ * the SPs. */
 #include "model.h"
 
 static double panel_time(enum hm_routine routine, double n, int r, int c, int b,
 			 const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	return hm_grid_model_time(hm_lu_pdgetrf_computation, routine, n, r, c, b, sp, parts);
+	return hm_grid_model_time(hm_lu_pdgetrf_computation, HM_PBLAS_BLOCK, routine, n, r, c, b, sp,
+				  parts);
 }
 
 const struct hm_model hm_model_panel = {
 	"panel",
-	"candidate: grid with PDGETRF's arithmetic (the panel by PDGETF2 over a process column, the U block row by PDTRSM over a row)",
+	"candidate: ScaLAPACK's own arithmetic (PDGETRF's panel by PDGETF2 over a process column and U block row by PDTRSM over a row; pdgemm in PBLAS's rank-32 steps)",
 	panel_time,
+	HM_PBLAS_BLOCK,
 };

@@ -44,4 +44,5 @@ const struct hm_model hm_model_ring = {
 	"ring",
 	"candidate: grid with PDGETRF's S-ring panel broadcast and the row interchanges",
 	ring_time,
+	0,
 };

@@ -28,4 +28,5 @@ const struct hm_model hm_model_thesis = {
 	"thesis",
 	"reference model of the thesis (eq. 5.3/5.4, SUMMA), max-over-processors rule",
 	thesis_time,
+	0,
 };

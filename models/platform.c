@@ -268,6 +268,15 @@ double hm_table_at(const struct hm_table *t, int b)
 	return t->k[t->n - 1];
 }
 
+double hm_table_min(const struct hm_table *t)
+{
+	double m = t->k[0];
+
+	for (int i = 1; i < t->n; i++)
+		m = t->k[i] < m ? t->k[i] : m;
+	return m;
+}
+
 int hm_platform_block_count(const struct hm_platform *p, double n)
 {
 	int nb = 1;

@@ -174,6 +174,8 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j);
 
 /* Value of a table at block size b (interpolated, clamped). */
 double hm_table_at(const struct hm_table *t, int b);
+/* Its least value (the least at any b: interpolation stays between entries). */
+double hm_table_min(const struct hm_table *t);
 
 /* The cores of all processors together. */
 long hm_platform_cores(const struct hm_platform *p);

@@ -136,12 +136,13 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 				j = x->cls[a].count > 1 ? x->cls[a].members[1] : i;
 			x->T[a * C + b] = inter && i != j ? *inter : hm_platform_link(p, i, j);
 		}
-		for (int bi = 0; bi < x->nb; bi++) {
+		for (int bi = 0; bi < x->nb; bi++) {    /* as tree.c's fill_tables */
 			double *k = &x->k[((size_t)a * x->nb + bi) * 3];
+			int kb = hm_kernel_block(x->pb->model, x->pb->routine, x->block[bi]);
 
-			k[0] = hm_table_at(&ty->k3_dgemm, x->block[bi]);
-			k[1] = hm_table_at(&ty->k3_dtrsm, x->block[bi]);
-			k[2] = hm_table_at(&ty->k2_dgetf2, x->block[bi]);
+			k[0] = hm_table_at(&ty->k3_dgemm, kb);
+			k[1] = hm_table_at(&ty->k3_dtrsm, kb);
+			k[2] = hm_table_at(&ty->k2_dgetf2, kb);
 		}
 	}
 	/* what any class added later costs at least: the bound for totals the

@@ -98,6 +98,8 @@ static int find_kinds(struct hm_tree *t)
 	return 0;
 }
 
+/* The kernels' k are read at the model's kernel block (hm_kernel_block):
+ * exact for two processes or more, at or above the model's value for one. */
 static int fill_tables(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
@@ -107,18 +109,21 @@ static int fill_tables(struct hm_tree *t)
 		const struct hm_proc_type *ty = &p->types[p->procs[i].type];
 
 		for (bi = 0; bi < nb; bi++) {
-			t->k3_dgemm[i * nb + bi] = hm_table_at(&ty->k3_dgemm, t->block[bi]);
-			t->k3_dtrsm[i * nb + bi] = hm_table_at(&ty->k3_dtrsm, t->block[bi]);
-			t->k2_dgetf2[i * nb + bi] = hm_table_at(&ty->k2_dgetf2, t->block[bi]);
+			int kb = hm_kernel_block(t->pb.model, t->pb.routine, t->block[bi]);
+
+			t->k3_dgemm[i * nb + bi] = hm_table_at(&ty->k3_dgemm, kb);
+			t->k3_dtrsm[i * nb + bi] = hm_table_at(&ty->k3_dtrsm, kb);
+			t->k2_dgetf2[i * nb + bi] = hm_table_at(&ty->k2_dgetf2, kb);
 		}
 		t->inv_memory[i] = p->procs[i].memory > 0 ? 1.0 / p->procs[i].memory : 0;
 	}
 	for (k = 0; k < K; k++)
 		for (bi = 0; bi < nb; bi++) {
 			const struct hm_proc_type *ty = &p->types[t->kind_type[k]];
+			int kb = hm_kernel_block(t->pb.model, t->pb.routine, t->block[bi]);
 
-			t->kind_k3_dgemm[bi * K + k] = hm_table_at(&ty->k3_dgemm, t->block[bi]);
-			t->kind_k3_dtrsm[bi * K + k] = hm_table_at(&ty->k3_dtrsm, t->block[bi]);
+			t->kind_k3_dgemm[bi * K + k] = hm_table_at(&ty->k3_dgemm, kb);
+			t->kind_k3_dtrsm[bi * K + k] = hm_table_at(&ty->k3_dtrsm, kb);
 		}
 	for (i = t->P - 1; i >= 0; i--) {
 		memcpy(&t->kind_suffix[(size_t)i * K], &t->kind_suffix[(size_t)(i + 1) * K],

@@ -486,6 +486,40 @@ static void panel_model_should_match_hand_values(void)
 	hm_platform_free(p);
 }
 
+/* The panel model's pdgemm as PBLAS runs it: k3_dgemm {32: 2e-9, 256: 1e-9}
+ * s/flop, GEMM n = 1000 at b = 256, t_s 1e-5:
+ *   1 x 2: rank-32 updates: 2 * 1000^3 / 2 * 2e-9 = 2, latency 2 * ceil(1000 / 32)
+ *          * 1e-5 = 6.4e-4 (the grid model: 1 and 2 * 4 * 1e-5 = 8e-5);
+ *   1 x 1: one local dgemm, the table's least k: 2 * 1000^3 * 1e-9 = 2. */
+static void panel_model_should_run_pdgemm_as_pblas(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3_dgemm\": {\"32\": 2e-9, \"256\": 1e-9},"
+		" \"k3_dtrsm\": 2e-9, \"k2_dgetf2\": 4e-9}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\"}, {\"name\": \"b\", \"type\": \"n\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-5, \"t_w\": 0}, \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 0}},"
+		" \"block_sizes\": [32, 256]}";
+	const struct hm_model *panel = hm_model_find("panel"), *grid = hm_model_find("grid");
+	struct hm_prediction t;
+	struct hm_platform *p;
+	struct hm_error err;
+	int two[2] = { 1, 1 }, one[2] = { 1, 0 };
+
+	if (!CHECK(panel != NULL && grid != NULL) ||
+	    !CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "pblas", &p, &err) == 0))
+		return;
+	CHECK(hm_predict(panel, p, HM_ROUTINE_GEMM, 1000, two, 1, 2, 256, &t, &err) == 0);
+	CHECK_NEAR(t.comp_gemm, 2, 1e-12);
+	CHECK_NEAR(t.comm_latency, 6.4e-4, 1e-15);
+	CHECK(hm_predict(grid, p, HM_ROUTINE_GEMM, 1000, two, 1, 2, 256, &t, &err) == 0);
+	CHECK_NEAR(t.comp_gemm, 1, 1e-12);
+	CHECK_NEAR(t.comm_latency, 8e-5, 1e-15);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_GEMM, 1000, one, 1, 1, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comp_gemm, 2, 1e-12);
+	hm_platform_free(p);
+}
+
 int main(void)
 {
 	cores_should_share_only_beyond_their_number();
@@ -503,6 +537,7 @@ int main(void)
 	grid_model_should_match_hand_values();
 	ring_model_should_match_hand_values();
 	panel_model_should_match_hand_values();
+	panel_model_should_run_pdgemm_as_pblas();
 	max_rule_should_scale_by_processes_per_processor();
 	same_processor_pairs_should_cost_d_times();
 	one_process_should_not_communicate();
