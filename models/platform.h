@@ -95,6 +95,16 @@ static inline double hm_link_word_cost(struct hm_link l, int f)
 	return core > l.t_w ? core : l.t_w;
 }
 
+/* The componentwise least of *m and l, into *m: a floor of both links'
+ * costs at every share factor (hm_link_word_cost never decreases in a
+ * part). */
+static inline void hm_link_min(struct hm_link *m, struct hm_link l)
+{
+	m->t_s = l.t_s < m->t_s ? l.t_s : m->t_s;
+	m->t_w = l.t_w < m->t_w ? l.t_w : m->t_w;
+	m->t_w_core = l.t_w_core < m->t_w_core ? l.t_w_core : m->t_w_core;
+}
+
 /* a costs no more than b at every share factor (and both are equal when
  * each is at most the other). */
 static inline int hm_link_at_most(struct hm_link a, struct hm_link b)

@@ -176,12 +176,8 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 	x->min_link.t_s = x->min_link.t_w = x->min_link.t_w_core = INFINITY;
 	for (int a = 0; a < C; a++)
 		for (int b = 0; b < C; b++)
-			if (a != b || x->cls[a].count > 1) {
-				x->min_link.t_s = hm_min(x->min_link.t_s, x->T[a * C + b].t_s);
-				x->min_link.t_w = hm_min(x->min_link.t_w, x->T[a * C + b].t_w);
-				x->min_link.t_w_core = hm_min(x->min_link.t_w_core,
-							      x->T[a * C + b].t_w_core);
-			}
+			if (a != b || x->cls[a].count > 1)
+				hm_link_min(&x->min_link, x->T[a * C + b]);
 	free(fill);
 	return 0;
 oom:

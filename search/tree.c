@@ -37,13 +37,6 @@ static int find_classes(struct hm_tree *t)
 	return 0;
 }
 
-static void link_min(struct hm_link *m, struct hm_link l)
-{
-	m->t_s = hm_min(m->t_s, l.t_s);
-	m->t_w = hm_min(m->t_w, l.t_w);
-	m->t_w_core = hm_min(m->t_w_core, l.t_w_core);
-}
-
 /* The cheapest links that can exist: the floors of any pair's cost (a
  * link's cost never decreases in any of its parts, hm_link_word_cost). */
 static void fill_link_minima(struct hm_tree *t)
@@ -53,11 +46,11 @@ static void fill_link_minima(struct hm_tree *t)
 
 	t->link_same_min = p->links[HM_LINK_SAME_PROCESSOR];
 	t->link_diff_min = p->links[HM_LINK_SAME_HOST];
-	link_min(&t->link_diff_min, p->links[HM_LINK_INTER_HOST]);
+	hm_link_min(&t->link_diff_min, p->links[HM_LINK_INTER_HOST]);
 	for (i = 0; i < p->nr_overrides; i++)
-		link_min(&t->link_diff_min, p->overrides[i].link);
+		hm_link_min(&t->link_diff_min, p->overrides[i].link);
 	for (i = 0; i < p->nr_rules; i++)
-		link_min(&t->link_diff_min, p->rules[i].link);
+		hm_link_min(&t->link_diff_min, p->rules[i].link);
 }
 
 /* Kinds: one per distinct (type, cores), numbered in processor order. */

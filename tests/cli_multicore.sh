@@ -70,8 +70,15 @@ rank 1=n2 slot=1
 rank 2=n2 slot=0
 RF
 
+# variant OUT STATEMENT: two.json changed by a Python statement on its
+# document d, written to OUT
+variant() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' \
+		"$tmp/two.json" "$1" "$2"
+}
+
 # sockets: ranks alternate between them (cores numbered socket by socket)
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["processors"][0].update(cores=8, sockets=2); json.dump(d, open(sys.argv[2], "w"))' "$tmp/two.json" "$tmp/sock.json"
+variant "$tmp/sock.json" 'd["processors"][0].update(cores=8, sockets=2)'
 expect 0 "" -- "$hm" plan -p "$tmp/sock.json" -n 4000 -M GU --launcher openmpi -o "$tmp/sock"
 check "eight ranks on 2 sockets of 4 cores: slots 0, 4, 1, 5, ..." diff - "$tmp/sock/rankfile" <<'RF'
 rank 0=n1 slot=0
@@ -86,23 +93,27 @@ rank 8=n2 slot=0
 rank 9=n2 slot=1
 RF
 check "the plan names the sockets" grep -q '"sockets":[[:space:]]*2' "$tmp/sock/plan.json"
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["processors"][0].update(cores=8, sockets=3); json.dump(d, open(sys.argv[2], "w"))' "$tmp/two.json" "$tmp/sock3.json"
+variant "$tmp/sock3.json" 'd["processors"][0].update(cores=8, sockets=3)'
 expect 2 "processors[0].sockets: 3 sockets do not divide the 8 cores" -- "$hm" platform check "$tmp/sock3.json"
 
 # a stacking factor per routine: shown, and only GEMM's predictions change
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["types"]["t"]["stacked"] = {"gemm": 1.5}; json.dump(d, open(sys.argv[2], "w"))' "$tmp/two.json" "$tmp/stk.json"
+variant "$tmp/stk.json" 'd["types"]["t"]["stacked"] = {"gemm": 1.5}'
 expect 0 "x 1 (lu), x 1.5 (gemm)" -- "$hm" platform show "$tmp/stk.json"
-g0=$("$hm" predict -p "$tmp/two.json" -r gemm -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
-g1=$("$hm" predict -p "$tmp/stk.json" -r gemm -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
-l0=$("$hm" predict -p "$tmp/two.json" -r lu -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
-l1=$("$hm" predict -p "$tmp/stk.json" -r lu -n 4000 --procs n2=3 --grid 1x3 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
+# k3 PLATFORM ROUTINE PROCS GRID: the effective k3_dgemm 'predict' shows
+k3() {
+	"$hm" predict -p "$1" -r "$2" -n 4000 --procs "$3" --grid "$4" -b 64 |
+		grep -o 'effective    k3_dgemm [0-9.e-]*'
+}
+# 3 ranks on n2's 2 cores
+g0=$(k3 "$tmp/two.json" gemm n2=3 1x3) g1=$(k3 "$tmp/stk.json" gemm n2=3 1x3)
+l0=$(k3 "$tmp/two.json" lu n2=3 1x3) l1=$(k3 "$tmp/stk.json" lu n2=3 1x3)
 check "3 ranks on 2 cores: GEMM's k3 x 1.5 ($g0 -> $g1), LU's unchanged ($l0 = $l1)" \
 	test "$g1" = "effective    k3_dgemm 0.00015" -a "$l0" = "$l1" -a "$g0" = "effective    k3_dgemm 0.0001"
 
 # ---- the model: a second process on a 4-core node costs no share ---------
-one=$("$hm" predict -p "$tmp/two.json" -n 4000 --procs n1=1 --grid 1x1 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
-four=$("$hm" predict -p "$tmp/two.json" -n 4000 --procs n1=4 --grid 2x2 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
-five=$("$hm" predict -p "$tmp/two.json" -n 4000 --procs n1=5 --grid 1x5 -b 64 | grep -o 'effective    k3_dgemm [0-9.e-]*')
+one=$(k3 "$tmp/two.json" lu n1=1 1x1)
+four=$(k3 "$tmp/two.json" lu n1=4 2x2)
+five=$(k3 "$tmp/two.json" lu n1=5 1x5)
 check "k3 with 4 processes on 4 cores equals 1 process ($one / $four)" test "$one" = "$four"
 check "k3 with 5 processes on 4 cores doubles ($five)" test "$five" = "effective    k3_dgemm 0.0001"
 
