@@ -136,9 +136,10 @@ int hm_kernel_block(const struct hm_model *m, enum hm_routine routine, int b);
 
 /* Step 1 for model 'm': hm_sp_effective at hm_kernel_block, and for one
  * process under a gemm_block model, k3_dgemm the least of its table times
- * its computation factor (never above the value at the kernel block: the
- * searches evaluate one process at the kernel block, an overestimate, and
- * hm_search then times the single processes with this). */
+ * its computation factor (never above the value at the kernel block). The
+ * tree search does the same for one process (search/tree.h,
+ * alone_k3_dgemm); the class enumeration does not, and the exact
+ * optimizer times the best single process itself. */
 void hm_sp_for(const struct hm_model *m, const struct hm_platform *p, const int *d, int b,
 	       enum hm_routine routine, struct hm_sp *out);
 

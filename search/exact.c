@@ -253,6 +253,42 @@ static int keep_better(struct hm_result *best, struct hm_result *turn, int keep,
 	return 0;
 }
 
+/* Where the model times one process alone below the enumeration's tables
+ * (hm_sp_for: pdgemm's one local dgemm), the enumeration bounds and times
+ * it at the tables' value, an overestimate that keeps its cuts valid; the
+ * best single process, the fastest alone among those whose memory holds
+ * the matrices, is timed here instead (by the tree, which knows). 0, or
+ * -1 with 'err' set. */
+static int single_process(const struct hm_problem *pb, struct hm_result *best,
+			  struct hm_result *work, struct hm_error *err)
+{
+	const struct hm_platform *p = pb->platform;
+	double bytes = hm_bytes_per_process(pb->routine, pb->n, 1), least = INFINITY;
+	struct hm_result one = { 0 };
+	int fastest = -1, *d, ret;
+
+	if (pb->routine != HM_ROUTINE_GEMM || !pb->model->gemm_block)
+		return 0;
+	for (int i = 0; i < p->nr_procs; i++) {
+		double k = hm_compute_factor(p, i, 1, pb->routine) *
+			   hm_table_min(&p->types[p->procs[i].type].k3_dgemm);
+
+		if (k < least && !(p->procs[i].memory > 0 && bytes > p->procs[i].memory))
+			least = k, fastest = i;
+	}
+	if (fastest < 0)
+		return 0;
+	if (!(d = calloc((size_t)p->nr_procs, sizeof(int))))
+		return hm_error_set(err, "out of memory");
+	d[fastest] = 1;
+	ret = hm_evaluate_counts(pb, d, "exact", &one, err);
+	free(d);
+	if (!ret)
+		keep_better(best, &one, 0, work);
+	hm_result_release(&one);
+	return ret;
+}
+
 /* View h (as in enumeration_turn) as processors, their number, their
  * classes and the number of classes; 0 for a host that needs no view. */
 static int view(struct views *v, int h, const int **procs, int *n, const int **class_of, int *C)
@@ -368,6 +404,8 @@ int hm_exact_search(int variant, const struct hm_problem *pb, const struct hm_bu
 		if (stopped != HM_STOP_NODES || budget->max_nodes)
 			break;  /* proved, or out of budget */
 	}
+	if (single_process(pb, &best, &work, err))
+		goto out;
 	take(res, &best);
 	res->stopped = (enum hm_stop)stopped;
 	res->evaluated = work.evaluated;

@@ -97,44 +97,6 @@ int hm_result_start(struct hm_result *res, const struct hm_problem *pb, struct h
 	return 0;
 }
 
-/* Under a model whose pdgemm runs one process at another rate than the
- * searches' tables (hm_sp_for), time every single process on 1 x 1 at
- * every b with the model itself and keep it when it beats the search's
- * answer: the searches time one process at or above the model's value, so
- * their bounds stay valid and this only lowers the answer to the optimum. */
-static int try_single_processes(const struct hm_problem *pb, struct hm_result *res,
-				struct hm_error *err)
-{
-	const struct hm_platform *p = pb->platform;
-	int nb = hm_platform_block_count(p, pb->n), best = -1;
-	int *d;
-
-	if (pb->routine != HM_ROUTINE_GEMM || !pb->model->gemm_block)
-		return 0;
-	if (!(d = calloc((size_t)p->nr_procs, sizeof(int))))
-		return hm_error_set(err, "out of memory");
-	for (int i = 0; i < p->nr_procs; i++) {
-		d[i] = 1;
-		for (int bi = 0; bi < nb && hm_memory_fits(p, pb->routine, pb->n, d); bi++) {
-			struct hm_prediction t;
-
-			if (hm_predict(pb->model, p, pb->routine, pb->n, d, 1, 1, p->block_sizes[bi], &t,
-				       err) == 0 && t.total < res->eet) {
-				res->eet = t.total, res->pred = t, res->found = 1;
-				res->D = res->r = res->c = 1, res->b = p->block_sizes[bi];
-				best = i;
-			}
-		}
-		d[i] = 0;
-	}
-	if (best >= 0) {
-		memset(res->d, 0, (size_t)res->P * sizeof(int));
-		res->d[best] = 1;
-	}
-	free(d);
-	return 0;
-}
-
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err)
@@ -144,8 +106,7 @@ int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	memset(res, 0, sizeof(*res));
 	if (m->applies(pb, err))
 		return -1;
-	if (hm_result_start(res, pb, err) || m->run(m->variant, pb, budget, res, err) ||
-	    (m->kind == HM_METHOD_SEARCH && try_single_processes(pb, res, err))) {
+	if (hm_result_start(res, pb, err) || m->run(m->variant, pb, budget, res, err)) {
 		hm_result_release(res);
 		return -2;
 	}

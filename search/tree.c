@@ -91,8 +91,28 @@ static int find_kinds(struct hm_tree *t)
 	return 0;
 }
 
+/* One process alone, where the model times it otherwise (hm_sp_for): its
+ * own k3_dgemm per processor, and their least for the bounds. 0, or -1
+ * when out of memory. */
+static int fill_alone(struct hm_tree *t)
+{
+	const struct hm_platform *p = t->pb.platform;
+
+	if (t->pb.routine != HM_ROUTINE_GEMM || !t->pb.model->gemm_block)
+		return 0;
+	if (!(t->alone_k3_dgemm = malloc((size_t)t->P * sizeof(double))))
+		return -1;
+	t->alone_min = INFINITY;
+	for (int i = 0; i < t->P; i++) {
+		t->alone_k3_dgemm[i] = hm_compute_factor(p, i, 1, t->pb.routine) *
+				       hm_table_min(&p->types[p->procs[i].type].k3_dgemm);
+		t->alone_min = hm_min(t->alone_min, t->alone_k3_dgemm[i]);
+	}
+	return 0;
+}
+
 /* The kernels' k are read at the model's kernel block (hm_kernel_block):
- * exact for two processes or more, at or above the model's value for one. */
+ * exact for two processes or more; one process alone is fill_alone's. */
 static int fill_tables(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
@@ -178,7 +198,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
 	    !t->class_prev || !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
-	    fill_tables(t)) {
+	    fill_tables(t) || fill_alone(t)) {
 		hm_tree_release(t);
 		return hm_error_set(err, "out of memory");
 	}
@@ -199,6 +219,7 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->kind_suffix);
 	free(t->kind_used_before_last);
 	free(t->inv_memory);
+	free(t->alone_k3_dgemm);
 	free(t->kth_dgemm);
 	free(t->kth_dtrsm);
 	free(t->kth_next);
@@ -315,6 +336,8 @@ static double best_config(struct hm_tree *t, int comm_off, struct hm_node *est)
 
 		if (comm_off)
 			sp.t_s = sp.t_w = 0;
+		if (n->level == 1 && t->alone_k3_dgemm)     /* as hm_sp_for */
+			sp.k3_dgemm = hm_min(sp.k3_dgemm, t->alone_k3_dgemm[n->last]);
 		for (k = 0; k < nd; k++) {
 			int r = div[k], c = n->level / r;
 			struct hm_prediction pr;
@@ -447,6 +470,8 @@ double hm_tree_let(struct hm_tree *t, double meet)
 
 			sp.k3_dgemm = hm_max(sp.k3_dgemm, t->kth_dgemm[p]);
 			sp.k3_dtrsm = hm_max(sp.k3_dtrsm, t->kth_dtrsm[p]);
+			if (p == 1 && t->alone_k3_dgemm)    /* one process alone: below the tables */
+				sp.k3_dgemm = t->alone_min;
 			if (p >= 2)
 				comm_floor(t, n, p, usable, &sp);
 			for (k = 0; k < nd; k++) {

@@ -461,11 +461,55 @@ static void classes_should_hold_interchangeable_processors(void)
 	CHECK(checked > 50);
 }
 
+/* A fixed placement of one process (what 'hetmap predict --procs X=1' and
+ * the users time, through the tree) costs what the model says at its best
+ * b, also where the model times one process apart from the tables
+ * (panel's pdgemm: one local dgemm at the table's least k3_dgemm). */
+static void one_process_should_cost_what_the_model_says(void)
+{
+	int trial, checked = 0;
+
+	for (trial = 0; trial < 40; trial++) {
+		struct hm_platform *p = random_platform(6);
+		struct hm_problem pb = { NULL, hm_model_find("panel"), HM_ROUTINE_GEMM, 0, 1 };
+		struct hm_error err;
+
+		if (!CHECK(p != NULL))
+			continue;
+		pb.platform = p;
+		pb.n = 500 + 500 * rnd(8);
+		for (int i = 0; i < p->nr_procs; i++) {
+			int d[64] = { 0 };
+			struct hm_result res;
+			double want = INFINITY;
+
+			d[i] = 1;
+			if (!hm_memory_fits(p, pb.routine, pb.n, d))
+				continue;
+			for (int bi = 0; bi < hm_platform_block_count(p, pb.n); bi++) {
+				struct hm_prediction t;
+
+				if (hm_predict(pb.model, p, pb.routine, pb.n, d, 1, 1, p->block_sizes[bi], &t,
+					       &err) == 0 && t.total < want)
+					want = t.total;
+			}
+			if (CHECK(hm_evaluate_counts(&pb, d, "one", &res, &err) == 0)) {
+				CHECK_NEAR(res.eet, want, 1e-12);
+				checked++;
+				hm_result_release(&res);
+			}
+		}
+		hm_platform_free(p);
+	}
+	CHECK(checked >= 100);
+}
+
 int main(void)
 {
 	classes_should_hold_interchangeable_processors();
 	methods_should_match_brute_force();
 	exact_should_match_exhaustive();
+	one_process_should_cost_what_the_model_says();
 	users_should_match_their_definitions();
 	budgets_should_stop_with_the_best_so_far();
 	searches_should_be_deterministic();
