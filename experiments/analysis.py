@@ -49,6 +49,9 @@ script installs it).
         DIR/runs.jsonl (experiments/simulation/speed.sh: one 'hetmap plan
         -f json' a line, with its problem) -> DIR/table.md: exact against
         BTM per problem (medians), and the searches at scale
+    analysis.py config PLAN
+        print 'D RxC B' of a plan file ('hetmap plan -f json'), for the
+        shell to predict the same configuration with another model
     analysis.py rescore MODEL TABLE.tsv PREDDIR
         MAPE and Spearman of MODEL's predictions (PREDDIR/INDEX.json, from
         'hetmap predict -f json') against the table's measurements
@@ -316,9 +319,11 @@ def group_stats(rows):
             hit = [r["median"] for r in mine if name in r["labels"]]
             return hit[0] if hit else float("nan")
         best = min(mine, key=lambda r: r["median"])
+        rivals = sorted({label for r in mine for label in r["labels"] if ":" in label})
         stats.append({"group": g, "n": len(mine), "mape": mape(pred, meas), "rho": spearman(pred, meas),
                       "plan": chosen(PLAN_METHOD), "GU": chosen("GU"), "CU": chosen("CU"),
-                      "EU": chosen("EU"), "best": best["median"], "best_label": "+".join(best["labels"])})
+                      "EU": chosen("EU"), "best": best["median"], "best_label": "+".join(best["labels"]),
+                      "rivals": {label: chosen(label) for label in rivals}})
     return stats
 
 
@@ -367,7 +372,20 @@ def vcluster_summary(stats, reps, args):
                             "plan/EU", "plan/best"], lines) +
             "\nOver all groups: MAPE %.1f%%, mean Spearman %.3f.\nTargets: %s\n" %
             (sum(s["mape"] * s["n"] for s in stats) / total,
-             statistics.fmean(s["rho"] for s in stats), SMPI_TARGETS if simulated else TARGETS))
+             statistics.fmean(s["rho"] for s in stats), SMPI_TARGETS if simulated else TARGETS) +
+            rivals_summary(stats, args.model))
+
+
+def rivals_summary(stats, model):
+    """The plans of other models measured in the same runs (RIVALS=...):
+    each against the best and against this model's plan."""
+    lines = [[s["group"], label, "%.4g" % t, "%.3f" % (t / s["best"]), "%.3f" % (s["plan"] / t)]
+             for s in stats for label, t in s["rivals"].items()]
+    if not lines:
+        return ""
+    return ("\nPlans of other models (%s), measured in the same runs:\n\n" % PLAN_METHOD +
+            markdown_table(["group", "model:method", "measured s", "its plan/best",
+                            "%s's plan / its plan" % model], lines))
 
 
 def vcluster_plot(rows, args):
@@ -410,6 +428,12 @@ def rows_cmd(args):
     for i, r in enumerate(read_table(args.table)):
         *cluster, routine, n = r["group"].split("-")
         print(i, *(["-".join(cluster)] if cluster else []), routine, n, r["d"], "%sx%s" % (r["r"], r["c"]), r["b"])
+
+
+def config_cmd(args):
+    with open(args.plan) as f:
+        _, _, _, d, r, c, b = plan_config(json.load(f))[0]
+    print(",".join(map(str, d)), "%dx%d" % (r, c), b)
 
 
 def rescore(args):
@@ -888,6 +912,7 @@ COMMANDS = {
     "clients": (clients, [("runs", None)]),
     "nodestat": (nodestat, [("before", None), ("after", None), ("runs", None)]),
     "cause": (cause, [("out", None)]),
+    "config": (config_cmd, [("plan", None)]),
     "rescore": (rescore, [("model", None), ("table", None), ("preddir", None)]),
     "scale": (scale, [("platform", None), ("--factor", "0"), ("--fastest", "0")]),
     "core-part": (core_part, [("platform", None), ("--remove", "0")]),

@@ -97,7 +97,7 @@ typedef void hm_lu_arithmetic(double n, int r, int c, int b, const struct hm_sp 
 			      struct hm_prediction *t);
 /* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
  * LU's communication by grid direction, pdgemm by SUMMA in steps of
- * 'gemm_step' columns (0: of b). */
+ * min(gemm_step, b) columns (gemm_step 0: of b). */
 double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine routine, double n,
 			  int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *parts);
 /* pdgemm by SUMMA: the whole prediction, its total returned. */

@@ -28,7 +28,10 @@ double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine r
 	double lr = hm_tree_steps(r), lc = hm_tree_steps(c);
 
 	if (routine != HM_ROUTINE_LU)
-		return hm_gemm_summa_time(n, r, c, gemm_step ? gemm_step : b, sp, parts);
+		/* PBLAS steps by its logical block, but a step spanning several
+		 * owners' blocks (b below it) is broadcast block by block */
+		return hm_gemm_summa_time(n, r, c, gemm_step && gemm_step < b ? gemm_step : b, sp,
+					  parts);
 	memset(&t, 0, sizeof(t));
 	lu(n, r, c, b, sp, &t);
 	if ((double)r * c > 1) {

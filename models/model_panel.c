@@ -21,7 +21,9 @@
  * loop in steps of PILAENV = 32 columns whatever the distribution's b: each
  * step broadcasts a 32-column panel of A and a 32-row panel of B and does a
  * rank-32 local update; when A and B span a single process, one local
- * dgemm of rank n. So SUMMA with 2 ceil(n / 32) messages, k3_dgemm read at
+ * dgemm of rank n. A step that spans several owners' blocks (b < 32) is
+ * gathered block by block (PB_CInV2), one broadcast per block. So SUMMA
+ * with 2 ceil(n / min(b, 32)) messages, k3_dgemm read at
  * b = 32 for two processes or more and the least of the table for one
  * (gemm_block, hm_sp_for). Measured on real cores
  * (experiments/vcluster/gemm_blocks.sh): pdgemm's time is flat in b

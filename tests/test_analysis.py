@@ -64,6 +64,17 @@ check(got["inter_node"]["t_w_core"] == 2e-9 and got["pairs"][0]["t_w_core"] == 2
 got = core_part({"network": net}, "1")
 check(all("t_w_core" not in l for l in [got["inter_node"]] + got["pairs"]), "core-part --remove")
 
+# a rival model's plan (RIVALS=grid: label grid:GPTM) against the best and
+# against the study model's plan, measured in the same runs
+rows = [{"group": "lu-9", "labels": ["GPTM", "EU"], "predicted": 1.0, "median": 1.0},
+        {"group": "lu-9", "labels": ["grid:GPTM", "GU"], "predicted": 2.0, "median": 2.5},
+        {"group": "lu-9", "labels": ["CU", "s1"], "predicted": 0.8, "median": 0.8}]
+stats = analysis.group_stats(rows)
+check(stats[0]["rivals"] == {"grid:GPTM": 2.5}, "rivals: the rival's measured time")
+table = analysis.rivals_summary(stats, "panel")
+check("| lu-9 | grid:GPTM | 2.5 | 3.125 | 0.400 |" in table, "rivals: its plan/best and the ratio of plans")
+check(analysis.rivals_summary(analysis.group_stats(rows[:1]), "panel") == "", "rivals: none, no table")
+
 # The simulation table from the committed comparisons equals the committed
 # table (but for the timing line, which names how long the study took).
 sim = os.path.join(ROOT, "experiments", "results", "simulation")

@@ -490,16 +490,19 @@ static void panel_model_should_match_hand_values(void)
  * s/flop, GEMM n = 1000 at b = 256, t_s 1e-5:
  *   1 x 2: rank-32 updates: 2 * 1000^3 / 2 * 2e-9 = 2, latency 2 * ceil(1000 / 32)
  *          * 1e-5 = 6.4e-4 (the grid model: 1 and 2 * 4 * 1e-5 = 8e-5);
- *   1 x 1: one local dgemm, the table's least k: 2 * 1000^3 * 1e-9 = 2. */
+ *   1 x 1: one local dgemm, the table's least k: 2 * 1000^3 * 1e-9 = 2;
+ *   1 x 2 at b = 16: each 32-column step gathered from two owners' blocks,
+ *          one broadcast each: latency 2 * ceil(1000 / 16) * 1e-5 = 1.26e-3,
+ *          the updates still rank-32 (2). */
 static void panel_model_should_run_pdgemm_as_pblas(void)
 {
 	static const char json[] =
-		"{\"types\": {\"n\": {\"k3_dgemm\": {\"32\": 2e-9, \"256\": 1e-9},"
+		"{\"types\": {\"n\": {\"k3_dgemm\": {\"16\": 3e-9, \"32\": 2e-9, \"256\": 1e-9},"
 		" \"k3_dtrsm\": 2e-9, \"k2_dgetf2\": 4e-9}},"
 		" \"processors\": [{\"name\": \"a\", \"type\": \"n\"}, {\"name\": \"b\", \"type\": \"n\"}],"
 		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
 		" \"same_node\": {\"t_s\": 1e-5, \"t_w\": 0}, \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 0}},"
-		" \"block_sizes\": [32, 256]}";
+		" \"block_sizes\": [16, 32, 256]}";
 	const struct hm_model *panel = hm_model_find("panel"), *grid = hm_model_find("grid");
 	struct hm_prediction t;
 	struct hm_platform *p;
@@ -517,6 +520,9 @@ static void panel_model_should_run_pdgemm_as_pblas(void)
 	CHECK_NEAR(t.comm_latency, 8e-5, 1e-15);
 	CHECK(hm_predict(panel, p, HM_ROUTINE_GEMM, 1000, one, 1, 1, 32, &t, &err) == 0);
 	CHECK_NEAR(t.comp_gemm, 2, 1e-12);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_GEMM, 1000, two, 1, 2, 16, &t, &err) == 0);
+	CHECK_NEAR(t.comp_gemm, 2, 1e-12);
+	CHECK_NEAR(t.comm_latency, 1.26e-3, 1e-15);
 	hm_platform_free(p);
 }
 

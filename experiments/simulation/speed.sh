@@ -51,7 +51,8 @@ pair() {        # PLATFORM N DEPTH: exact and BTM, alternating
 start=$(date +%s)
 each_problem pair
 
-# at scale: the default model, the default depth (the platform's cores)
+# at scale: the default model (MODEL= to change), the default depth (the platform's cores)
+model=${MODEL:-grid}
 "$hm" generate experiments/generator/modern-1024.json -o "$tmp/modern-1024" 2>/dev/null
 for h in 1 8; do
 	printf '{"hetmap_generator": 1, "name": "random-1000-h%d", "random": {"seed": 11, "processors": 1000, "types": 20, "speed_ratio": 50, "per_host": %d, "k3": 1e-9}}\n' \
@@ -61,13 +62,13 @@ done
 for _ in $(seq "$repeats"); do
 	echo "speed: modern-1024" >&2
 	for m in GPTM exact; do
-		search scale "$tmp/modern-1024" 50000 - grid $m 60
+		search scale "$tmp/modern-1024" 50000 - "$model" $m 60
 	done
 	for h in 1 8; do
 		for d in 200 1000; do
 			echo "speed: random-1000-h$h depth $d" >&2
-			search scale "$tmp/random-1000-h$h" 50000 $d grid GPTM 60
-			search scale "$tmp/random-1000-h$h" 50000 $d grid exact 60
+			search scale "$tmp/random-1000-h$h" 50000 $d "$model" GPTM 60
+			search scale "$tmp/random-1000-h$h" 50000 $d "$model" exact 60
 		done
 	done
 done
@@ -77,13 +78,13 @@ for h in 1 8; do        # nine more members of each family, once each
 			"$h" "$seed" "$seed" "$h" > "$tmp/g.json"
 		"$hm" generate "$tmp/g.json" -o "$tmp/random-1000-h$h-s$seed" 2>/dev/null
 		echo "speed: random-1000-h$h seed $seed depth 1000" >&2
-		search seeds "$tmp/random-1000-h$h-s$seed" 50000 1000 grid exact 60
+		search seeds "$tmp/random-1000-h$h-s$seed" 50000 1000 "$model" exact 60
 	done
 done
 for h in 1 8; do        # BTM alone, once: it is stopped by the budget
-	search scale "$tmp/random-1000-h$h" 50000 200 grid BTM 10
+	search scale "$tmp/random-1000-h$h" 50000 200 "$model" BTM 10
 done
-search scale "$tmp/modern-1024" 50000 - grid BTM 10
+search scale "$tmp/modern-1024" 50000 - "$model" BTM 10
 mv "$tmp/runs.jsonl" "$out/runs.jsonl"
 elapsed=$(( $(date +%s) - start ))
 python3 experiments/analysis.py speed "$out" --elapsed "$elapsed" --repeats "$repeats"

@@ -21,7 +21,11 @@
 # grid, hetmap's default); EMULATION=blas|quota overrides the description's
 # emulation of slow nodes; the outputs go to
 # experiments/results/vcluster-[EMULATION-]MODEL (OUT=dir to change it).
-# STUDY_GROUPS='lu:1500 gemm:1000' and REPS=2 make a shorter study. Beside every run's record, nodes.jsonl holds what each virtual node used
+# STUDY_GROUPS='lu:1500 gemm:1000' and REPS=2 make a shorter study.
+# RIVALS='grid thesis' also measures, in the same runs, the GPTM plan each of
+# those models makes (labelled MODEL:GPTM, predicted with MODEL's own model
+# for the table): plans of two models compared under one calibration and the
+# same noise. Beside every run's record, nodes.jsonl holds what each virtual node used
 # during it: CPU time, and time throttled by its quota ('hetmap-vcluster
 # stat'), for the cause of the mismatch (README, "The emulated cluster").
 set -eu
@@ -82,6 +86,15 @@ for spec in ${STUDY_GROUPS:-lu:1500 lu:3000 gemm:1000 gemm:2000}; do
 		# shellcheck disable=SC2086
 		"$hm" plan -p "$plat" -r "$routine" -n "$n" -M "$m" -d 8 $m_opt -f json \
 			>"$tmp/plans/$(printf %03d $k)-$group-$m.json" 2>/dev/null
+	done
+	# the plans of the rival models, predicted with this study's model
+	for rival in ${RIVALS:-}; do
+		k=$((k + 1))
+		"$hm" plan -p "$plat" -r "$routine" -n "$n" -M GPTM -d 8 -m "$rival" -f json >"$tmp/rival.json"
+		# shellcheck disable=SC2046,SC2086
+		set -- $(python3 experiments/analysis.py config "$tmp/rival.json")
+		"$hm" predict -p "$plat" -r "$routine" -n "$n" --procs "$1" --grid "$2" -b "$3" $m_opt \
+			-f json >"$tmp/plans/$(printf %03d $k)-$group-$rival:GPTM.json"
 	done
 	i=0
 	for s in $sweep; do
