@@ -135,20 +135,29 @@ int hm_kernel_block(const struct hm_model *m, enum hm_routine routine, int b)
 	return routine == HM_ROUTINE_GEMM && m->gemm_block ? m->gemm_block : b;
 }
 
+int hm_times_alone(const struct hm_model *m, enum hm_routine routine)
+{
+	return routine == HM_ROUTINE_GEMM && m->gemm_block;
+}
+
+double hm_alone_k3_dgemm(const struct hm_platform *p, int i, enum hm_routine routine)
+{
+	return hm_compute_factor(p, i, 1, routine) * hm_table_min(&p->types[p->procs[i].type].k3_dgemm);
+}
+
 void hm_sp_for(const struct hm_model *m, const struct hm_platform *p, const int *d, int b,
 	       enum hm_routine routine, struct hm_sp *out)
 {
 	int i, used = -1, D = 0;
 
 	hm_sp_effective(p, d, hm_kernel_block(m, routine, b), routine, out);
-	if (routine != HM_ROUTINE_GEMM || !m->gemm_block)
+	if (!hm_times_alone(m, routine))
 		return;
 	for (i = 0; i < p->nr_procs; i++)
 		if (d[i] > 0)
 			used = i, D += d[i];
 	if (D == 1)
-		out->k3_dgemm = hm_min(out->k3_dgemm, hm_compute_factor(p, used, 1, routine) *
-				       hm_table_min(&p->types[p->procs[used].type].k3_dgemm));
+		out->k3_dgemm = hm_min(out->k3_dgemm, hm_alone_k3_dgemm(p, used, routine));
 }
 
 double hm_bytes_per_process(enum hm_routine routine, double n, int D)

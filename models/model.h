@@ -142,6 +142,13 @@ int hm_kernel_block(const struct hm_model *m, enum hm_routine routine, int b);
  * optimizer times the best single process itself. */
 void hm_sp_for(const struct hm_model *m, const struct hm_platform *p, const int *d, int b,
 	       enum hm_routine routine, struct hm_sp *out);
+/* 1 if model 'm' times one process of 'routine' otherwise than the kernels
+ * at the kernel block (pdgemm under a gemm_block model: one local dgemm). */
+int hm_times_alone(const struct hm_model *m, enum hm_routine routine);
+/* Then processor i's k3_dgemm as one process alone: the least of its table
+ * times its computation factor at one process. hm_sp_for, the tree search
+ * and the exact optimizer read it here. */
+double hm_alone_k3_dgemm(const struct hm_platform *p, int i, enum hm_routine routine);
 
 /* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
  * O(U^2) in the number U of used processors; searches do it incrementally. */

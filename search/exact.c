@@ -267,11 +267,10 @@ static int single_process(const struct hm_problem *pb, struct hm_result *best,
 	struct hm_result one = { 0 };
 	int fastest = -1, *d, ret;
 
-	if (pb->routine != HM_ROUTINE_GEMM || !pb->model->gemm_block)
+	if (!hm_times_alone(pb->model, pb->routine))
 		return 0;
 	for (int i = 0; i < p->nr_procs; i++) {
-		double k = hm_compute_factor(p, i, 1, pb->routine) *
-			   hm_table_min(&p->types[p->procs[i].type].k3_dgemm);
+		double k = hm_alone_k3_dgemm(p, i, pb->routine);
 
 		if (k < least && !(p->procs[i].memory > 0 && bytes > p->procs[i].memory))
 			least = k, fastest = i;

@@ -98,14 +98,13 @@ static int fill_alone(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
 
-	if (t->pb.routine != HM_ROUTINE_GEMM || !t->pb.model->gemm_block)
+	if (!hm_times_alone(t->pb.model, t->pb.routine))
 		return 0;
 	if (!(t->alone_k3_dgemm = malloc((size_t)t->P * sizeof(double))))
 		return -1;
 	t->alone_min = INFINITY;
 	for (int i = 0; i < t->P; i++) {
-		t->alone_k3_dgemm[i] = hm_compute_factor(p, i, 1, t->pb.routine) *
-				       hm_table_min(&p->types[p->procs[i].type].k3_dgemm);
+		t->alone_k3_dgemm[i] = hm_alone_k3_dgemm(p, i, t->pb.routine);
 		t->alone_min = hm_min(t->alone_min, t->alone_k3_dgemm[i]);
 	}
 	return 0;
