@@ -132,7 +132,7 @@ def markdown_table(header, rows):
 def gnuplot(script):
     """Run gnuplot on 'script'; False (and a message) when it is missing."""
     if not shutil.which("gnuplot"):
-        print("analysis: gnuplot not found: no plots (sh experiments/setup.sh installs it)",
+        print("analysis: gnuplot not found: no plots (sh tests/setup.sh installs it)",
               file=sys.stderr)
         return False
     subprocess.run(["gnuplot"], input=script, text=True, check=True)

@@ -4,7 +4,7 @@
  * of non-negative terms that only grow when a process is added, so the
  * effective SPs of a node are a floor for all of its descendants. */
 #include "model.h"
-#include "minmax.h"
+#include "models/util/minmax.h"
 
 #include <math.h>
 #include <stdio.h>

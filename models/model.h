@@ -11,7 +11,7 @@
 #ifndef HM_MODEL_H
 #define HM_MODEL_H
 
-#include "platform.h"
+#include "models/platform/platform.h"
 
 enum hm_routine { HM_ROUTINE_LU, HM_ROUTINE_GEMM, HM_NR_ROUTINES };
 

@@ -29,8 +29,8 @@
  * are bounded segment by segment (beyond_cut), and profiles that a
  * dominating class makes redundant are skipped (can_stand_in). */
 #include "class_enumeration.h"
-#include "clock.h"
-#include "models/minmax.h"
+#include "models/util/clock.h"
+#include "models/util/minmax.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #ifndef HM_CLASSES_H
 #define HM_CLASSES_H
 
-#include "models/platform.h"
+#include "models/platform/platform.h"
 
 /* class_of[i] for every processor, classes numbered from 0 in the order
  * of their first processor. Returns the number of classes, or -1 when out

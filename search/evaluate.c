@@ -3,7 +3,7 @@
  * (hm_evaluate_config). */
 #include "search.h"
 #include "tree.h"
-#include "clock.h"
+#include "models/util/clock.h"
 
 #include <math.h>
 #include <stdlib.h>

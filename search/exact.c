@@ -6,7 +6,7 @@
 #include "exact.h"
 #include "class_enumeration.h"
 #include "classes.h"
-#include "clock.h"
+#include "models/util/clock.h"
 #include "tree_search.h"
 #include "weight_tree.h"
 

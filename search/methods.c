@@ -5,7 +5,7 @@
 #include "tree_search.h"
 #include "exact.h"
 #include "users.h"
-#include "clock.h"
+#include "models/util/clock.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  * decreases in an SP, so the result bounds every descendant of size p. */
 #include "tree.h"
 #include "classes.h"
-#include "models/minmax.h"
+#include "models/util/minmax.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * not a bound and may cut the optimum, as in the thesis. */
 #include "tree_search.h"
 #include "tree.h"
-#include "clock.h"
+#include "models/util/clock.h"
 
 #include <math.h>
 #include <stdlib.h>

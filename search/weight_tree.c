@@ -1,7 +1,7 @@
 /* search/weight_tree.c - see weight_tree.h. */
 #include "weight_tree.h"
 #include "divisors.h"
-#include "models/minmax.h"
+#include "models/util/minmax.h"
 
 #include <math.h>
 #include <stdlib.h>

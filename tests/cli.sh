@@ -2,7 +2,6 @@
 # CLI behaviour end to end: help, exit codes, messages, plan files,
 # determinism, budgets and output formats.
 set -u
-hm=$1 data=$2
 . "$(dirname "$0")/lib.sh"
 
 expect 0 "usage: hetmap <command>" -- "$hm" --help
@@ -76,13 +75,21 @@ done
 expect 0 "ok (mini, 3 processors, 2 types)" -- "$hm" platform check "$data/good/mini.json"
 expect 3 "expected 'show FILE'" -- "$hm" platform show
 
-# generate: the configurations of experiments/generator give platforms that
-# plan exactly as the builtin ones they describe; bad configurations are refused
-gen=$data/../../experiments/generator
+# generate: every example description generates; two descriptions that
+# rebuild built-in platforms the generator's way (from TORC: 10 more 17P4;
+# only TORC's types, two DPIII per host) plan exactly as those do; bad
+# configurations are refused
+gen=$examples
 for f in "$gen"/*.json; do
 	expect 0 "hetmap: generate:" -- "$hm" generate "$f" -o "$tmp/gen-$(basename "$f")"
 done
-for pf in msunet-01 msunet-02 msunet-03 mtorc-01 mtorc-02 mtorc-03; do
+echo '{"hetmap_generator": 1, "name": "mTORC-01", "from": "builtin:torc",
+ "add": [{"type": "17P4", "count": 10, "host_prefix": "p4n"}]}' > "$tmp/mtorc-01.json"
+echo '{"hetmap_generator": 1, "name": "mTORC-02", "from": "builtin:torc", "keep_processors": false,
+ "add": [{"type": "DPIII", "count": 10, "per_host": 2}, {"type": "SPIII", "count": 10},
+         {"type": "ATH", "count": 10}, {"type": "17P4", "count": 20}]}' > "$tmp/mtorc-02.json"
+for pf in mtorc-01 mtorc-02; do
+	expect 0 "hetmap: generate:" -- "$hm" generate "$tmp/$pf.json" -o "$tmp/gen-$pf.json"
 	a=$("$hm" plan -p builtin:$pf -n 20000 -d 30 -M exact 2>&1 | grep predicted)
 	b=$("$hm" plan -p "$tmp/gen-$pf.json" -n 20000 -d 30 -M exact 2>&1 | grep predicted)
 	check "generated $pf plans as the builtin one" test -n "$a" -a "$a" = "$b"

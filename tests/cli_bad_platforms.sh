@@ -2,12 +2,12 @@
 # Every file of the bad-platform catalogue must fail with exit code 2 and
 # one message naming the file, the JSON path and what is wrong (EXPECT).
 set -u
-hetmap=$1 dir=$2
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
+dir=$data/bad
 while IFS='|' read -r name code path msg; do
 	case "$name" in ''|'#'*) continue ;; esac
 	file="$dir/$name.json"
-	err=$("$hetmap" platform check "$file" 2>&1 >/dev/null)
+	err=$("$hm" platform check "$file" 2>&1 >/dev/null)
 	rc=$?
 	want="hetmap: $file: ${path:+$path: }"
 	if [ "$rc" -ne "$code" ]; then
@@ -21,9 +21,8 @@ while IFS='|' read -r name code path msg; do
 	fi
 done < "$dir/EXPECT"
 # a missing file is an input error too
-err=$("$hetmap" platform check "$dir/does-not-exist.json" 2>&1); rc=$?
+err=$("$hm" platform check "$dir/does-not-exist.json" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$err" == *"cannot open: No such file"* ]]; then pass=$((pass + 1)); else
 	echo "FAILED missing file: $rc $err"; fail=$((fail + 1)); fi
 [ $pass -ge 30 ] || { echo "FAILED: only $pass cases ran"; fail=$((fail + 1)); }
-echo "cli_bad_platforms: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish cli_bad_platforms

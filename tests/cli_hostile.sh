@@ -4,7 +4,6 @@
 # written, names that would be dangerous in a shell or a launcher file.
 # Each gets its own exit code and message, and no partial file is left.
 set -u
-hm=$1 data=$2
 . "$(dirname "$0")/lib.sh"
 mini=$data/good/mini.json
 

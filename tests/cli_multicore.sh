@@ -5,9 +5,8 @@
 # core; users defined per core; doubtful values warned about; typos get
 # the nearest key.
 set -u
-hm=$1 data=$2
 . "$(dirname "$0")/lib.sh"
-gen=$data/../../experiments/generator
+gen=$examples
 
 # ---- a modern cluster from a description ---------------------------------
 expect 0 "16 processors of 3 types on 16 hosts" -- "$hm" generate "$gen/modern-1024.json" -o "$tmp/m.json"

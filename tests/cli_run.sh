@@ -7,8 +7,8 @@
 # leave the results file valid JSON Lines; calibration writes a platform
 # that plans.
 set -u
-hm=$1 data=$2 jsonl_check=$3
 . "$(dirname "$0")/lib.sh"
+jsonl_check=$build/tests/jsonl_check
 plat=$data/good/localhost.json
 res=$tmp/results.jsonl
 

@@ -1,7 +1,31 @@
-# Shared by the CLI test scripts: a scratch directory, counters, and
+# tests/lib.sh - sourced by every shell test (tests/README.md).
+#
+# Where things are, so that every test runs with no arguments from
+# anywhere ('bash tests/cli.sh'): $root the repository, $build the build
+# tree ($HETMAP_BUILD, default $root/build; CTest sets it), $hm the hetmap
+# there, $data the test data, $examples the generator's examples. The test
+# runs inside its own scratch directory $tmp (removed at exit, after the
+# test's own 'cleanup' if it defines one), so whatever a command writes
+# to the current directory (a default results file, a simulator's
+# temporary hostfile) never lands in the repository or the build tree.
+# Then: counters, and
 #   expect CODE 'substring of stdout or stderr' -- command...
+root=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+build=${HETMAP_BUILD:-$root/build}
+if ! build=$(CDPATH='' cd -- "$build" 2>/dev/null && pwd) || [ ! -x "$build/hetmap" ]; then
+	echo "$(basename "$0"): no hetmap built in ${HETMAP_BUILD:-$root/build} (cmake -S . -B build &&" \
+		"cmake --build build, or set HETMAP_BUILD)" >&2
+	exit 1
+fi
+hm=$build/hetmap
+data=$root/tests/data
+examples=$root/models/platform/examples
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+cleanup() { :; }
+trap 'cleanup; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+# skip 'why': the test cannot run here (CTest shows it as skipped)
+skip() { echo "$(basename "$0" .sh): $*, skipped"; exit 77; }
 pass=0 fail=0
 
 expect() {

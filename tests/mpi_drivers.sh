@@ -4,8 +4,8 @@
 # a spoiled result fails it (exit 3), bad grids and arguments exit 2, and
 # ranks report the grid position BLACS gave them.
 set -u
-driver=$1
 . "$(dirname "$0")/lib.sh"
+driver=$build/hetmap-driver
 mpirun_=(mpirun --oversubscribe --mca mpi_yield_when_idle 1)
 
 for routine in lu gemm; do

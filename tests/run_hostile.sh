@@ -5,7 +5,6 @@
 # INT/TERM/HUP, a closed standard output, a launcher that closes its
 # output and keeps running past the timeout.
 set -u
-hm=$1 data=$2
 . "$(dirname "$0")/lib.sh"
 mini=$data/good/mini.json
 "$hm" plan -p "$mini" -n 400 -M GU -o "$tmp/plan.json" >/dev/null

@@ -8,10 +8,8 @@
 # (exit 77) when slurm-wlm/munge or xdlu are missing or the daemons do
 # not start here.
 set -u
-hm=$1 data=$2
 . "$(dirname "$0")/lib.sh"
 xdlu=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdlu
-skip() { echo "slurm: $*, skipped"; exit 77; }
 for p in slurmctld slurmd salloc srun munged; do
 	command -v $p >/dev/null || skip "$p missing (install slurm-wlm munge)"
 done
@@ -45,7 +43,7 @@ PartitionName=hetmap Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$conf
 started_munge=
-stop_all() {       # SIGTERM, wait up to 10 s, then SIGKILL: nothing left running
+cleanup() {        # SIGTERM, wait up to 10 s, then SIGKILL: nothing left running
 	local pids="$(cat "$tmp/slurmd.pid" "$tmp/slurmctld.pid" 2>/dev/null) $started_munge"
 	kill $pids 2>/dev/null
 	for i in $(seq 20); do
@@ -53,9 +51,7 @@ stop_all() {       # SIGTERM, wait up to 10 s, then SIGKILL: nothing left runnin
 		sleep 0.5
 	done
 	kill -9 $pids 2>/dev/null
-	rm -rf "$tmp"
 }
-trap stop_all EXIT
 if ! munge -n >/dev/null 2>&1; then
 	mkdir -p /run/munge && chown munge:munge /run/munge 2>/dev/null
 	su -s /bin/sh munge -c /usr/sbin/munged 2>"$tmp/munged.err" || /usr/sbin/munged --force 2>>"$tmp/munged.err"

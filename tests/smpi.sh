@@ -8,14 +8,10 @@
 # not built (the setup script's test mode builds it when given ScaLAPACK's
 # source tarball).
 set -u
-hm=$1 data=$2
 . "$(dirname "$0")/lib.sh"
-dir=$(dirname "$hm")
-[ -x "$dir/hetmap-driver-smpi" ] || {
-	echo "smpi: the SMPI flavour is not built (sh experiments/setup.sh test SCALAPACK_TARBALL builds it), skipped"
-	exit 77
-}
-command -v smpirun >/dev/null || { echo "smpi: smpirun missing (install libsimgrid-dev), skipped"; exit 77; }
+[ -x "$build/hetmap-driver-smpi" ] ||
+	skip "the SMPI flavour is not built (sh tests/setup.sh test SCALAPACK_TARBALL builds it)"
+command -v smpirun >/dev/null || skip "smpirun missing (install libsimgrid-dev)"
 p=$data/smpi4.json res=$tmp/runs.jsonl
 
 # the export: every processor a host with its cores, every pair a route

@@ -3,10 +3,10 @@
  * profiles' readers on lines the real programs printed (xdlu, HPL inside
  * hpcc), and the column-major reordering. */
 #include "check.h"
-#include "mapper/app_profile.h"
-#include "mapper/launcher.h"
-#include "mapper/plan_values.h"
-#include "mapper/slurm_alloc.h"
+#include "mapper/launch/app_profile.h"
+#include "mapper/launch/launcher.h"
+#include "mapper/launch/plan_values.h"
+#include "mapper/launch/slurm_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

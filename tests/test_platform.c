@@ -1,20 +1,21 @@
 /* tests/test_platform.c - platform loader, units, tables and links. */
 #include "check.h"
-#include "models/calibration.h"
-#include "models/platform.h"
-#include "models/units.h"
+#include "models/platform/calibration.h"
+#include "models/platform/platform.h"
+#include "models/platform/units.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct hm_platform *load(const char *dir_env, const char *file)
+/* 'file' of the repository (HM_SOURCE_DIR, compiled in) */
+static struct hm_platform *load(const char *file)
 {
 	struct hm_platform *p = NULL;
 	struct hm_error err;
 	char path[1024];
 
-	snprintf(path, sizeof(path), "%s/%s", getenv(dir_env) ? getenv(dir_env) : ".", file);
+	snprintf(path, sizeof(path), "%s/%s", HM_SOURCE_DIR, file);
 	if (hm_platform_load(path, &p, &err)) {
 		char buf[1200];
 
@@ -34,8 +35,11 @@ static void reference_platforms_should_load_with_their_sizes(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
-		struct hm_platform *p = load("HM_PLATFORMS", ref[i].file);
+		char file[64];
+		struct hm_platform *p;
 
+		snprintf(file, sizeof(file), "models/platform/builtin/%s", ref[i].file);
+		p = load(file);
 		if (!CHECK(p != NULL))
 			continue;
 		CHECK(p->nr_procs == ref[i].procs);
@@ -48,7 +52,7 @@ static void reference_platforms_should_load_with_their_sizes(void)
 
 static void torc_should_hold_the_thesis_values(void)
 {
-	struct hm_platform *p = load("HM_PLATFORMS", "torc.json"), *b = NULL;
+	struct hm_platform *p = load("models/platform/builtin/torc.json"), *b = NULL;
 	struct hm_error err;
 	struct hm_link l;
 
@@ -79,7 +83,7 @@ static void torc_should_hold_the_thesis_values(void)
 
 static void mini_should_convert_units_and_apply_overrides(void)
 {
-	struct hm_platform *p = load("HM_TEST_DATA", "good/mini.json");
+	struct hm_platform *p = load("tests/data/good/mini.json");
 	struct hm_link l;
 	int a0, a1, b0;
 

@@ -2,8 +2,8 @@
 # valgrind over the CLI paths: every command, success and failure paths.
 # Any invalid access or definite/indirect leak makes valgrind exit 99.
 set -u
-vg=$1 hm=$2 data=$3
 . "$(dirname "$0")/lib.sh"
+vg=$(command -v valgrind) || skip "valgrind missing (install valgrind)"
 V=("$vg" -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
    --show-leak-kinds=definite,indirect --trace-children=no)
 mini=$data/good/mini.json
@@ -23,6 +23,6 @@ expect 0 "hetmap-driver" -- "${V[@]}" "$hm" run --plan "$tmp/l/plan.json" --dry-
 expect 2 "not in plan.processes" -- "${V[@]}" "$hm" run --dry-run --plan <(sed 's/"ranks":	\["a0"/"ranks":	["zz"/' "$data/../fuzz/plans/mini-gu.json")
 expect 0 "record appended" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 --results "$tmp/r.jsonl"
 expect 8 "not found" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 --mpirun "$tmp/none" --results "$tmp/r.jsonl"
-expect 0 "hetmap: generate: mTORC-03" -- "${V[@]}" "$hm" generate "$data/../../experiments/generator/mtorc-03.json" -o "$tmp/g.json"
+expect 0 "hetmap: generate: TORC+20x17P4" -- "${V[@]}" "$hm" generate "$examples/torc-20-17p4.json" -o "$tmp/g.json"
 expect 0 "exact" -- "${V[@]}" "$hm" compare -p "$tmp/g.json" -n 20000 -d 20 --methods exact,BTM,GPTM
 finish valgrind_cli

@@ -9,14 +9,13 @@
 # refuses namespaces or tbf. Skipped (exit 77) where cgroup v1
 # cannot be written (not root, no 'cpu'/'cpuset' controllers).
 set -u
-vc=$1 agent=$2 driver=$3 data=$4
 . "$(dirname "$0")/lib.sh"
+vc=$build/hetmap-vcluster agent=$build/hetmap-vcluster-agent driver=$build/hetmap-driver
 if [ "$(id -u)" -ne 0 ] || [ ! -w /sys/fs/cgroup/cpu/tasks ] || [ ! -w /sys/fs/cgroup/cpuset/tasks ]; then
 	expect 4 "run as root on a machine with cgroup v1" -- "$vc" up "$data/vcluster-test.json"
-	echo "vcluster: cgroup v1 not writable here, skipped"
-	exit 77
+	skip "cgroup v1 not writable here"
 fi
-trap '"$vc" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+cleanup() { "$vc" down >/dev/null 2>&1; }
 cp /etc/hosts "$tmp/hosts.before"
 slowblas=$(dirname "$agent")/libhetmap-slowblas.so
 

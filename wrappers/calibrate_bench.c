@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wrappers/scalapack.h"
+#include "scalapack.h"
 
 enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20 };
 enum kernel { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrappers/scalapack.h"
-#include "wrappers/driver_limits.h"
-#include "wrappers/cpu_list.h"
+#include "scalapack.h"
+#include "driver_limits.h"
+#include "cpu_list.h"
 
 enum { EXIT_BAD_ARGS = 2, EXIT_CHECK_FAILED = 3, EXIT_SCALAPACK = 4 };
 

@@ -19,7 +19,7 @@ out=${OUT:-experiments/results/clients}
 reps=${REPS:-3}
 plat=experiments/results/vcluster-grid/platform.json
 [ "$(id -u)" -eq 0 ] || { echo "clients: the virtual cluster needs root" >&2; exit 4; }
-[ -x build/hetmap-vcluster ] || sh experiments/setup.sh >/dev/null
+[ -x build/hetmap-vcluster ] || sh tests/setup.sh >/dev/null
 command -v hpcc >/dev/null || { echo "clients: install hpcc scalapack-mpi-test" >&2; exit 4; }
 hm=build/hetmap
 vc=build/hetmap-vcluster

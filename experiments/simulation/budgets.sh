@@ -14,7 +14,7 @@
 # Writes experiments/results/search-speed/budgets.md.
 set -eu
 cd "$(dirname "$0")/../.."
-[ -x build/hetmap ] || sh experiments/setup.sh >/dev/null
+[ -x build/hetmap ] || sh tests/setup.sh >/dev/null
 [ -x /usr/bin/time ] || { echo "budgets: needs /usr/bin/time (Debian package 'time')" >&2; exit 3; }
 hm=build/hetmap
 out=experiments/results/search-speed
@@ -29,7 +29,7 @@ printf '{"hetmap_generator": 1, "name": "random-100000-t1000", "random": {"seed"
 	> "$tmp/t1000.json"
 "$hm" generate "$tmp/h8.json" -o "$tmp/random-100000-h8" 2>/dev/null
 "$hm" generate "$tmp/t1000.json" -o "$tmp/random-100000-t1000" 2>/dev/null
-"$hm" generate experiments/generator/modern-1024.json -o "$tmp/m.json" 2>/dev/null
+"$hm" generate models/platform/examples/modern-1024.json -o "$tmp/m.json" 2>/dev/null
 # the same cluster with 16 candidate block sizes
 python3 -c '
 import json, sys

@@ -6,7 +6,7 @@
 #    REPEATS times (default 3): in one process the first search pays for
 #    warming up (about 2.5x on a 0.1 ms search), so 'compare' cannot time
 #    them fairly;
-#  - the clusters of experiments/generator/modern-1024.json and random
+#  - the clusters of models/platform/examples/modern-1024.json and random
 #    families of 1000 processors (one and eight per host, depth 200 and
 #    1000; seed 11 repeated, seeds 12-20 once at depth 1000), default
 #    model: GPTM, exact, and BTM within 10 s.
@@ -18,7 +18,7 @@
 # table.md (experiments/analysis.py speed). About 3-4 min here.
 set -eu
 cd "$(dirname "$0")/../.."
-[ -x build/hetmap ] || sh experiments/setup.sh >/dev/null
+[ -x build/hetmap ] || sh tests/setup.sh >/dev/null
 repeats=${1:-3}
 hm=build/hetmap
 out=experiments/results/search-speed
@@ -53,7 +53,7 @@ each_problem pair
 
 # at scale: the default model (MODEL= to change), the default depth (the platform's cores)
 model=${MODEL:-grid}
-"$hm" generate experiments/generator/modern-1024.json -o "$tmp/modern-1024" 2>/dev/null
+"$hm" generate models/platform/examples/modern-1024.json -o "$tmp/modern-1024" 2>/dev/null
 for h in 1 8; do
 	printf '{"hetmap_generator": 1, "name": "random-1000-h%d", "random": {"seed": 11, "processors": 1000, "types": 20, "speed_ratio": 50, "per_host": %d, "k3": 1e-9}}\n' \
 		"$h" "$h" > "$tmp/random-1000-h$h.json"

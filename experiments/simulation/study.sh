@@ -16,7 +16,7 @@
 # (built if missing); gnuplot for the plots is installed by the setup script.
 set -eu
 cd "$(dirname "$0")/../.."
-[ -x build/hetmap ] || sh experiments/setup.sh >/dev/null
+[ -x build/hetmap ] || sh tests/setup.sh >/dev/null
 hm=build/hetmap
 out=experiments/results/simulation
 methods=exact,BTM,BGRM,GRM,GCTM,GPTM,GU,CU,EU

@@ -22,7 +22,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 [ -x build/hetmap-driver-smpi ] || {
-	echo "study: the SMPI flavour is not built: sh experiments/setup.sh run SCALAPACK_TARBALL" >&2
+	echo "study: the SMPI flavour is not built: sh tests/setup.sh run SCALAPACK_TARBALL" >&2
 	exit 4
 }
 hm=build/hetmap
@@ -40,7 +40,7 @@ cluster_file() {        # name -> the simulated cluster's description
 	case $1 in
 	modern3) echo experiments/smpi/modern3.json ;;
 	*) [ -s "$out/clusters/$1.json" ] ||
-		python3 experiments/analysis.py scale "experiments/platforms/$1.json" --fastest 50e9 \
+		python3 experiments/analysis.py scale "models/platform/builtin/$1.json" --fastest 50e9 \
 			> "$out/clusters/$1.json"
 	   echo "$out/clusters/$1.json" ;;
 	esac

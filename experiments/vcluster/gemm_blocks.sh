@@ -16,7 +16,7 @@
 # About 3 min on this machine; run it on an otherwise idle machine.
 set -eu
 cd "$(dirname "$0")/../.."
-[ -x build/hetmap ] || sh experiments/setup.sh >/dev/null
+[ -x build/hetmap ] || sh tests/setup.sh >/dev/null
 reps=${1:-5}
 hm=build/hetmap
 out=experiments/results/gemm-blocks

@@ -20,7 +20,7 @@ cd "$(dirname "$0")/../.."
 stacked=${1:-'{"gemm": 1.35, "lu": 0.8}'}
 reps=${2:-3}
 [ "$(id -u)" -eq 0 ] || { echo "stacked_plans: the virtual cluster needs root" >&2; exit 4; }
-[ -x build/hetmap-vcluster ] || sh experiments/setup.sh >/dev/null
+[ -x build/hetmap-vcluster ] || sh tests/setup.sh >/dev/null
 hm=build/hetmap
 vc=build/hetmap-vcluster
 desc=experiments/vcluster/ref4.json

@@ -36,7 +36,7 @@ emulation=${EMULATION:-}
 out=${OUT:-experiments/results/vcluster-${emulation:+$emulation-}$model}
 reps=${REPS:-3}
 [ "$(id -u)" -eq 0 ] || { echo "study: the virtual cluster needs root (cgroups, /etc/hosts)" >&2; exit 4; }
-[ -x build/hetmap-vcluster ] || sh experiments/setup.sh >/dev/null
+[ -x build/hetmap-vcluster ] || sh tests/setup.sh >/dev/null
 hm=build/hetmap
 vc=build/hetmap-vcluster
 mpi="--mca plm_rsh_agent $PWD/build/hetmap-vcluster-agent --bind-to none"

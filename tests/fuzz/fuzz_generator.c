@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/generator.h"
-#include "models/json_read.h"
-#include "models/platform.h"
+#include "models/platform/generator.h"
+#include "models/util/json_read.h"
+#include "models/platform/platform.h"
 
 #define MAX_FUZZ_PROCESSORS 5000
 

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "models/platform.h"
-#include "models/json_read.h"
-#include "mapper/placement.h"
+#include "models/platform/platform.h"
+#include "models/util/json_read.h"
+#include "mapper/launch/placement.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

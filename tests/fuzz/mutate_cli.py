@@ -26,7 +26,7 @@ TIMEOUT = 20
 
 # command: (seed files, argv after hetmap with {in} and {out}, exit codes allowed)
 COMMANDS = {
-    "platform check": (glob.glob(os.path.join(ROOT, "experiments/platforms/*.json")) +
+    "platform check": (glob.glob(os.path.join(ROOT, "models/platform/builtin/*.json")) +
                        glob.glob(os.path.join(ROOT, "tests/data/good/*.json")),
                        ["platform", "check", "{in}"], {0, 2}),
     "plan": (glob.glob(os.path.join(ROOT, "tests/data/good/mini.json")),
@@ -35,7 +35,7 @@ COMMANDS = {
     "run --dry-run": (glob.glob(os.path.join(ROOT, "tests/fuzz/plans/*.json")),
                       ["run", "--plan", "{in}", "--dry-run", "--mpirun", "/nonexistent", "-o", "{out}/job"],
                       {0, 2, 3}),
-    "generate": (glob.glob(os.path.join(ROOT, "experiments/generator/*.json")),
+    "generate": (glob.glob(os.path.join(ROOT, "models/platform/examples/*.json")),
                  ["generate", "{in}", "-o", "{out}/platform.json"], {0, 2}),
 }
 

@@ -20,11 +20,11 @@ for target in loaders generator; do
 	case $target in
 	loaders)
 		regressions=tests/fuzz/regressions
-		cp experiments/platforms/*.json tests/data/good/*.json tests/data/bad/*.json \
+		cp models/platform/builtin/*.json tests/data/good/*.json tests/data/bad/*.json \
 			tests/fuzz/plans/*.json "$corpus"/ ;;
 	generator)
 		regressions=tests/fuzz/regressions-generator
-		cp experiments/generator/*.json "$corpus"/ ;;
+		cp models/platform/examples/*.json "$corpus"/ ;;
 	esac
 	rc=0
 	build-fuzz/tests/fuzz_$target -max_total_time="$seconds" -max_len=65536 -timeout=10 \

@@ -1,0 +1,180 @@
+/* mapper/cli/cli.h - what every hetmap command shares: exit codes, messages,
+ * declared options (a table over getopt_long) and the problem options
+ * common to predict, plan and compare. Only mapper/ prints or exits. */
+#ifndef HM_CLI_H
+#define HM_CLI_H
+
+#include <stdio.h>
+#include "models/util/error.h"
+#include "search/search.h"
+#include <cJSON.h>
+
+/* Exit codes; each failure class has its own (README lists them). */
+enum hm_exit {
+	HM_EXIT_OK = 0,
+	HM_EXIT_FAILURE = 1,    /* internal error, out of memory */
+	HM_EXIT_INPUT = 2,      /* invalid input file (platform, plan) */
+	HM_EXIT_USAGE = 3,      /* unknown option, bad option value */
+	HM_EXIT_OUTPUT = 4,     /* cannot write an output file or stdout */
+	HM_EXIT_BUDGET = 5,     /* a search budget stopped the run: best so far given */
+	HM_EXIT_NO_PLAN = 6,    /* no configuration fits (memory) */
+	HM_EXIT_JOB_FAILED = 7, /* run: mpirun failed (a rank crashed, bad launch, ...) */
+	HM_EXIT_NO_MPIRUN = 8,  /* run/calibrate: mpirun (or the driver) cannot be started */
+	HM_EXIT_TIMEOUT = 9,    /* run/calibrate: stopped after --timeout */
+	HM_EXIT_CHECK_FAILED = 10, /* run: the driver's result check failed */
+	/* run/calibrate stopped by a signal: 128 + its number (130 for SIGINT) */
+};
+
+/* "hetmap: MSG" on stderr. */
+void hm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "hetmap: FILE: PATH: MSG" from an error value. */
+void hm_cli_report(const struct hm_error *err);
+/* "hetmap: warning: FILE: PATH: MSG" for each doubtful value the loader
+ * kept (a k or a bandwidth far from any machine). */
+void hm_cli_warnings(const struct hm_platform *p);
+
+enum hm_opt_type { HM_OPT_END, HM_OPT_FLAG, HM_OPT_STRING, HM_OPT_INT, HM_OPT_LONG,
+		   HM_OPT_DOUBLE, HM_OPT_LIST };
+
+/* A repeatable option's arguments, in order (HM_OPT_LIST; max = 'max' of
+ * the option, at most HM_OPT_LIST_MAX). */
+#define HM_OPT_LIST_MAX 16
+struct hm_opt_list {
+	const char *v[HM_OPT_LIST_MAX];
+	int n;
+};
+
+/* One declared option. Numbers are checked against [min, max]. */
+struct hm_option {
+	int short_name;         /* 0 if none */
+	const char *long_name;
+	enum hm_opt_type type;
+	void *value;            /* int* (FLAG, INT), long*, double*, const char**, struct hm_opt_list* */
+	const char *arg_name;   /* shown in help, e.g. "FILE" */
+	const char *help;
+	double min, max;
+};
+
+#define HM_OPT_TABLE_END { 0, NULL, HM_OPT_END, NULL, NULL, NULL, 0, 0 }
+
+/* A command's usage text: synopsis lines and a description. */
+struct hm_usage {
+	const char *name;       /* "plan" */
+	const char *synopsis;   /* "hetmap plan [options]" */
+	const char *description;
+	const char *epilog;     /* printed after the options, may be NULL */
+};
+
+/* Parse argv[1..] ('argv[0]' is the command name). Returns the index of the
+ * first operand, or -1 after printing a usage error, or -2 after printing
+ * --help. Every option table gets -h/--help for free. */
+int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
+		     int argc, char **argv);
+/* hm_options_parse for a command that takes no operands. Returns -1 when
+ * the command goes on, else the exit code to return at once (0 after
+ * --help, HM_EXIT_USAGE after a message). */
+int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv);
+/* The same for a command that passes operands on to mpirun: they may only
+ * come after "--" and are returned in *rest, *nrest. */
+int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv, char ***rest, int *nrest);
+void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts);
+
+/* Options shared by predict, plan and compare. */
+struct hm_problem_opts {
+	const char *platform;   /* path or builtin:NAME */
+	const char *routine;    /* "lu" / "gemm" */
+	double n;
+	const char *model;
+	int depth;              /* 0: the platform's cores (hm_problem_open) */
+};
+
+/* Defaults: each is written once, here, and the help texts say them. */
+#define HM_STR_(x) #x
+#define HM_STR(x) HM_STR_(x)
+#define HM_DEFAULT_PLATFORM "builtin:torc"
+#define HM_DEFAULT_N 2048
+#define HM_DEFAULT_METHOD "GPTM"
+#define HM_DEFAULT_MAX_TIME 60      /* seconds of a search */
+#define HM_DEFAULT_LAUNCHER "openmpi"
+
+/* Help texts listing a registry, made from it (static strings). */
+const char *hm_help_models(void);
+const char *hm_help_methods(void);
+const char *hm_help_launchers(const char *intro, int runnable_only);
+
+/* The option-table rows for 'o' (platform, routine, n, model), to be
+ * copied into a command's table. */
+#define HM_PROBLEM_OPTIONS(o) \
+	{ 'p', "platform", HM_OPT_STRING, &(o).platform, "FILE", \
+	  "platform JSON file, or builtin:NAME (default " HM_DEFAULT_PLATFORM ")", 0, 0 }, \
+	{ 'r', "routine", HM_OPT_STRING, &(o).routine, "R", "lu (pdgetrf) or gemm (pdgemm); default lu", 0, 0 }, \
+	{ 'n', "size", HM_OPT_DOUBLE, &(o).n, "N", "matrix order (default " HM_STR(HM_DEFAULT_N) ")", 1, 1e7 }, \
+	{ 'm', "model", HM_OPT_STRING, &(o).model, "NAME", hm_help_models(), 0, 0 }
+
+/* The option-table row of the level limit. */
+#define HM_DEPTH_OPTION(po) \
+	{ 'd', "depth", HM_OPT_INT, &(po).depth, "L", \
+	  "level limit: at most L processes (default: the platform's cores, at most " \
+	  HM_STR(HM_MAX_DEPTH) ")", 1, HM_MAX_DEPTH }
+
+/* The option-table rows that choose and bound a search (plan, run). */
+#define HM_SEARCH_OPTIONS(method, po, budget) \
+	{ 'M', "method", HM_OPT_STRING, &(method), "M", hm_help_methods(), 0, 0 }, \
+	HM_DEPTH_OPTION(po), \
+	{ 0, "max-nodes", HM_OPT_LONG, &(budget).max_nodes, "N", "stop after N evaluated nodes (default: no limit)", 0, 1e15 }, \
+	{ 0, "max-time", HM_OPT_DOUBLE, &(budget).max_seconds, "S", \
+	  "stop after S seconds (default " HM_STR(HM_DEFAULT_MAX_TIME) "; 0 = no limit)", 0, 1e9 }
+
+/* Set the defaults of 'o'. */
+void hm_problem_opts_init(struct hm_problem_opts *o);
+
+/* Load the platform and resolve routine and model into 'pb'. Returns an
+ * exit code: HM_EXIT_OK, or the code to return after the message printed. */
+int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
+		    struct hm_platform **platform);
+
+/* Flush stdout and return 'code', or HM_EXIT_OUTPUT if stdout failed, so a
+ * truncated output never counts as success. */
+int hm_cli_finish(int code);
+
+/* 'text' with its control characters (terminal escapes, newlines) shown
+ * as \xNN, into buf (cut to fit): for free text from input files. */
+const char *hm_printable(const char *text, char *buf, size_t size);
+
+/* "[1*16,0,2,1]": d with runs of equal values folded (written into buf). */
+const char *hm_format_counts(const int *d, int P, char *buf, size_t size);
+
+/* Human-readable account of a result: decision, predicted time and its
+ * parts, search statistics. */
+void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res);
+
+/* When the result uses every process the depth allows, say what GPTM
+ * finds with twice the depth (within a tenth of 'max_seconds', the
+ * search's budget, and a second at most): a note on f, and "depth_limit" added to the
+ * plan JSON object 'plan' (may be NULL). Nothing otherwise. */
+void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm_result *res,
+			   double max_seconds, cJSON *plan);
+
+/* Parse "--format": 0 text, 1 csv, 2 json; -1 after a message. 'allowed'
+ * is a bitmask of the three. */
+enum hm_format { HM_FORMAT_TEXT, HM_FORMAT_CSV, HM_FORMAT_JSON };
+int hm_format_parse(const char *cmd, const char *text, unsigned allowed);
+
+/* Run method or user 'name' (case-insensitive) on 'pb'; an exit code,
+ * with a message when it is not HM_EXIT_OK. */
+int hm_run_named(const char *name, const struct hm_problem *pb,
+		 const struct hm_budget *budget, struct hm_result *res);
+
+/* Commands. */
+int cmd_platform(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+#endif /* HM_CLI_H */

@@ -1,0 +1,436 @@
+/* mapper/cli/cmd_calibrate.c - 'hetmap calibrate': the install phase. Start
+ * hetmap-calibrate-bench with one rank per processor of the host list
+ * (plus a second rank on the first processor, for the same-processor
+ * ping-pong), fit what it measured and write a platform file that
+ * 'hetmap plan' reads. */
+#include "cli.h"
+#include "mapper/launch/launcher.h"
+#include "mpirun.h"
+#include "mapper/launch/launcher_detect.h"
+#include "mapper/launch/job.h"
+#include "mapper/launch/plan.h"
+#include "mapper/launch/results.h"
+#include "models/util/atomic_file.h"
+#include "models/platform/calibration.h"
+#include "models/platform/hostname.h"
+#include "models/platform/platform.h"
+#include "models/platform/simgrid_platform.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct hm_usage usage = {
+	"calibrate",
+	"hetmap calibrate [--hosts HOST[:N],...] -o PLATFORM.json [options] [--launcher-args 'WORDS' | -- MPIRUN-OPTIONS]",
+	"Measure the system parameters of the given processors in one MPI run\n"
+	"(k3_dgemm, k3_dtrsm and k2_dgetf2 per block size with OpenBLAS, the way\n"
+	"LU uses them; t_s and t_w of each link scope by ping-pong), fit them and\n"
+	"write a platform JSON. HOST:N is a node of N cores: one rank per core,\n"
+	"all measuring at once (every core busy, as the model's k values are), and\n"
+	"one processor HOST with N cores in the platform, k the median over its\n"
+	"cores (--split-cores: N processors HOST-0 .. HOST-(N-1) instead). Then,\n"
+	"on every node of two or more cores, one core alone measures dgemm again:\n"
+	"when it runs faster than with every core busy (memory bandwidth), the\n"
+	"node's type gets a busy_cores_scale (--all-busy-only skips this).\n"
+	"Links between processors get t_w_core, the same-processor t_w, when it is\n"
+	"below their t_w: processes sharing a core slow that part, not the wire.\n"
+	"Progress goes to standard error.",
+	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
+	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"
+	"With --launcher smpi the hosts are the simulated processors of -p PLATFORM\n"
+	"(each with its cores), measured under SimGrid's SMPI as a user would measure\n"
+	"a real cluster; plan from the result, run the plan with --sim-platform.\n"
+	"examples:\n"
+	"  hetmap calibrate --hosts localhost:2 -o build/localhost.json\n"
+	"  hetmap calibrate --launcher smpi -p cluster.json -o cluster-measured.json",
+};
+
+enum { MAX_CAL_PROCS = 4096 };
+
+struct host_list {
+	char *names[MAX_CAL_PROCS];     /* processor names */
+	char *hosts[MAX_CAL_PROCS];     /* host of each processor */
+	int slot[MAX_CAL_PROCS];        /* core index on its host */
+	int n;
+	char *text;                     /* owns the host strings */
+};
+
+static void host_list_free(struct host_list *h)
+{
+	for (int i = 0; i < h->n; i++)
+		free(h->names[i]);
+	free(h->text);
+}
+
+/* "a:2,b,c:4" -> processors a-0 a-1 b-0 c-0..c-3. 0, or -1 after a message. */
+static int parse_hosts(const char *spec, struct host_list *h)
+{
+	struct hm_error err;
+	char *save = NULL;
+
+	memset(h, 0, sizeof(*h));
+	if (!(h->text = strdup(spec)))
+		return -1;
+	for (char *item = strtok_r(h->text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':'), *end;
+		long count = 1;
+
+		if (colon) {
+			*colon = '\0';
+			errno = 0;
+			count = strtol(colon + 1, &end, 10);
+			if (errno || end == colon + 1 || *end || count < 1 || count > 1024) {
+				hm_cli_error("calibrate: --hosts: '%s:%s' needs a count in [1, 1024]", item, colon + 1);
+				return -1;
+			}
+		}
+		hm_error_clear(&err);
+		if (!*item || strlen(item) >= 200 || hm_check_hostname(item, "", &err)) {
+			hm_cli_error("calibrate: --hosts: %s", *item ? err.msg : "empty host name");
+			return -1;
+		}
+		for (int i = 0; i < h->n; i++)
+			if (!strcmp(h->hosts[i], item)) {
+				hm_cli_error("calibrate: --hosts: host '%s' is listed twice", item);
+				return -1;
+			}
+		if (h->n + count > MAX_CAL_PROCS) {
+			hm_cli_error("calibrate: --hosts: more than %d processors", MAX_CAL_PROCS);
+			return -1;
+		}
+		for (int k = 0; k < count; k++) {
+			char name[256];
+
+			snprintf(name, sizeof(name), "%s-%d", item, k);
+			if (!(h->names[h->n] = strdup(name)))
+				return -1;
+			h->hosts[h->n] = item;
+			h->slot[h->n++] = k;
+		}
+	}
+	if (!h->n) {
+		hm_cli_error("calibrate: --hosts names no processor");
+		return -1;
+	}
+	return 0;
+}
+
+struct cal_setup {
+	const char *hosts, *out, *name, *block_sizes, *mpirun, *bench, *launcher;
+	const char *platform, *host_speed_text;        /* simulators */
+	double host_speed;
+	char *platform_xml;
+	int rows, repeat;
+	double tolerance, timeout, min_time;
+	int split;              /* one processor per rank, not per node */
+	int all_busy_only;      /* no busy-cores scale (no alone phase) */
+	int launcher_major;     /* Open MPI 4 or 5: their syntax differs */
+};
+
+/* The benchmark's ranks as a placement: rank i on processor i, the shadow
+ * rank beside rank 0; the launcher then writes its file and command. */
+static int placement_of(const struct host_list *h, int simulated, struct hm_placement *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->D = h->n + 1;
+	pl->oversubscribed = 1;         /* the shadow shares processor 0 */
+	if (!(pl->ranks = calloc((size_t)pl->D, sizeof(*pl->ranks))))
+		return -1;
+	for (int i = 0; i < pl->D; i++) {
+		int p = i < h->n ? i : 0;
+
+		/* a simulator's processor is the simulated host itself */
+		pl->ranks[i] = (struct hm_rank_place){ simulated ? h->hosts[p] : h->names[p], h->hosts[p],
+						       h->slot[p], 1, p == 0 ? 2 : 1, h->slot[p], 1 };
+	}
+	return 0;
+}
+
+/* 1 if two processors of the list are on one host. */
+static int shares_a_host(const struct host_list *h)
+{
+	for (int i = 1; i < h->n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(h->hosts[i], h->hosts[j]))
+				return 1;
+	return 0;
+}
+
+static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const struct host_list *h,
+		       const struct hm_launcher *l, const struct hm_placement *pl,
+		       const char *file, const char *platform, char **extra, int nextra)
+{
+	struct hm_launch x = { pl, file, NULL, cs->launcher_major, platform, cs->host_speed };
+
+	hm_mpirun_argv(a, l, x, cs->mpirun, extra, nextra);
+	hm_argv_add(a, cs->bench);
+	hm_argv_add(a, "--block-sizes");
+	hm_argv_add(a, cs->block_sizes);
+	hm_argv_addf(a, "--rows=%d", cs->rows);
+	hm_argv_addf(a, "--repeat=%d", cs->repeat);
+	hm_argv_addf(a, "--min-time=%g", cs->min_time);
+	hm_argv_add(a, "--shadow");
+	if (!cs->split && !cs->all_busy_only && shares_a_host(h))
+		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
+	hm_argv_add(a, "--hosts");
+	{
+		size_t size = (size_t)h->n * 201 + 1, len = 0;
+		char *list = malloc(size);
+
+		if (!list) {
+			a->failed = 1;
+			return;
+		}
+		list[0] = '\0';
+		for (int i = 0; i < h->n; i++)
+			len += (size_t)snprintf(list + len, size - len, "%s%s", i ? "," : "", h->hosts[i]);
+		hm_argv_add(a, list);
+		free(list);
+	}
+}
+
+/* Fit, check that hetmap reads the result, write it. An exit code. */
+static int write_platform(const struct cal_setup *cs, const struct host_list *h, const cJSON *raw)
+{
+	struct hm_calibration_opts o = { cs->name, cs->tolerance, (const char *const *)h->names,
+					 (const char *const *)h->hosts, NULL, h->n, 0, !cs->split, NULL };
+	struct hm_platform *check = NULL;
+	struct hm_error err;
+	char when[32], *text;
+	cJSON *plat;
+	int single_host = 1, ret;
+	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(raw, "memory_bytes_rank0_host");
+
+	for (int i = 1; i < h->n; i++)
+		single_host &= !strcmp(h->hosts[i], h->hosts[0]);
+	/* memory is only known for the first host: share it when it is the only one */
+	if (single_host && cJSON_IsNumber(mem) && mem->valuedouble > 0)
+		o.memory_per_proc = mem->valuedouble / h->n;
+	o.when = hm_utc_timestamp(when, sizeof(when));
+	hm_error_clear(&err);
+	if (!(plat = hm_calibration_platform(raw, &o, &err))) {
+		hm_cli_error("calibrate: the measurements cannot be used: %s: %s", err.path, err.msg);
+		return HM_EXIT_FAILURE;
+	}
+	text = cJSON_Print(plat);
+	cJSON_Delete(plat);
+	if (!text)
+		return HM_EXIT_FAILURE;
+	if (hm_platform_load_buffer(text, strlen(text), cs->out, &check, &err)) {
+		hm_cli_report(&err);
+		ret = HM_EXIT_FAILURE;
+	} else {
+		size_t len = strlen(text);
+
+		text[len] = '\n';
+		ret = hm_write_file_atomic(cs->out, text, len + 1, &err) ? HM_EXIT_OUTPUT : HM_EXIT_OK;
+		if (ret)
+			hm_cli_report(&err);
+		else
+			fprintf(stderr, "calibrate: wrote %s: %d processor%s of %d type%s\n", cs->out,
+				check->nr_procs, check->nr_procs == 1 ? "" : "s", check->nr_types,
+				check->nr_types == 1 ? "" : "s");
+	}
+	hm_platform_free(check);
+	free(text);
+	return ret;
+}
+
+static int calibrate(const struct cal_setup *cs, const struct host_list *h, char **extra, int nextra)
+{
+	char dir[4096], file[4200], platform[4200], *line = NULL, *text = NULL;
+	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
+	struct hm_placement pl;
+	struct hm_argv a = { 0 };
+	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, hm_calibration_raw_line, NULL, NULL, NULL };
+	struct hm_spawn_result res;
+	struct hm_error err;
+	cJSON *raw = NULL;
+	int ret;
+
+	if ((ret = hm_mpirun_temp_dir("calibrate", dir, sizeof(dir))))
+		return ret;
+	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
+	snprintf(platform, sizeof(platform), "%s/%s", dir, l->platform_file ? l->platform_file : "");
+	hm_error_clear(&err);
+	if (placement_of(h, l->platform_file != NULL, &pl) || !(text = l->file_text(&pl))) {
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	if (hm_write_file_atomic(file, text, strlen(text), &err) ||
+	    (l->platform_file && hm_write_file_atomic(platform, cs->platform_xml, strlen(cs->platform_xml), &err))) {
+		hm_cli_report(&err);
+		ret = HM_EXIT_OUTPUT;
+		goto out;
+	}
+	bench_argv(&a, cs, h, l, &pl, file, platform, extra, nextra);
+	if (a.failed || !(line = hm_argv_quoted(&a))) {
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	fprintf(stderr, "calibrate: %s\n", line);
+	so.ctx = &raw;
+	ret = hm_mpirun_spawn("calibrate", "the benchmark", a.v, &so, &res, cs->mpirun);
+	if (!ret && !raw) {
+		hm_cli_error("calibrate: the benchmark printed no measurements");
+		ret = HM_EXIT_JOB_FAILED;
+	}
+	if (!ret)
+		ret = write_platform(cs, h, raw);
+out:
+	cJSON_Delete(raw);
+	unlink(file);
+	if (l->platform_file)
+		unlink(platform);
+	rmdir(dir);
+	free(text);
+	free(line);
+	free(pl.ranks);
+	hm_argv_free(&a);
+	return ret;
+}
+
+/* A simulator measures the processors of -p PLATFORM, each a host of its
+ * cores: the host list, the exported platform (speeds at the middle block
+ * size measured) and this machine's dgemm rate. An exit code. */
+static int simulation_setup(struct cal_setup *cs, char **hosts_text)
+{
+	struct hm_platform *p;
+	struct hm_error err;
+	struct hm_text t = { 0 };
+	int bs[64], nbs = 0, b, ret;
+
+	if (!cs->platform) {
+		hm_cli_error("calibrate: --launcher %s simulates: give the simulated platform with -p", cs->launcher);
+		return HM_EXIT_USAGE;
+	}
+	hm_error_clear(&err);
+	if (hm_platform_load(cs->platform, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	for (const char *s = cs->block_sizes; *s && nbs < 64; s += strcspn(s, ","), s += *s == ',')
+		bs[nbs++] = atoi(s);
+	b = bs[nbs / 2];
+	for (int i = 0; i < p->nr_procs; i++)
+		hm_text_addf(&t, "%s%s:%d", i ? "," : "", p->procs[i].name, p->procs[i].cores);
+	*hosts_text = hm_text_done(&t);
+	cs->platform_xml = hm_simgrid_platform(p, b, &err);
+	hm_platform_free(p);
+	if (!*hosts_text || !cs->platform_xml) {
+		hm_cli_error("calibrate: %s: %s", cs->platform, cs->platform_xml ? "out of memory" : err.msg);
+		return HM_EXIT_INPUT;
+	}
+	if ((ret = hm_simulator_host_speed("calibrate", cs->host_speed_text, b, &cs->host_speed)))
+		return ret;
+	fprintf(stderr, "calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
+		"%.3f GFLOP/s\n", cs->platform, b, cs->host_speed / 1e9);
+	return HM_EXIT_OK;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
+				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0, 0 };
+	char *sim_hosts = NULL;
+	struct host_list h;
+	char bench_buf[4096], default_hosts[64];
+	char **extra;
+	int ret, nextra = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const struct hm_launcher *l;
+	const char *launcher_args = NULL;
+	struct hm_argv words = { 0 };
+	struct hm_launcher_found found;
+	struct hm_error err;
+
+	snprintf(default_hosts, sizeof(default_hosts), "localhost:%ld", ncpu > 0 ? ncpu : 1);
+	cs.hosts = default_hosts;
+	{
+		const struct hm_option opts[] = {
+			{ 'H', "hosts", HM_OPT_STRING, &cs.hosts, "LIST", "HOST[:N],... processors to measure (default localhost:CORES)", 0, 0 },
+			{ 'o', "output", HM_OPT_STRING, &cs.out, "FILE", "platform JSON to write (required)", 0, 0 },
+			{ 0, "name", HM_OPT_STRING, &cs.name, "NAME", "platform name (default calibrated)", 0, 0 },
+			{ 0, "block-sizes", HM_OPT_STRING, &cs.block_sizes, "LIST", "block sizes to measure (default 16,32,64,128,256)", 0, 0 },
+			{ 0, "rows", HM_OPT_INT, &cs.rows, "M", "rows of the kernel shapes (default 1024)", 64, 16384 },
+			{ 0, "repeat", HM_OPT_INT, &cs.repeat, "R", "repetitions of each measurement (default 5)", 1, 1000 },
+			{ 0, "min-time", HM_OPT_DOUBLE, &cs.min_time, "S", "each sample repeats a kernel for at least S seconds (default 0.2: many periods of a CPU quota)", 0, 60 },
+			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
+			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun.openmpi or mpirun in PATH)", 0, 0 },
+			{ 0, "launcher-args", HM_OPT_STRING, &launcher_args, "WORDS", "more mpirun options, split at blanks (or after '--')", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (default), openmpi-seq (no binding, e.g. virtual nodes) or smpi (simulated)", 0, 0 },
+			{ 'p', "platform", HM_OPT_STRING, &cs.platform, "FILE", "smpi: the simulated platform, whose processors are measured", 0, 0 },
+			{ 0, "host-speed", HM_OPT_STRING, &cs.host_speed_text, "RATE", "smpi: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
+			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },
+			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
+			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
+			{ 0, "all-busy-only", HM_OPT_FLAG, &cs.all_busy_only, NULL, "measure with every core busy only: no busy-cores scale (faster)", 0, 0 },
+			HM_OPT_TABLE_END,
+		};
+
+		if ((ret = hm_options_parse_rest(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
+			return ret;
+	}
+	if (!cs.out) {
+		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
+		return HM_EXIT_USAGE;
+	}
+	if (!(l = hm_calibration_launcher("calibrate", cs.launcher)))
+		return HM_EXIT_USAGE;
+	if (!l->platform_file && (cs.platform || cs.host_speed_text)) {
+		hm_cli_error("calibrate: -p and --host-speed are for a simulator (--launcher smpi)");
+		return HM_EXIT_USAGE;
+	}
+	hm_error_clear(&err);
+	if (hm_launcher_detect(l, cs.mpirun, 0, 1, &found, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_NO_MPIRUN;
+	}
+	cs.mpirun = found.program;
+	cs.launcher_major = found.major;
+	{
+		/* the block sizes reach the benchmark as one argument: check them here */
+		const char *s = cs.block_sizes;
+
+		if (!*s || strspn(s, "0123456789,") != strlen(s) || strstr(s, ",,") || *s == ',' ||
+		    s[strlen(s) - 1] == ',') {
+			hm_cli_error("calibrate: --block-sizes must be a list like 32,64,128");
+			return HM_EXIT_USAGE;
+		}
+	}
+	if (!cs.bench) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "hetmap-calibrate-bench%s", l->flavour);
+		cs.bench = hm_sibling_program(name, bench_buf, sizeof(bench_buf));
+	}
+	if (l->platform_file && (ret = simulation_setup(&cs, &sim_hosts))) {
+		free(sim_hosts);
+		free(cs.platform_xml);
+		return ret;
+	}
+	if (parse_hosts(sim_hosts ? sim_hosts : cs.hosts, &h)) {
+		host_list_free(&h);
+		free(sim_hosts);
+		free(cs.platform_xml);
+		return HM_EXIT_USAGE;
+	}
+	if (launcher_args) {
+		if (nextra) {
+			hm_cli_error("calibrate: give mpirun's options either with --launcher-args or after '--'");
+			host_list_free(&h);
+			return HM_EXIT_USAGE;
+		}
+		hm_argv_split(&words, launcher_args);
+		extra = words.v, nextra = words.n;
+	}
+	ret = calibrate(&cs, &h, extra, nextra);
+	hm_argv_free(&words);
+	host_list_free(&h);
+	free(sim_hosts);
+	free(cs.platform_xml);
+	return hm_cli_finish(ret);
+}

@@ -1,0 +1,216 @@
+/* mapper/cli/cmd_compare.c - 'hetmap compare': every method and modeled user
+ * on one problem, with the ratio of each to the exhaustive optimum. */
+#include "cli.h"
+#include "mapper/launch/plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct hm_usage usage = {
+	"compare",
+	"hetmap compare [-p FILE] [-r lu|gemm] [-n N] [-d DEPTH] [--methods LIST] [-f text|csv|json]",
+	"Run the exact optimizer, BTM, BGRM, GRM, GCTM, GPTM and the modeled\n"
+	"users GU, CU, EU (or the --methods given) on one problem and print one\n"
+	"row each: the decision, its predicted time, its ratio to the model\n"
+	"optimum, the time to solution, nodes evaluated and the level reached.",
+	"The optimum is the first of 'exact' or 'exhaustive' in the list that\n"
+	"completes. Each run has its own budget (--max-nodes,\n"
+	"--max-time); if no exact run completes, ratios are to the best time any\n"
+	"run found, and the table says so.\n"
+	"example: hetmap compare -p builtin:sunet -n 7680 -d 25 --methods exhaustive,exact,BTM,GPTM,GU",
+};
+
+#define MAX_ROWS 32
+#define DEFAULT_METHODS "exact,BTM,BGRM,GRM,GCTM,GPTM,GU,CU,EU"
+
+static int is_exact(const char *name)
+{
+	return !strcmp(name, "exact") || !strcmp(name, "exhaustive");
+}
+
+/* Run every name of the comma-separated 'list'; rows filled, an exit code. */
+static int run_list(const char *list, const struct hm_problem *pb, const struct hm_budget *budget,
+		    struct hm_result *rows, int *nr)
+{
+	char names[512], *name, *next;
+
+	if (strlen(list) >= sizeof(names)) {
+		hm_cli_error("compare: --methods list too long");
+		return HM_EXIT_USAGE;
+	}
+	strcpy(names, list);
+	/* every name between commas counts: ",BTM" or "BTM,,GU" is an error,
+	 * not a shorter list */
+	for (name = names; name; name = next) {
+		const struct hm_method *m;
+		struct hm_error err;
+		int ret;
+
+		if ((next = strchr(name, ',')))
+			*next++ = '\0';
+		if (!*name) {
+			hm_cli_error("compare: empty method name in --methods '%s'", list);
+			return HM_EXIT_USAGE;
+		}
+		if (*nr == MAX_ROWS) {
+			hm_cli_error("compare: at most %d methods", MAX_ROWS);
+			return HM_EXIT_USAGE;
+		}
+		if ((m = hm_method_find(name)) && hm_method_applies(m, pb, &err)) {
+			/* one method that cannot take the problem does not stop the rest */
+			fprintf(stderr, "hetmap: compare: %s skipped: %s\n", m->name, err.msg);
+			continue;
+		}
+		fprintf(stderr, "hetmap: compare: running %s...\n", name);
+		if ((ret = hm_run_named(name, pb, budget, &rows[*nr])))
+			return ret;
+		(*nr)++;
+	}
+	return HM_EXIT_OK;
+}
+
+static void print_text(const struct hm_problem *pb, struct hm_result *rows, int nr,
+		       double ref, int ref_exact)
+{
+	int i;
+
+	printf("%s n=%.0f on %s (%d processors), depth %d, model %s\n", hm_routine_name(pb->routine),
+	       pb->n, pb->platform->name, pb->platform->nr_procs, pb->depth, pb->model->name);
+	printf("ratio: predicted time / %s\n\n", ref_exact ? "the model optimum"
+			: "the best time found (NO exact run completed)");
+	printf("%-10s %-28s %5s %4s %7s %12s %8s %10s %10s %9s %5s\n", "method", "d", "D", "b", "grid",
+	       "predicted_s", "ratio", "time_s", "nodes", "pruned", "level");
+	for (i = 0; i < nr; i++) {
+		const struct hm_result *r = &rows[i];
+		char d[512], grid[32];
+
+		hm_format_counts(r->d, r->P, d, sizeof(d));
+		snprintf(grid, sizeof(grid), "%dx%d", r->r, r->c);
+		printf("%-10s %-28s %5d %4d %7s %12.6g %8.4f %10.3g %10ld %9ld %5d%s\n", r->method, d,
+		       r->D, r->b, grid, r->eet, r->eet / ref, r->seconds, r->evaluated, r->pruned,
+		       r->level_reached, r->stopped ? "  (stopped)" : "");
+	}
+}
+
+static void print_csv(const struct hm_problem *pb, struct hm_result *rows, int nr, double ref)
+{
+	int i;
+
+	printf("platform,routine,n,depth,model,method,d,D,r,c,b,predicted_s,comp_s,comm_s,ratio,"
+	       "time_s,time_to_best_s,nodes,pruned,level,stopped,processors\n");
+	for (i = 0; i < nr; i++) {
+		const struct hm_result *r = &rows[i];
+		char d[4096];
+
+		hm_format_counts(r->d, r->P, d, sizeof(d));
+		printf("%s,%s,%.0f,%d,%s,%s,\"%s\",%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%ld,%ld,%d,%s,%d\n",
+		       pb->platform->name, hm_routine_name(pb->routine), pb->n, pb->depth,
+		       pb->model->name, r->method, d, r->D, r->r, r->c, r->b, r->eet, r->pred.comp,
+		       r->pred.comm, r->eet / ref, r->seconds, r->seconds_to_best, r->evaluated,
+		       r->pruned, r->level_reached, hm_stop_name(r->stopped), pb->platform->nr_procs);
+	}
+}
+
+/* The comparison as one JSON document (NULL when out of memory). */
+static cJSON *compare_json(const struct hm_problem *pb, const char *path, struct hm_result *rows,
+			   int nr, double ref, int ref_exact)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	int i;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "platform", path);
+	cJSON_AddStringToObject(o, "platform_name", pb->platform->name);
+	cJSON_AddStringToObject(o, "routine", hm_routine_name(pb->routine));
+	cJSON_AddNumberToObject(o, "n", pb->n);
+	cJSON_AddNumberToObject(o, "depth", pb->depth);
+	cJSON_AddStringToObject(o, "model", pb->model->name);
+	cJSON_AddNumberToObject(o, "reference_s", ref);
+	cJSON_AddBoolToObject(o, "reference_is_optimum", ref_exact);
+	arr = cJSON_AddArrayToObject(o, "results");
+	for (i = 0; i < nr; i++) {
+		cJSON *r = hm_result_json(pb->platform, &rows[i]);
+
+		cJSON_AddNumberToObject(r, "ratio", rows[i].eet / ref);
+		cJSON_AddItemToArray(arr, r);
+	}
+	return o;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct hm_problem_opts po;
+	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
+	const char *format = "text";
+	struct hm_result rows[MAX_ROWS];
+	const char *methods = DEFAULT_METHODS, *json_out = NULL;
+	struct hm_problem pb;
+	struct hm_platform *p = NULL;
+	int stop, fmt, ret, nr = 0, i, ref_exact;
+	double ref = INFINITY;
+
+	hm_problem_opts_init(&po);
+	{
+		const struct hm_option opts[] = {
+			HM_PROBLEM_OPTIONS(po),
+			HM_DEPTH_OPTION(po),
+			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "node budget of each run (default: none)", 0, 1e15 },
+			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of each run (default " HM_STR(HM_DEFAULT_MAX_TIME) " s)", 0, 1e9 },
+			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ")", 0, 0 },
+			{ 'f', "format", HM_OPT_STRING, &format, "F", "text, csv or json", 0, 0 },
+			{ 'o', "output", HM_OPT_STRING, &json_out, "FILE", "also write the JSON document there (atomically)", 0, 0 },
+			HM_OPT_TABLE_END,
+		};
+
+		stop = hm_options_parse_only(&usage, opts, argc, argv);
+	}
+	if (stop >= 0)
+		return stop;
+	if ((fmt = hm_format_parse("compare", format, 1 | 2 | 4)) < 0)
+		return HM_EXIT_USAGE;
+	ret = hm_problem_open(&po, &pb, &p);
+	if (ret)
+		return ret;
+	if ((ret = run_list(methods, &pb, &budget, rows, &nr)))
+		goto cleanup;
+	/* the reference: the first exact run that completed, else the best found */
+	ref_exact = 0;
+	for (i = 0; i < nr && !ref_exact; i++)
+		if (is_exact(rows[i].method) && rows[i].found && rows[i].stopped == HM_STOP_COMPLETE) {
+			ref_exact = 1;
+			ref = rows[i].eet;
+		}
+	for (i = 0; i < nr && !ref_exact; i++)
+		if (rows[i].eet < ref)
+			ref = rows[i].eet;
+	if (fmt == HM_FORMAT_TEXT)
+		print_text(&pb, rows, nr, ref, ref_exact);
+	else if (fmt == HM_FORMAT_CSV)
+		print_csv(&pb, rows, nr, ref);
+	if (fmt == HM_FORMAT_JSON || json_out) {
+		/* one run, two forms: a study needs the table and the document */
+		cJSON *doc = compare_json(&pb, po.platform, rows, nr, ref, ref_exact);
+		char *text = fmt == HM_FORMAT_JSON && doc ? cJSON_Print(doc) : NULL;
+		struct hm_error err;
+
+		hm_error_clear(&err);
+		if (!doc || (fmt == HM_FORMAT_JSON && !text))
+			ret = HM_EXIT_FAILURE;
+		else if (text)
+			printf("%s\n", text);
+		if (doc && json_out && hm_json_write(json_out, doc, &err)) {
+			hm_cli_report(&err);
+			ret = HM_EXIT_OUTPUT;
+		}
+		free(text);
+		cJSON_Delete(doc);
+	}
+cleanup:
+	for (i = 0; i < nr; i++)
+		hm_result_release(&rows[i]);
+	hm_platform_free(p);
+	return ret;
+}

@@ -1,0 +1,120 @@
+/* mapper/cli/cmd_export.c - 'hetmap export FORMAT': a platform in another
+ * tool's format. One format so far: SimGrid's platform XML, the platform
+ * SMPI simulates (models/platform/simgrid_platform.h). A table, so that a format
+ * is one row. */
+#include "cli.h"
+#include "models/util/atomic_file.h"
+#include "models/platform/simgrid_platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct export_format {
+	const char *name;
+	const char *summary;
+	char *(*text)(const struct hm_platform *p, int b, struct hm_error *err);
+};
+
+static const struct export_format formats[] = {
+	{ "simgrid", "SimGrid platform XML (version 4.1) for SMPI: hosts, cores, speeds, links, routes",
+	  hm_simgrid_platform },
+};
+#define NR_FORMATS (int)(sizeof(formats) / sizeof(formats[0]))
+
+static const char *help_formats(void)
+{
+	static char text[1024];
+	int len = 0;
+
+	for (int i = 0; i < NR_FORMATS; i++)
+		len += snprintf(text + len, sizeof(text) - (size_t)len, "  %-10s %s\n", formats[i].name,
+				formats[i].summary);
+	return text;
+}
+
+static const struct hm_usage usage = {
+	"export",
+	"hetmap export FORMAT -p PLATFORM [-b B] [-o FILE]",
+	"Write the platform in another tool's format (to standard output without -o).\n"
+	"Speeds that depend on the block size are taken at b (-b; default the\n"
+	"platform's middle candidate block size).",
+	NULL,
+};
+
+static int write_text(const char *out, const char *text)
+{
+	struct hm_error err;
+
+	hm_error_clear(&err);
+	if (!out) {
+		fputs(text, stdout);
+		return HM_EXIT_OK;
+	}
+	if (hm_write_file_atomic(out, text, strlen(text), &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_OUTPUT;
+	}
+	fprintf(stderr, "hetmap: export: %s written\n", out);
+	return HM_EXIT_OK;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const char *platform = NULL, *out = NULL;
+	int b = 0, first, ret;
+	const struct export_format *fmt = NULL;
+	struct hm_usage u = usage;
+	const struct hm_option opts[] = {
+		{ 'p', "platform", HM_OPT_STRING, &platform, "FILE", "platform JSON, or builtin:NAME", 0, 0 },
+		{ 'b', "block", HM_OPT_INT, &b, "B", "block size at which speeds are taken", 1, HM_MAX_BLOCK },
+		{ 'o', "output", HM_OPT_STRING, &out, "FILE", "write there (atomically) instead of stdout", 0, 0 },
+		HM_OPT_TABLE_END,
+	};
+	struct hm_platform *p;
+	struct hm_error err;
+	char *text;
+	char epilog[1200];
+
+	snprintf(epilog, sizeof(epilog), "formats:\n%sexit codes: 0 written; 2 invalid platform; 3 bad usage; "
+		 "4 cannot write the output.\nexample:\n  hetmap export simgrid -p builtin:torc -o torc.xml",
+		 help_formats());
+	u.epilog = epilog;
+	/* the format comes first (hetmap export simgrid -p ...): the options
+	 * are parsed after it */
+	for (int i = 0; argc > 1 && i < NR_FORMATS; i++)
+		if (!strcmp(argv[1], formats[i].name))
+			fmt = &formats[i];
+	if (fmt)
+		argc--, argv++;
+	if ((first = hm_options_parse(&u, opts, argc, argv)) == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	if (first != argc || !fmt || !platform) {
+		hm_cli_error("export: expected one FORMAT (%s) and -p PLATFORM (see 'hetmap export --help')",
+			     formats[0].name);
+		return HM_EXIT_USAGE;
+	}
+	hm_error_clear(&err);
+	if (out && hm_atomic_check(out, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_OUTPUT;
+	}
+	if (hm_platform_load(platform, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	hm_cli_warnings(p);
+	if (!b)
+		b = p->block_sizes[p->nr_block_sizes / 2];
+	if (!(text = fmt->text(p, b, &err))) {
+		hm_cli_error("export: %s: %s", platform, err.msg);
+		ret = strstr(err.msg, "memory") ? HM_EXIT_FAILURE : HM_EXIT_INPUT;
+	} else {
+		ret = write_text(out, text);
+	}
+	free(text);
+	hm_platform_free(p);
+	return ret;
+}

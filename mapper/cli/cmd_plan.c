@@ -1,0 +1,160 @@
+/* mapper/cli/cmd_plan.c - 'hetmap plan': search the best configuration with
+ * one method (or take a modeled user's choice) and write the plan. */
+#include "cli.h"
+#include "mapper/launch/plan.h"
+#include "mapper/launch/launcher.h"
+#include "mapper/launch/launcher_detect.h"
+#include "mapper/launch/job.h"
+#include "launch_opts.h"
+#include "mapper/launch/placement.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static const struct hm_usage usage = {
+	"plan",
+	"hetmap plan [-p FILE] [-r lu|gemm] [-n N] [-M METHOD] [-d DEPTH] [-o PLAN.json]\n"
+	"       hetmap plan [plan options] --launcher L -o DIR [-- PROGRAM [ARGS...]]",
+	"Search the number of processes on each processor, the grid r x c and the\n"
+	"block size b with the least predicted time, and print or write the plan.",
+	"Budgets stop a search early: the best plan so far is given and hetmap\n"
+	"exits with code 5.\n"
+	"example: hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 20 -o plan.json",
+};
+
+/* The launch directory 'out' for the plan: plan.json, the launcher file,
+ * the profile's input and run.sh (job.h). The placement reads the plan
+ * document it is given, which stays the caller's. */
+static int write_launch_dir(const char *out, cJSON *json, const struct hm_launcher *launcher,
+			    const struct hm_launch_opts *lo, struct hm_error *err)
+{
+	struct hm_placement pl;
+	struct hm_launcher_found lf;
+	struct hm_job job;
+	struct hm_job_request rq;
+	int ret;
+
+	if (hm_placement_from_plan(&pl, json, "(plan)", err))
+		return -1;
+	pl.owner = json;
+	err->file[0] = '\0';
+	/* files for another machine: the launcher need not be here */
+	hm_launcher_detect(launcher, lo->mpirun, lo->launcher_version, 0, &lf, err);
+	hm_launch_request(&rq, lo, &pl, launcher, out, 1, 0);
+	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
+	ret = hm_job_prepare(&job, &rq, err);
+	if (!ret) {
+		ret = hm_job_write(&job, err);
+		if (ret && job.made_dir)        /* nothing was put in it */
+			rmdir(job.dir);
+		hm_job_release(&job);
+	}
+	pl.owner = NULL;
+	hm_placement_release(&pl);
+	return ret;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct hm_problem_opts po;
+	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
+	const char *method = HM_DEFAULT_METHOD, *out = NULL, *format = "text";
+	const struct hm_launcher *launcher = NULL;
+	struct hm_launch_opts lo = HM_LAUNCH_OPTS_INIT;
+	struct hm_problem pb;
+	struct hm_platform *p = NULL;
+	struct hm_result res;
+	int stop, fmt, ret;
+	cJSON *json = NULL;
+
+	hm_problem_opts_init(&po);
+	lo.launcher_name = NULL;        /* 'run' has a default launcher; 'plan' writes none unless asked */
+	{
+		const struct hm_option opts[] = {
+			HM_PROBLEM_OPTIONS(po),
+			HM_SEARCH_OPTIONS(method, po, budget),
+			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
+			HM_LAUNCH_OPTIONS(lo, hm_help_launchers("write the launch directory for this launcher (with -o DIR)", 0)),
+			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
+			HM_OPT_TABLE_END,
+		};
+
+		stop = hm_options_parse_rest(&usage, opts, argc, argv, &lo.program, &lo.nprogram);
+	}
+	if (stop >= 0)
+		return stop;
+	if ((lo.nprogram || lo.inputs.n || lo.profile || lo.grid_order) && !lo.launcher_name) {
+		hm_cli_error("plan: a program after '--', --input, --profile and --grid-order need --launcher L -o DIR");
+		return HM_EXIT_USAGE;
+	}
+	if (hm_launch_opts_check("plan", &lo))
+		return HM_EXIT_USAGE;
+	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
+		return HM_EXIT_USAGE;
+	if (lo.launcher_name) {
+		if (!(launcher = hm_launcher_find(lo.launcher_name))) {
+			hm_cli_error("plan: unknown launcher '%s' (%s)", lo.launcher_name,
+				     hm_help_launchers("known", 0));
+			return HM_EXIT_USAGE;
+		}
+		if (!out) {
+			hm_cli_error("plan: --launcher needs -o DIR, the directory for the files");
+			return HM_EXIT_USAGE;
+		}
+	}
+	ret = hm_problem_open(&po, &pb, &p);
+	if (ret)
+		return ret;
+	ret = hm_run_named(method, &pb, &budget, &res);
+	if (ret)
+		goto cleanup;
+	{
+		struct hm_plan_inputs in = { po.platform, &pb, &budget };
+
+		json = hm_plan_json(&in, &res);
+	}
+	if (!json) {
+		ret = HM_EXIT_FAILURE;
+		goto release;
+	}
+	if (fmt == HM_FORMAT_JSON) {
+		char *text;
+
+		hm_report_depth_limit(stderr, &pb, &res, budget.max_seconds,
+				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
+		if ((text = cJSON_Print(json)))
+			printf("%s\n", text);
+		free(text);
+	} else {
+		hm_print_result(stdout, &pb, &res);
+		hm_report_depth_limit(stdout, &pb, &res, budget.max_seconds,
+				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
+	}
+	if (res.stopped && res.found)
+		hm_cli_error("plan: %s stopped by the %s after %ld nodes: the plan is the best found so far",
+			     res.method, hm_stop_name(res.stopped), res.evaluated);
+	/* a budget that ran out before any configuration was evaluated is a
+	 * budget stop, not a problem without solution */
+	ret = res.stopped ? HM_EXIT_BUDGET : !res.found ? HM_EXIT_NO_PLAN : HM_EXIT_OK;
+	if (out && res.found) {
+		struct hm_error err;
+
+		hm_error_clear(&err);
+		if (launcher ? write_launch_dir(out, json, launcher, &lo, &err) :
+			       hm_json_write(out, json, &err)) {
+			hm_cli_report(&err);
+			ret = HM_EXIT_OUTPUT;
+		} else if (fmt == HM_FORMAT_TEXT) {
+			printf("  %s written to %s%s\n", launcher ? "plan, launcher file and run.sh" : "plan",
+			       out, launcher ? "/" : "");
+		}
+	}
+	cJSON_Delete(json);
+release:
+	hm_result_release(&res);
+cleanup:
+	hm_platform_free(p);
+	return ret;
+}

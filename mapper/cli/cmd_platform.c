@@ -1,0 +1,199 @@
+/* mapper/cli/cmd_platform.c - 'hetmap platform show|check|list'. */
+#include "cli.h"
+
+#include <string.h>
+
+static const struct hm_usage usage = {
+	"platform",
+	"hetmap platform show FILE | check FILE... | list",
+	"Work with platform descriptions (README, \"Platform (JSON)\").\n"
+	"  show FILE    print a readable summary of a platform\n"
+	"  check FILE   validate files; exit 0 if all are valid, 2 otherwise\n"
+	"  list         list the builtin reference platforms (use as builtin:NAME)",
+	"FILE is a path or builtin:NAME. Values are SI (s, s/flop, s per 8-byte word,\n"
+	"bytes) or strings with a unit: \"0.72us\", \"100Mbps\", \"2GiB\" (see README).",
+};
+
+static void print_table_row(const char *label, const struct hm_table *t,
+			    const struct hm_platform *p)
+{
+	int i;
+
+	printf("    %-10s", label);
+	for (i = 0; i < p->nr_block_sizes; i++)
+		printf(" %9.4g", 1e-9 / hm_table_at(t, p->block_sizes[i]));  /* GFLOP/s */
+	printf("\n");
+}
+
+static void show_types(const struct hm_platform *p)
+{
+	int t, i;
+
+	printf("types (per core, all cores busy: GFLOP/s at b =");
+	for (i = 0; i < p->nr_block_sizes; i++)
+		printf(" %d", p->block_sizes[i]);
+	printf("):\n");
+	for (t = 0; t < p->nr_types; t++) {
+		int count = 0;
+
+		for (i = 0; i < p->nr_procs; i++)
+			count += p->procs[i].type == t;
+		printf("  %s: %d processor%s\n", p->types[t].name, count, count == 1 ? "" : "s");
+		print_table_row("k3_dgemm", &p->types[t].k3_dgemm, p);
+		print_table_row("k3_dtrsm", &p->types[t].k3_dtrsm, p);
+		print_table_row("k2_dgetf2", &p->types[t].k2_dgetf2, p);
+		if (p->types[t].busy_scale.n) {
+			const struct hm_table *b = &p->types[t].busy_scale;
+
+			printf("    %-10s", "busy cores");
+			for (i = 0; i < b->n; i++)
+				printf(" %d: k x %.3g", b->b[i], b->k[i]);
+			printf("\n");
+		}
+		if (p->types[t].stacked[HM_ROUTINE_LU] != 1 || p->types[t].stacked[HM_ROUTINE_GEMM] != 1)
+			printf("    %-10s a shared core costs the rule's x %.3g (lu), x %.3g (gemm)\n",
+			       "stacked", p->types[t].stacked[HM_ROUTINE_LU],
+			       p->types[t].stacked[HM_ROUTINE_GEMM]);
+	}
+}
+
+static void show_processors(const struct hm_platform *p)
+{
+	int i;
+
+	printf("processors:\n  %-12s %-16s %-10s %5s %12s\n", "name", "host", "type", "cores", "memory");
+	for (i = 0; i < p->nr_procs; i++) {
+		const struct hm_processor *pr = &p->procs[i];
+		char mem[32] = "-";
+
+		if (pr->memory > 0)
+			snprintf(mem, sizeof(mem), "%.3g GiB", pr->memory / 1073741824.0);
+		printf("  %-12s %-16s %-10s %5d %12s\n", pr->name, pr->host,
+		       p->types[pr->type].name, pr->cores, mem);
+	}
+}
+
+/* One link: latency in us, and t_w per 8-byte word as a bandwidth; the
+ * core's part when it is not all of t_w. */
+static void print_link(const char *label, struct hm_link l)
+{
+	if (l.t_w > 0)
+		printf("  %-15s t_s = %9.4g us   %9.4g GB/s (t_w = %.4g us/word)", label,
+		       l.t_s * 1e6, 8e-9 / l.t_w, l.t_w * 1e6);
+	else
+		printf("  %-15s t_s = %9.4g us   free (t_w = 0)", label, l.t_s * 1e6);
+	if (l.t_w_core < l.t_w)
+		printf(", core's part %.4g us/word", l.t_w_core * 1e6);
+	printf("\n");
+}
+
+static void show_network(const struct hm_platform *p)
+{
+	int c, i;
+
+	printf("network (Hockney: t_s + words x t_w):\n");
+	for (c = 0; c < HM_LINK_NSCOPES; c++)
+		print_link(hm_link_scope_name((enum hm_link_scope)c), p->links[c]);
+	for (i = 0; i < p->nr_rules; i++) {
+		char pair[600];
+
+		snprintf(pair, sizeof(pair), "%s ~ %s", p->rules[i].pattern[0], p->rules[i].pattern[1]);
+		print_link(pair, p->rules[i].link);
+	}
+	for (i = 0; i < p->nr_overrides; i++) {
+		const struct hm_link_override *o = &p->overrides[i];
+		char pair[600];
+
+		snprintf(pair, sizeof(pair), "%s-%s", p->procs[o->a].name, p->procs[o->b].name);
+		print_link(pair, o->link);
+	}
+}
+
+static int show(const char *file)
+{
+	struct hm_platform *p;
+	struct hm_error err;
+	char text[2048];
+
+	if (hm_platform_load(file, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	hm_cli_warnings(p);
+	printf("platform %s (%s)\n", p->name, p->source);
+	if (p->description[0])
+		printf("  %s\n", hm_printable(p->description, text, sizeof(text)));
+	printf("  %d processors on %d hosts, %d types, %d candidate block sizes\n\n",
+	       p->nr_procs, p->nr_hosts, p->nr_types, p->nr_block_sizes);
+	show_types(p);
+	printf("\n");
+	show_processors(p);
+	printf("\n");
+	show_network(p);
+	hm_platform_free(p);
+	return HM_EXIT_OK;
+}
+
+static int check(int argc, char **argv)
+{
+	int i, ret = HM_EXIT_OK;
+
+	for (i = 0; i < argc; i++) {
+		struct hm_platform *p;
+		struct hm_error err;
+
+		if (hm_platform_load(argv[i], &p, &err)) {
+			hm_cli_report(&err);
+			ret = HM_EXIT_INPUT;
+			continue;
+		}
+		hm_cli_warnings(p);
+		printf("%s: ok (%s, %d processors, %d types)\n", argv[i], p->name,
+		       p->nr_procs, p->nr_types);
+		hm_platform_free(p);
+	}
+	return ret;
+}
+
+static int list(void)
+{
+	const char *const *names = hm_platform_builtin_names();
+	int i;
+
+	for (i = 0; names[i]; i++) {
+		struct hm_platform *p;
+		struct hm_error err;
+		char path[64], text[2048];
+
+		snprintf(path, sizeof(path), "builtin:%s", names[i]);
+		if (hm_platform_load(path, &p, &err)) {
+			hm_cli_report(&err);
+			return HM_EXIT_FAILURE;
+		}
+		printf("%-22s %-10s %4d processors  %s\n", path, p->name, p->nr_procs,
+		       hm_printable(p->description, text, sizeof(text)));
+		hm_platform_free(p);
+	}
+	return HM_EXIT_OK;
+}
+
+int cmd_platform(int argc, char **argv)
+{
+	static const struct hm_option opts[] = { HM_OPT_TABLE_END };
+	int first = hm_options_parse(&usage, opts, argc, argv);
+
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	argc -= first;
+	argv += first;
+	if (argc == 1 && !strcmp(argv[0], "list"))
+		return list();
+	if (argc == 2 && !strcmp(argv[0], "show"))
+		return show(argv[1]);
+	if (argc >= 2 && !strcmp(argv[0], "check"))
+		return check(argc - 1, argv + 1);
+	hm_cli_error("platform: expected 'show FILE', 'check FILE...' or 'list' (see 'hetmap platform --help')");
+	return HM_EXIT_USAGE;
+}

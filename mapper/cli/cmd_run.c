@@ -1,0 +1,589 @@
+/* mapper/cli/cmd_run.c - 'hetmap run': plan (or read a plan), make the job's
+ * launch directory, run the program (the user's, or the built-in driver)
+ * through the launcher in that directory, read what its profile knows
+ * how to read, check where each rank ran, and append one record to a
+ * JSON Lines results file, whatever the outcome. */
+#include "cli.h"
+#include "mapper/launch/plan.h"
+#include "mapper/launch/placement.h"
+#include "mapper/launch/placement_check.h"
+#include "mapper/launch/job.h"
+#include "launch_opts.h"
+#include "mapper/launch/launcher_detect.h"
+#include "mpirun.h"
+#include "mapper/launch/results.h"
+#include "mapper/launch/slurm_alloc.h"
+#include "models/util/read_file.h"
+#include "models/platform/simgrid_platform.h"
+#include "wrappers/driver_limits.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct hm_usage usage = {
+	"run",
+	"hetmap run [plan options | --plan PLAN.json] [run options] [-- PROGRAM [ARGS...]]",
+	"Decide a configuration (as 'hetmap plan' does) or read one, then run PROGRAM\n"
+	"with it through the launcher, as mpirun would: rank k on the processor and\n"
+	"core the plan gives grid position (k / c, k mod c), waiting ranks yielding\n"
+	"their core, one BLAS thread per rank. Without PROGRAM, hetmap's ScaLAPACK\n"
+	"driver runs. The job runs in its launch directory (-o DIR, or a new one\n"
+	"under $TMPDIR), where the profile's input file is rendered. One record per\n"
+	"run is appended to the results file (JSON Lines), also when the run fails,\n"
+	"times out or is interrupted.",
+	"PROGRAM's arguments and --input templates may hold the plan's values; every\n"
+	"rank also gets them in its environment:\n"
+	"%PLAN_VALUES%"
+	"Profiles (--profile; chosen by PROGRAM's name when not given):\n"
+	"%PROFILES%"
+	"Launcher options: --launcher-args 'WORDS' (split at blanks; no shell).\n"
+	"exit codes: 0 run and check passed; 3 bad usage; 7 the job failed or printed\n"
+	"no result; 8 the launcher cannot be started; 9 timeout; 10 the program's\n"
+	"check failed or it skipped the test; 128+N stopped by signal N.\n"
+	"examples:\n"
+	"  hetmap run -p cluster.json -n 2000 --results runs.jsonl\n"
+	"  hetmap run -p cluster.json -n 900 -o job -- /usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdlu\n"
+	"  hetmap run -p cluster.json -n 4000 --launcher mpich -- ./my_solver -n {n} -nb {b} -p {r} -q {c}",
+};
+
+struct run_setup {
+	const char *results, *keep_dir, *plan_file, *host_speed_text;
+	const char *platform;           /* -p, or the plan's (simulators need it) */
+	const char *sim_platform;       /* simulators: the simulated platform, if not that one */
+	double host_speed;              /* simulators: this machine's core, flop/s */
+	struct hm_launch_opts lo;
+	double timeout;
+	int seed, dry_run, no_check;
+};
+
+/* What the job's output tells, line by line. */
+struct reading {
+	const struct hm_app_profile *profile;
+	struct hm_app_result result;
+	struct hm_placement_check check;
+};
+
+static void read_line(const char *line, void *ctx)
+{
+	struct reading *rd = ctx;
+
+	if (hm_placement_check_line(&rd->check, line))
+		return;
+	if (rd->profile->read_line && !rd->profile->output_file)
+		rd->profile->read_line(&rd->result, line);
+}
+
+/* A profile that reads a file the program wrote in the job's directory. */
+static void read_output_file(struct reading *rd, const char *dir)
+{
+	char path[4400], *text, *line, *save = NULL;
+	enum hm_read_status st;
+	size_t len;
+
+	if (!rd->profile->output_file || !rd->profile->read_line)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, rd->profile->output_file);
+	if (!(text = hm_read_file(path, 64u << 20, &len, &st)))
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		rd->profile->read_line(&rd->result, line);
+	free(text);
+}
+
+/* A program's output file left by an earlier run in the same directory
+ * would be read as this run's (HPCC appends to it): moved aside to the
+ * first free NAME.N, never over another file. */
+static void set_aside_old_output(const struct hm_job *j)
+{
+	char path[4400], old[4500];
+
+	if (!j->profile->output_file)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", j->dir, j->profile->output_file);
+	if (access(path, F_OK))
+		return;
+	for (int k = 1; k < 1000; k++) {
+		snprintf(old, sizeof(old), "%s.%d", path, k);
+		if (link(path, old) == 0) {     /* fails if 'old' exists: no clobbering */
+			unlink(path);
+			fprintf(stderr, "hetmap: run: the earlier %s was moved to %s\n", path, old);
+			return;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	hm_cli_error("run: warning: cannot move the earlier %s aside; the profile may read it", path);
+}
+
+static void add_program_record(cJSON *rec, const struct hm_job *j, const struct reading *rd)
+{
+	cJSON *prog = cJSON_AddObjectToObject(rec, "program"), *args = cJSON_CreateArray();
+	const struct hm_app_result *r = &rd->result;
+
+	cJSON_AddStringToObject(prog, "path", j->program.v[0]);
+	for (int i = 1; i < j->program.n; i++)
+		cJSON_AddItemToArray(args, cJSON_CreateString(j->program.v[i]));
+	cJSON_AddItemToObject(prog, "args", args);
+	cJSON_AddStringToObject(prog, "profile", j->profile->name);
+	cJSON_AddStringToObject(prog, "verdict", hm_verdict_name(r->verdict));
+	if (r->seconds >= 0)
+		cJSON_AddNumberToObject(prog, "seconds", r->seconds);
+	else
+		cJSON_AddNullToObject(prog, "seconds");
+	if (r->gflops >= 0)
+		cJSON_AddNumberToObject(prog, "gflops", r->gflops);
+	if (r->note[0])
+		cJSON_AddStringToObject(prog, "note", r->note);
+	cJSON_AddStringToObject(prog, "grid_order", j->pl->column_major ? "column" : "row");
+}
+
+static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
+			  const struct hm_launcher_found *lf, const struct hm_argv *argv,
+			  const struct hm_spawn_result *res, int exit_code, const struct reading *rd)
+{
+	cJSON *rec = cJSON_CreateObject(), *cmd = cJSON_CreateArray(), *launcher;
+	const cJSON *plan_doc = j->pl->owner;
+	const struct hm_app_result *r = &rd->result;
+	char stamp[32], host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	cJSON_AddNumberToObject(rec, "hetmap_result", 1);
+	cJSON_AddStringToObject(rec, "time", hm_utc_timestamp(stamp, sizeof(stamp)));
+	cJSON_AddStringToObject(rec, "launched_from", host);
+	cJSON_AddItemToObject(rec, "inputs", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "inputs"), 1));
+	cJSON_AddItemToObject(rec, "plan", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "plan"), 1));
+	cJSON_AddNumberToObject(rec, "predicted_s", j->pl->predicted);
+	/* measured: the program's own time where its profile reads it */
+	if (r->seconds >= 0) {
+		cJSON_AddNumberToObject(rec, "measured_s", r->seconds);
+		if (j->pl->predicted > 0)
+			cJSON_AddNumberToObject(rec, "measured_over_predicted", r->seconds / j->pl->predicted);
+	} else {
+		cJSON_AddNullToObject(rec, "measured_s");
+	}
+	add_program_record(rec, j, rd);
+	cJSON_AddItemToObject(rec, "check", r->raw ? cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(r->raw, "check"), 1)
+			      : cJSON_CreateNull());
+	if (rd->check.host)
+		cJSON_AddItemToObject(rec, "placement", hm_placement_check_json(&rd->check));
+	cJSON_AddBoolToObject(rec, "placement_as_planned",
+			      rd->check.host && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				      cJSON_GetObjectItemCaseSensitive(rec, "placement"), "as_planned")));
+	cJSON_AddBoolToObject(rec, "simulated", j->l->platform_file != NULL);
+	if (j->l->platform_file) {
+		cJSON_AddNumberToObject(rec, "simulator_host_speed", j->host_speed);
+		if (rs->sim_platform)
+			cJSON_AddStringToObject(rec, "simulated_platform", rs->sim_platform);
+	}
+	launcher = cJSON_AddObjectToObject(rec, "launcher");
+	cJSON_AddStringToObject(launcher, "name", j->l->name);
+	cJSON_AddStringToObject(launcher, "program", lf->program);
+	cJSON_AddStringToObject(launcher, "version", lf->version);
+	cJSON_AddStringToObject(rec, "mpirun_status", hm_spawn_status_name(res->status));
+	cJSON_AddNumberToObject(rec, "mpirun_exit_code", res->exit_code);
+	if (res->signal)
+		cJSON_AddNumberToObject(rec, "signal", res->signal);
+	cJSON_AddNumberToObject(rec, "wall_s", res->seconds);
+	cJSON_AddNumberToObject(rec, "exit_code", exit_code);
+	for (int i = 0; i < argv->n; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv->v[i]));
+	cJSON_AddItemToObject(rec, "command", cmd);
+	cJSON_AddStringToObject(rec, "job_dir", j->dir);
+	if (rs->plan_file)
+		cJSON_AddStringToObject(rec, "plan_file", rs->plan_file);
+	cJSON_AddItemToObject(rec, "driver", r->raw ? cJSON_Duplicate(r->raw, 1) : cJSON_CreateNull());
+	return rec;
+}
+
+/* Decide or read the plan, into its placement. */
+static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, const char *method,
+		    const struct hm_budget *budget, struct hm_placement *pl)
+{
+	struct hm_error err;
+	struct hm_problem pb;
+	struct hm_platform *p = NULL;
+	struct hm_result res;
+	int ret;
+
+	hm_error_clear(&err);
+	if (rs->plan_file) {
+		if (hm_placement_load(pl, rs->plan_file, &err)) {
+			hm_cli_report(&err);
+			return HM_EXIT_INPUT;
+		}
+		return HM_EXIT_OK;
+	}
+	if ((ret = hm_problem_open(po, &pb, &p)))
+		return ret;
+	if (!(ret = hm_run_named(method, &pb, budget, &res))) {
+		struct hm_plan_inputs in = { po->platform, &pb, budget };
+
+		if (!res.found) {
+			hm_cli_error("run: %s", res.stopped ? "the search was stopped before any configuration "
+				     "was found" : "no configuration fits");
+			ret = res.stopped ? HM_EXIT_BUDGET : HM_EXIT_NO_PLAN;
+		} else if (res.stopped) {
+			hm_cli_error("run: the search was stopped by its %s; running the best plan found",
+				     hm_stop_name(res.stopped));
+		}
+		if (!ret) {
+			hm_print_result(stderr, &pb, &res);
+			if (hm_placement_from_result(pl, &in, &res, &err)) {
+				hm_cli_report(&err);
+				ret = HM_EXIT_FAILURE;
+			}
+		}
+		hm_result_release(&res);
+	}
+	hm_platform_free(p);
+	return ret;
+}
+
+/* What the driver, this machine or the allocation would refuse only once
+ * the launcher runs: said before, with its reason. */
+static int check_before_launch(const struct hm_job *j, int dry_run)
+{
+	const struct hm_placement *pl = j->pl;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char here[256] = "";
+	struct hm_error err;
+
+	if (!strcmp(j->profile->name, "driver") &&
+	    (pl->n > HM_DRIVER_MAX_N || pl->r > HM_DRIVER_MAX_GRID_SIDE ||
+	     pl->c > HM_DRIVER_MAX_GRID_SIDE || pl->b > HM_DRIVER_MAX_B)) {
+		hm_cli_error("run: the driver takes n <= %d, b <= %d and r, c <= %d (the plan has "
+			     "n = %ld, b = %d, %d x %d)", HM_DRIVER_MAX_N, HM_DRIVER_MAX_B,
+			     HM_DRIVER_MAX_GRID_SIDE, pl->n, pl->b, pl->r, pl->c);
+		return HM_EXIT_USAGE;
+	}
+	if (j->profile->process_bytes && j->profile->process_bytes(pl) > j->profile->max_process_bytes) {
+		hm_cli_error("run: %s holds %.0f bytes a process (its compiled-in work array); this plan "
+			     "needs at least %.0f: take a smaller n or more processes", j->program.v[0],
+			     j->profile->max_process_bytes, j->profile->process_bytes(pl));
+		return HM_EXIT_USAGE;
+	}
+	/* a core beyond this machine's fails inside the launcher with a bare
+	 * "exit status 1": hosts that are this machine are checked here */
+	gethostname(here, sizeof(here) - 1);
+	for (int k = 0; k < pl->D && cpus > 0 && !j->l->platform_file; k++) {
+		const struct hm_rank_place *r = &pl->ranks[k];
+
+		if ((!strcmp(r->host, "localhost") || !strcmp(r->host, here)) && r->slot + r->cores > cpus) {
+			hm_cli_error("run: rank %d is planned on cores %d..%d of %s, which has %ld",
+				     k, r->slot, r->slot + r->cores - 1, r->host, cpus);
+			return HM_EXIT_USAGE;
+		}
+	}
+	if (!strcmp(j->l->name, "mpich") && pl->oversubscribed)
+		fprintf(stderr, "hetmap: run: warning: the plan stacks ranks on cores and MPICH's waiting "
+			"ranks spin (no setting stops it, wrappers/README.md): expect it slower than predicted\n");
+	hm_error_clear(&err);
+	if (!dry_run && !strcmp(j->l->name, "slurm") && hm_slurm_check(pl, &err)) {
+		hm_cli_error("run: slurm: %s", err.msg);
+		return HM_EXIT_USAGE;
+	}
+	return HM_EXIT_OK;
+}
+
+/* The exit code for what the program said, after the launcher's. */
+static int verdict_exit(const struct hm_job *j, const struct hm_app_result *r, int ret)
+{
+	if (r->verdict == HM_VERDICT_FAILED || r->verdict == HM_VERDICT_SKIPPED) {
+		hm_cli_error("run: %s %s the test%s%s", j->program.v[0],
+			     r->verdict == HM_VERDICT_FAILED ? "failed" : "skipped",
+			     r->note[0] ? ": " : "", r->note);
+		return ret ? ret : HM_EXIT_CHECK_FAILED;
+	}
+	if (!ret && j->profile->read_line && !r->found) {
+		hm_cli_error("run: the job succeeded but %s printed no result the '%s' profile reads%s%s",
+			     j->program.v[0], j->profile->name, r->note[0] ? ": " : "", r->note);
+		return HM_EXIT_JOB_FAILED;
+	}
+	return ret;
+}
+
+static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec, int *ret,
+			  const struct hm_job *j, const struct reading *rd)
+{
+	struct hm_error err;
+
+	hm_error_clear(&err);
+	snprintf(err.file, sizeof(err.file), "%s", rs->results);
+	if (!rec || hm_results_append(results_fd, rec, &err)) {
+		hm_cli_report(&err);
+		if (!*ret)
+			*ret = HM_EXIT_OUTPUT;
+		return;
+	}
+	if (rd->result.seconds >= 0)
+		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, %s's own "
+			"time); placement %s; record appended to %s\n", j->pl->predicted,
+			rd->result.seconds, j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
+			j->profile->name, j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
+			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
+			? "as planned" : "NOT as planned (see the record)", rs->results);
+	else
+		fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
+}
+
+/* Run, read, record. */
+static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_launcher_found *lf,
+		  int results_fd)
+{
+	char probe_buf[4096], *line = NULL, *launcher_var = hm_job_launcher_variable(j);
+	const char *probe = rs->no_check ? NULL : hm_sibling_program("hetmap-probe", probe_buf, sizeof(probe_buf));
+	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
+	struct hm_argv a = { 0 };
+	struct reading rd = { j->profile, { 0 }, { 0 } };
+	/* a simulator's ranks are threads of the launcher: its environment is theirs */
+	struct hm_spawn_opts so = { rs->timeout, 5, j->l->platform_file ? (const char *const *)j->env.v : env,
+				    stdout, read_line, NULL, &rd, j->dir };
+	struct hm_spawn_result res;
+	int ret;
+
+	hm_app_result_init(&rd.result);
+	hm_job_command(j, probe, &a);
+	if (a.failed || !(line = hm_argv_quoted(&a)) ||
+	    (!rs->no_check && hm_placement_check_init(&rd.check, j->pl, j->l->binds))) {
+		hm_cli_error("run: out of memory");
+		ret = HM_EXIT_FAILURE;
+		goto out;
+	}
+	fprintf(stderr, "hetmap: run: in %s: %s\n", j->dir, line);
+	set_aside_old_output(j);
+	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
+		goto out;
+	read_output_file(&rd, j->dir);
+	ret = verdict_exit(j, &rd.result, ret);
+	{
+		cJSON *rec = make_record(rs, j, lf, &a, &res, ret, &rd);
+
+		append_record(rs, results_fd, rec, &ret, j, &rd);
+		cJSON_Delete(rec);
+	}
+out:
+	hm_placement_check_release(&rd.check);
+	hm_app_result_release(&rd.result);
+	free(line);
+	free(launcher_var);
+	hm_argv_free(&a);
+	return ret;
+}
+
+/* --dry-run: the command on stdout (as run.sh has it, with absolute
+ * paths); the directory stays for it. */
+static int print_command(const struct hm_job *j)
+{
+	struct hm_argv a = { 0 };
+	char *line;
+
+	hm_job_command(j, NULL, &a);
+	if (a.failed || !(line = hm_argv_quoted(&a))) {
+		hm_argv_free(&a);
+		hm_cli_error("run: out of memory");
+		return HM_EXIT_FAILURE;
+	}
+	printf("%s\n", line);
+	fprintf(stderr, "hetmap: run: launch directory %s written (run it with %s/run.sh)\n",
+		j->dir, j->dir);
+	free(line);
+	hm_argv_free(&a);
+	return HM_EXIT_OK;
+}
+
+/* A simulator's inputs: the simulated platform (--sim-platform; else the
+ * one the plan was made for: -p, or with --plan the plan's own), exported at the plan's b, and this machine's dgemm rate. */
+static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl, char **xml)
+{
+	const char *path = rs->sim_platform ? rs->sim_platform : rs->platform;
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+
+	if (!path)
+		path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(pl->owner, "inputs"), "platform"));
+	hm_error_clear(&err);
+	if (!path) {
+		hm_cli_error("run: a simulated run needs the platform: give -p PLATFORM");
+		return HM_EXIT_USAGE;
+	}
+	if (hm_platform_load(path, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	for (int k = 0; k < pl->D; k++)
+		if (hm_platform_find(p, pl->ranks[k].processor) < 0) {
+			hm_cli_error("run: the plan puts rank %d on processor '%s', which platform %s does not have",
+				     k, pl->ranks[k].processor, path);
+			hm_platform_free(p);
+			return HM_EXIT_INPUT;
+		}
+	*xml = hm_simgrid_platform(p, pl->b, &err);
+	hm_platform_free(p);
+	if (!*xml) {
+		hm_cli_error("run: %s: %s", path, err.msg);
+		return HM_EXIT_INPUT;
+	}
+	if (rs->dry_run && !rs->host_speed_text) {
+		rs->host_speed = 1e9;
+		fprintf(stderr, "hetmap: run: --dry-run: host speed not measured; run.sh says 1 GFLOP/s "
+			"unless --host-speed is given\n");
+		return HM_EXIT_OK;
+	}
+	return hm_simulator_host_speed("run", rs->host_speed_text, pl->b, &rs->host_speed);
+}
+
+/* The launch directory: -o DIR, or a fresh one under $TMPDIR. */
+static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct hm_launcher *l,
+		    const struct hm_launcher_found *lf, struct hm_job *j)
+{
+	struct hm_job_request rq;
+	char tmp[4096], *xml = NULL;
+	struct hm_error err;
+	int ret;
+
+	if (l->platform_file && (ret = simulation_setup(rs, pl, &xml)))
+		return ret;
+	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
+	rq.platform_text = xml, rq.host_speed = rs->host_speed;
+	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
+	if (rs->keep_dir)
+		rq.dir = rs->keep_dir;
+	else if ((ret = hm_mpirun_temp_dir("run", tmp, sizeof(tmp)))) {
+		free(xml);
+		return ret;
+	} else {
+		rq.dir = tmp;
+	}
+	hm_error_clear(&err);
+	ret = hm_job_prepare(j, &rq, &err);
+	free(xml);
+	if (ret) {
+		hm_cli_error("run: %s", err.msg);
+		if (!rs->keep_dir)
+			rmdir(tmp);
+		return HM_EXIT_USAGE;
+	}
+	if (!rs->keep_dir)
+		j->made_dir = 1;
+	hm_error_clear(&err);
+	if (hm_job_write(j, &err)) {
+		/* nothing was put in place (all or none): only a directory made
+		 * for this job goes; what was there stays, whatever it is */
+		hm_cli_report(&err);
+		if (j->made_dir)
+			rmdir(j->dir);
+		hm_job_release(j);
+		return HM_EXIT_OUTPUT;
+	}
+	return HM_EXIT_OK;
+}
+
+static const char *epilog(void)
+{
+	static char text[6000];
+	const char *t = usage.epilog, *mark;
+	size_t len = 0;
+
+	if (text[0])
+		return text;
+	while ((mark = strchr(t, '%')) && len < sizeof(text)) {
+		const char *fill = !strncmp(mark, "%PLAN_VALUES%", 13) ? hm_help_plan_values() :
+				   !strncmp(mark, "%PROFILES%", 10) ? hm_help_app_profiles() : NULL;
+		size_t skip = fill ? strcspn(mark + 1, "%") + 2 : 1;
+
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s%s", (int)(mark - t), t,
+					fill ? fill : "%");
+		t = mark + skip;
+	}
+	if (len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len, "%s", t);
+	return text;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct hm_problem_opts po;
+	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
+	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, NULL, NULL, 0, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
+	const char *method = HM_DEFAULT_METHOD;
+	const struct hm_launcher *l;
+	struct hm_launcher_found lf;
+	struct hm_placement pl = { 0 };
+	struct hm_job job;
+	struct hm_usage u = usage;
+	int ret, results_fd = -1, have_job = 0, launched = 0;
+	struct hm_error err;
+
+	u.epilog = epilog();
+	hm_problem_opts_init(&po);
+	{
+		const struct hm_option opts[] = {
+			HM_PROBLEM_OPTIONS(po),
+			HM_SEARCH_OPTIONS(method, po, budget),
+			{ 0, "plan", HM_OPT_STRING, &rs.plan_file, "FILE", "run this plan JSON instead of planning", 0, 0 },
+			{ 0, "results", HM_OPT_STRING, &rs.results, "FILE", "append the record there (default hetmap-results.jsonl)", 0, 0 },
+			{ 'o', "output", HM_OPT_STRING, &rs.keep_dir, "DIR", "the launch directory (kept); default: a new one under $TMPDIR", 0, 0 },
+			HM_LAUNCH_OPTIONS(rs.lo, hm_help_launchers("launcher", 1)),
+			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
+			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
+			{ 0, "sim-platform", HM_OPT_STRING, &rs.sim_platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 },
+			{ 0, "host-speed", HM_OPT_STRING, &rs.host_speed_text, "RATE", "simulators: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
+			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
+			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },
+			HM_OPT_TABLE_END,
+		};
+
+		if ((ret = hm_options_parse_rest(&u, opts, argc, argv, &rs.lo.program, &rs.lo.nprogram)) >= 0)
+			return ret;
+	}
+	if ((ret = hm_launch_opts_check("run", &rs.lo)))
+		return ret;
+	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
+		char names[128];
+
+		hm_cli_error("run: launcher must be %s%s", hm_launcher_names(1, ", ", names, sizeof(names)),
+			     l ? " ('hetmap plan --launcher' writes the others' files)" : "");
+		return HM_EXIT_USAGE;
+	}
+	hm_error_clear(&err);
+	if (hm_launcher_detect(l, rs.lo.mpirun, rs.lo.launcher_version, !rs.dry_run, &lf, &err)) {
+		hm_cli_error("run: %s", err.msg);
+		return HM_EXIT_NO_MPIRUN;
+	}
+	if (!rs.dry_run && (results_fd = hm_results_open(rs.results, &err)) < 0) {
+		hm_cli_report(&err);
+		return HM_EXIT_OUTPUT;
+	}
+	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */
+	rs.no_check |= l->platform_file != NULL;     /* simulated hosts: nothing to check */
+	ret = get_plan(&rs, &po, method, &budget, &pl);
+	if (!ret && !(ret = make_job(&rs, &pl, l, &lf, &job)))
+		have_job = 1;
+	if (!ret)
+		ret = check_before_launch(&job, rs.dry_run);
+	if (!ret && rs.dry_run) {
+		ret = print_command(&job);
+	} else if (!ret) {
+		ret = launch(&rs, &job, &lf, results_fd);
+		launched = 1;
+	}
+	if (have_job) {
+		/* a temporary directory goes, unless it is the dry run's answer or
+		 * a program ran that may have left files in it (the driver's
+		 * result is all in the record) */
+		if (!rs.keep_dir && ((!launched && ret) || (launched && !strcmp(job.profile->name, "driver"))))
+			hm_job_remove(&job);
+		else if (!rs.keep_dir && launched)
+			fprintf(stderr, "hetmap: run: the job's files are kept in %s\n", job.dir);
+		hm_job_release(&job);
+	}
+	hm_placement_release(&pl);
+	if (results_fd >= 0)
+		close(results_fd);
+	return hm_cli_finish(ret);
+}

@@ -1,0 +1,48 @@
+/* mapper/cli/help_text.c - the parts of help texts and messages that list
+ * what a registry holds (models, methods and users, launchers), made from
+ * the registries themselves so that they cannot drift from the code. */
+#include "cli.h"
+#include "mapper/launch/launcher.h"
+
+#include <stdio.h>
+
+const char *hm_help_models(void)
+{
+	static char buf[512];
+	int len;
+
+	if (buf[0])
+		return buf;
+	len = snprintf(buf, sizeof(buf), "execution-time model:");
+	for (const struct hm_model *const *m = hm_model_list(); *m && len < (int)sizeof(buf); m++)
+		len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s %s%s",
+				m == hm_model_list() ? "" : ",", (*m)->name,
+				*m == hm_model_default() ? " (default)" : "");
+	return buf;
+}
+
+const char *hm_help_methods(void)
+{
+	static char buf[512];
+	char searches[256], users[64];
+
+	if (!buf[0])
+		snprintf(buf, sizeof(buf), "search method: %s (default %s); or a modeled user: %s",
+			 hm_method_names(HM_METHOD_SEARCH, searches, sizeof(searches)),
+			 HM_DEFAULT_METHOD, hm_method_names(HM_METHOD_USER, users, sizeof(users)));
+	return buf;
+}
+
+const char *hm_help_launchers(const char *intro, int runnable_only)
+{
+	static char ring[4][384];
+	static int next;
+	char *buf = ring[next++ % 4], names[200];
+
+	/* 'run' and 'calibrate' launch with the default; 'plan' writes files
+	 * only for the launcher named */
+	snprintf(buf, sizeof(ring[0]), "%s: %s%s", intro,
+		 hm_launcher_names(runnable_only, ", ", names, sizeof(names)),
+		 runnable_only ? " (default " HM_DEFAULT_LAUNCHER ")" : "");
+	return buf;
+}

@@ -1,0 +1,27 @@
+/* mapper/cli/launch_opts.c - see launch_opts.h. */
+#include "launch_opts.h"
+
+#include <string.h>
+
+int hm_launch_opts_check(const char *cmd, const struct hm_launch_opts *lo)
+{
+	if (lo->grid_order && strcmp(lo->grid_order, "row") && strcmp(lo->grid_order, "column")) {
+		hm_cli_error("%s: --grid-order must be row or column, not '%s'", cmd, lo->grid_order);
+		return HM_EXIT_USAGE;
+	}
+	return HM_EXIT_OK;
+}
+
+void hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo,
+		       struct hm_placement *pl, const struct hm_launcher *l, const char *dir,
+		       int seed, int program_here)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->pl = pl, rq->l = l, rq->dir = dir, rq->seed = seed, rq->program_here = program_here;
+	rq->program = lo->program, rq->nprogram = lo->nprogram;
+	rq->profile = lo->profile, rq->launcher_args = lo->launcher_args;
+	for (int i = 0; i < lo->inputs.n; i++)
+		rq->inputs[i] = lo->inputs.v[i];
+	rq->ninputs = lo->inputs.n;
+	rq->column_major = lo->grid_order ? !strcmp(lo->grid_order, "column") : -1;
+}

@@ -1,0 +1,64 @@
+/* mapper/cli/main.c - the hetmap command: a table of subcommands, as git.c. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <signal.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "platform", cmd_platform, "show, check or list platform descriptions" },
+	{ "predict", cmd_predict, "predict the time of one configuration (d, r x c, b)" },
+	{ "plan", cmd_plan, "search the best configuration and write a plan" },
+	{ "compare", cmd_compare, "run every method and modeled user, one table" },
+	{ "generate", cmd_generate, "build a platform from a generator description (simulation)" },
+	{ "export", cmd_export, "write a platform for another tool (SimGrid's XML for SMPI)" },
+	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },
+	{ "run", cmd_run, "plan and run a program (yours, HPL, ScaLAPACK's tester, or the driver) through Open MPI, MPICH or Slurm; record the result" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	int i;
+
+	fprintf(f, "usage: hetmap <command> [options]\n\n"
+		   "hetmap decides how to run unmodified ScaLAPACK (pdgetrf, pdgemm) on a\n"
+		   "heterogeneous cluster: how many processes on each processor, the grid\n"
+		   "r x c and the block size b, from an execution-time model.\n\ncommands:\n");
+	for (i = 0; commands[i].name; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'hetmap <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	/* A closed standard output (hetmap ... | head) must not kill hetmap
+	 * by SIGPIPE before it has written its files and records: writes fail
+	 * with EPIPE instead, and hm_cli_finish turns that into exit code 4. */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 2) {
+		usage(stderr);
+		return HM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return hm_cli_finish(HM_EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hetmap 0.1.0\n");
+		return hm_cli_finish(HM_EXIT_OK);
+	}
+	for (i = 0; commands[i].name; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return hm_cli_finish(commands[i].fn(argc - 1, argv + 1));
+	hm_cli_error("unknown command '%s' (see 'hetmap --help')", argv[1]);
+	return HM_EXIT_USAGE;
+}

@@ -1,0 +1,43 @@
+/* mapper/cli/messages.c - what hetmap says on standard error, and the check
+ * that standard output took everything (see cli.h). Only mapper/ prints. */
+#include "cli.h"
+
+#include <stdarg.h>
+
+void hm_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hetmap: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void hm_cli_report(const struct hm_error *err)
+{
+	char buf[1100];
+
+	hm_cli_error("%s", hm_error_format(err, buf, sizeof(buf)));
+}
+
+int hm_cli_finish(int code)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		hm_cli_error("cannot write to standard output");
+		return HM_EXIT_OUTPUT;
+	}
+	return code;
+}
+
+void hm_cli_warnings(const struct hm_platform *p)
+{
+	int shown = p->nr_warnings < HM_MAX_WARNINGS ? p->nr_warnings : HM_MAX_WARNINGS;
+
+	for (int i = 0; i < shown; i++)
+		fprintf(stderr, "hetmap: warning: %s: %s\n", p->source, p->warnings[i]);
+	if (p->nr_warnings > shown)
+		fprintf(stderr, "hetmap: warning: %s: %d more values like these\n", p->source,
+			p->nr_warnings - shown);
+}

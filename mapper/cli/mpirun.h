@@ -1,0 +1,36 @@
+/* mapper/cli/mpirun.h - shared by 'hetmap run' and 'hetmap calibrate'. */
+#ifndef HM_MPIRUN_H
+#define HM_MPIRUN_H
+
+#include <stdlib.h>
+#include "mapper/launch/launcher.h"
+#include "mapper/launch/spawn.h"
+
+/* Into 'out': launcher l's command for launch 'x' (its env is set here:
+ * the ranks' environment), with 'mpirun' as argv[0], then the user's
+ * mpirun options 'extra'. The program and its arguments follow. */
+void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, struct hm_launch x,
+		    const char *mpirun, char **extra, int nextra);
+
+/* A fresh directory $TMPDIR/hetmap-CMD-XXXXXX (default /tmp) into dir; an
+ * exit code, with a message when it is not HM_EXIT_OK. */
+int hm_mpirun_temp_dir(const char *cmd, char *dir, size_t size);
+
+/* Run argv (mpirun ...) to its end; the exit code for how it ended, with
+ * a message naming 'cmd' and the child ('what', e.g. "the job") when it is
+ * not a success. HM_EXIT_FAILURE: it could not be started at all (then
+ * *res says nothing). */
+int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_spawn_opts *so,
+		    struct hm_spawn_result *res, const char *mpirun);
+
+/* Launcher 'name' if 'hetmap run' can drive it, else NULL after a message
+ * naming 'cmd'. */
+const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name);
+
+/* A simulator's rate of this machine's core (flop/s) into *speed: the
+ * --host-speed text 'given' (a flop rate, "50Gf"), else measured at block
+ * size b (host_speed.h) and said on stderr. HM_EXIT_OK, or an exit code
+ * after a message naming 'cmd'. */
+int hm_simulator_host_speed(const char *cmd, const char *given, int b, double *speed);
+
+#endif /* HM_MPIRUN_H */

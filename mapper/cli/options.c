@@ -1,0 +1,180 @@
+/* mapper/cli/options.c - declared options over getopt_long: parsing, checks of
+ * numbers against their range, and the help text (see cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OPTIONS 64
+
+static int count_options(const struct hm_option *opts)
+{
+	int n = 0;
+
+	while (opts[n].type != HM_OPT_END)
+		n++;
+	return n;
+}
+
+void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts)
+{
+	int i;
+
+	fprintf(f, "usage: %s\n\n%s\n\noptions:\n", u->synopsis, u->description);
+	for (i = 0; opts[i].type != HM_OPT_END; i++) {
+		const struct hm_option *o = &opts[i];
+		char left[64];
+
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
+			 o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
+			 o->short_name ? ", " : "  ", o->long_name,
+			 o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
+		fprintf(f, "  %-26s %s\n", left, o->help);
+	}
+	fprintf(f, "  %-26s %s\n", "-h, --help", "show this help and exit");
+	if (u->epilog)
+		fprintf(f, "\n%s\n", u->epilog);
+}
+
+/* Store the argument of option 'o'; 0, or -1 after a message. */
+static int store(const struct hm_usage *u, const struct hm_option *o, const char *arg)
+{
+	char *end;
+	double v;
+
+	if (o->type == HM_OPT_FLAG) {
+		*(int *)o->value = 1;
+		return 0;
+	}
+	if (o->type == HM_OPT_STRING) {
+		*(const char **)o->value = arg;
+		return 0;
+	}
+	if (o->type == HM_OPT_LIST) {
+		struct hm_opt_list *l = o->value;
+
+		if (l->n >= (int)o->max || l->n >= HM_OPT_LIST_MAX) {
+			hm_cli_error("%s: option '--%s' may be given at most %d times", u->name,
+				     o->long_name, (int)o->max);
+			return -1;
+		}
+		l->v[l->n++] = arg;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(v)) {
+		hm_cli_error("%s: option '--%s' expects a number, not '%s'", u->name, o->long_name, arg);
+		return -1;
+	}
+	if ((o->type == HM_OPT_INT || o->type == HM_OPT_LONG) && v != floor(v)) {
+		hm_cli_error("%s: option '--%s' expects an integer, not '%s'", u->name, o->long_name, arg);
+		return -1;
+	}
+	if (v < o->min || v > o->max) {
+		hm_cli_error("%s: option '--%s' must be between %g and %g (got '%s')",
+			     u->name, o->long_name, o->min, o->max, arg);
+		return -1;
+	}
+	if (o->type == HM_OPT_INT)
+		*(int *)o->value = (int)v;
+	else if (o->type == HM_OPT_LONG)
+		*(long *)o->value = (long)v;
+	else
+		*(double *)o->value = v;
+	return 0;
+}
+
+int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
+		     int argc, char **argv)
+{
+	struct option lo[MAX_OPTIONS + 2];
+	char shorts[3 * MAX_OPTIONS + 4] = "+:h";
+	int n = count_options(opts), i, c, idx;
+	size_t k = strlen(shorts);
+
+	if (n > MAX_OPTIONS)
+		n = MAX_OPTIONS;
+	for (i = 0; i < n; i++) {
+		lo[i].name = opts[i].long_name;
+		lo[i].has_arg = opts[i].type == HM_OPT_FLAG ? no_argument : required_argument;
+		lo[i].flag = NULL;
+		lo[i].val = 256 + i;
+		if (opts[i].short_name) {
+			shorts[k++] = (char)opts[i].short_name;
+			if (opts[i].type != HM_OPT_FLAG)
+				shorts[k++] = ':';
+		}
+	}
+	shorts[k] = '\0';
+	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n + 1] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lo, &idx)) != -1) {
+		const struct hm_option *o = NULL;
+
+		if (c == 'h') {
+			hm_options_help(stdout, u, opts);
+			return -2;
+		}
+		if (c == '?' || c == ':') {
+			char name[128];
+
+			/* optopt: a short option, 256 + i for a long one, 0 if unknown */
+			if (optopt >= 256 && optopt < 256 + n)
+				snprintf(name, sizeof(name), "--%s", opts[optopt - 256].long_name);
+			else if (optopt > 0 && optopt < 256)
+				snprintf(name, sizeof(name), "-%c", optopt);
+			else
+				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+			hm_cli_error("%s: %s '%s' (see 'hetmap %s --help')", u->name,
+				     c == ':' ? "missing argument for option" : "unknown option",
+				     name, u->name);
+			return -1;
+		}
+		if (c >= 256)
+			o = &opts[c - 256];
+		else
+			for (i = 0; i < n && !o; i++)
+				if (opts[i].short_name == c)
+					o = &opts[i];
+		if (!o || store(u, o, optarg))
+			return -1;
+	}
+	return optind;
+}
+
+int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv, char ***rest, int *nrest)
+{
+	int first = hm_options_parse(u, opts, argc, argv);
+
+	if (rest) {
+		*rest = argv + argc;
+		*nrest = 0;
+	}
+	if (first == -2)
+		return HM_EXIT_OK;
+	if (first < 0)
+		return HM_EXIT_USAGE;
+	if (first < argc) {
+		if (!rest || strcmp(argv[first - 1], "--")) {
+			hm_cli_error("%s: unexpected argument '%s'%s", u->name, argv[first],
+				     rest ? " (the program and its arguments go after '--')" : "");
+			return HM_EXIT_USAGE;
+		}
+		*rest = argv + first;
+		*nrest = argc - first;
+	}
+	return -1;
+}
+
+int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts,
+			  int argc, char **argv)
+{
+	return hm_options_parse_rest(u, opts, argc, argv, NULL, NULL);
+}

@@ -1,0 +1,55 @@
+/* mapper/cli/problem_opts.c - the options that state a problem (platform,
+ * routine, n, model, depth), shared by predict, plan, compare and run. */
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+void hm_problem_opts_init(struct hm_problem_opts *o)
+{
+	o->platform = HM_DEFAULT_PLATFORM;
+	o->routine = "lu";
+	o->n = HM_DEFAULT_N;
+	o->model = NULL;
+	o->depth = 0;
+}
+
+/* The default level limit: what the platform holds without sharing a
+ * core (its cores), within what the searches take. */
+static int platform_cores(const struct hm_platform *p)
+{
+	long cores = hm_platform_cores(p);
+
+	return cores < HM_MAX_DEPTH ? (int)cores : HM_MAX_DEPTH;
+}
+
+int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
+		    struct hm_platform **platform)
+{
+	struct hm_error err;
+
+	memset(pb, 0, sizeof(*pb));
+	*platform = NULL;
+	if (hm_routine_parse(o->routine, &pb->routine)) {
+		hm_cli_error("unknown routine '%s' (expected 'lu' or 'gemm')", o->routine);
+		return HM_EXIT_USAGE;
+	}
+	pb->model = o->model ? hm_model_find(o->model) : hm_model_default();
+	if (!pb->model) {
+		hm_cli_error("unknown model '%s' (%s)", o->model, hm_help_models());
+		return HM_EXIT_USAGE;
+	}
+	if (o->n != floor(o->n)) {
+		hm_cli_error("matrix order n must be an integer (got %g)", o->n);
+		return HM_EXIT_USAGE;
+	}
+	if (hm_platform_load(o->platform, platform, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	hm_cli_warnings(*platform);
+	pb->platform = *platform;
+	pb->n = o->n;
+	pb->depth = o->depth ? o->depth : platform_cores(*platform);
+	return HM_EXIT_OK;
+}

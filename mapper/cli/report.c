@@ -1,0 +1,136 @@
+/* mapper/cli/report.c - human-readable results and output formats. */
+#include "cli.h"
+
+#include <cJSON.h>
+
+#include <string.h>
+
+void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res)
+{
+	const struct hm_platform *p = pb->platform;
+	const struct hm_prediction *t = &res->pred;
+	int i, shown = 0;
+
+	if (!res->found) {
+		if (res->stopped)
+			fprintf(f, "%s: stopped by the %s before any configuration was found\n",
+				res->method, res->stopped == HM_STOP_NODES ? "node budget" : "time budget");
+		else
+			fprintf(f, "%s: no configuration fits in memory\n", res->method);
+		return;
+	}
+	fprintf(f, "%s plan for %s n=%.0f on %s (%d processors), model %s\n",
+		res->method, hm_routine_name(pb->routine), pb->n, p->name, p->nr_procs,
+		pb->model->name);
+	fprintf(f, "  processes    D = %d on a %d x %d grid, block size b = %d\n",
+		res->D, res->r, res->c, res->b);
+	fprintf(f, "  placement   ");
+	for (i = 0; i < res->P; i++) {
+		if (!res->d[i])
+			continue;
+		if (shown++ == 12) {
+			fprintf(f, " ...");
+			break;
+		}
+		fprintf(f, " %s:%d", p->procs[i].name, res->d[i]);
+	}
+	fprintf(f, "\n  predicted    %.6g s = computation %.6g s + communication %.6g s\n",
+		t->total, t->comp, t->comm);
+	fprintf(f, "               computation: dgemm %.6g s, dtrsm %.6g s, dgetf2 %.6g s\n",
+		t->comp_gemm, t->comp_trsm, t->comp_getf2);
+	fprintf(f, "               communication: latency %.6g s, bandwidth %.6g s\n",
+		t->comm_latency, t->comm_bandwidth);
+	fprintf(f, "  search       %ld nodes evaluated, %ld pruned, level %d reached, %.3g s (best after %.3g s)%s%s\n",
+		res->evaluated, res->pruned, res->level_reached, res->seconds,
+		res->seconds_to_best, res->stopped ? ", STOPPED by the " : "",
+		res->stopped == HM_STOP_NODES ? "node budget" :
+		res->stopped == HM_STOP_TIME ? "time budget" : "");
+}
+
+int hm_format_parse(const char *cmd, const char *text, unsigned allowed)
+{
+	static const char *const names[] = { "text", "csv", "json" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(text, names[i]) && (allowed & (1u << i)))
+			return i;
+	hm_cli_error("%s: unknown format '%s' (expected %s%s%s)", cmd, text,
+		     "text", allowed & 2 ? ", csv" : "", allowed & 4 ? " or json" : "");
+	return -1;
+}
+
+const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i = 0;
+
+	buf[0] = '\0';
+	len += (size_t)snprintf(buf, size, "[");
+	while (i < P && len < size) {
+		int j = i;
+
+		while (j < P && d[j] == d[i])
+			j++;
+		if (j - i > 1)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d*%d",
+						i ? "," : "", d[i], j - i);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", d[i]);
+		i = j;
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, "]");
+	return buf;
+}
+
+const char *hm_printable(const char *text, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (const unsigned char *s = (const unsigned char *)text; *s && n + 5 < size; s++)
+		if (*s < 0x20 || *s == 0x7f)
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *s);
+		else
+			buf[n++] = (char)*s;
+	buf[n] = '\0';
+	return buf;
+}
+
+void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm_result *res,
+			   double max_seconds, cJSON *plan)
+{
+	struct hm_problem wider = *pb;
+	/* a tenth of the search's own budget, a second at most */
+	struct hm_budget quick = { 0, max_seconds > 0 && max_seconds < 10 ? max_seconds / 10 : 1 };
+	struct hm_result more;
+	struct hm_error err;
+	cJSON *note;
+
+	const struct hm_method *m = hm_method_find(res->method);
+
+	/* users ignore the limit: only a search can be held back by it */
+	if (!res->found || res->D < pb->depth || pb->depth >= HM_MAX_DEPTH || !m ||
+	    m->kind != HM_METHOD_SEARCH)
+		return;
+	/* what more processes would give, by the fast greedy method */
+	wider.depth = 2 * pb->depth < HM_MAX_DEPTH ? 2 * pb->depth : HM_MAX_DEPTH;
+	if (hm_search(hm_method_find("GPTM"), &wider, &quick, &more, &err) || !more.found) {
+		hm_result_release(&more);
+		return;
+	}
+	if (more.eet < res->eet)
+		fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; with up to %d "
+			"the model predicts %.6g s (%.1f %% less): raise -d\n", pb->depth, wider.depth,
+			more.eet, 100 * (1 - more.eet / res->eet));
+	else
+		fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; up to %d "
+			"gave no better plan (GPTM)\n", pb->depth, wider.depth);
+	if (plan && (note = cJSON_AddObjectToObject(plan, "depth_limit"))) {
+		cJSON_AddBoolToObject(note, "reached", 1);
+		cJSON_AddNumberToObject(note, "wider_depth", wider.depth);
+		cJSON_AddNumberToObject(note, "wider_predicted_s", more.eet);
+		cJSON_AddNumberToObject(note, "wider_D", more.D);
+	}
+	hm_result_release(&more);
+}

@@ -1,0 +1,454 @@
+/* mapper/launch/job.c - one launch under a plan (see job.h). */
+#define _GNU_SOURCE /* asprintf */
+#include "job.h"
+#include "models/util/atomic_file.h"
+#include "models/util/read_file.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { MAX_TEMPLATE_BYTES = 1 << 20 };
+
+/* Names the launch directory keeps for itself. */
+static int reserved_name(const struct hm_job *j, const char *name)
+{
+	return !strcmp(name, "plan.json") || !strcmp(name, "run.sh") || !strcmp(name, j->l->file_name);
+}
+
+static int bad_file_name(const char *name)
+{
+	return !*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") ||
+	       strlen(name) > 255;
+}
+
+/* A file for the directory, its text taken over (freed on failure). */
+static int add_file(struct hm_job *j, const char *name, char *text, const char *what, struct hm_error *err)
+{
+	if (!(j->inputs[j->ninputs].name = strdup(name))) {
+		free(text);
+		return hm_error_set(err, "out of memory (%s)", what);
+	}
+	j->inputs[j->ninputs++].text = text;
+	return 0;
+}
+
+static int add_input(struct hm_job *j, const char *name, const char *template, const char *what,
+		     struct hm_error *err)
+{
+	struct hm_run_values v = { j->pl, 0, j->dir };
+	char *text;
+
+	if (bad_file_name(name) || reserved_name(j, name) ||
+	    (j->l->platform_file && !strcmp(name, j->l->platform_file)))
+		return hm_error_set(err, "%s: '%s' cannot be an input file's name in the launch directory "
+				    "(a plain file name, not plan.json, run.sh or %s)", what, name,
+				    j->l->file_name);
+	for (int i = 0; i < j->ninputs; i++)
+		if (!strcmp(j->inputs[i].name, name))
+			return hm_error_set(err, "%s: input file '%s' is given twice", what, name);
+	if (!(text = hm_render(template, &v, what, err)))
+		return -1;
+	return add_file(j, name, text, what, err);
+}
+
+/* --input TEMPLATE[:NAME]: NAME defaults to the template's base name. */
+static int add_user_input(struct hm_job *j, const char *spec, struct hm_error *err)
+{
+	char path[4096], what[4200];
+	const char *colon = strrchr(spec, ':'), *name;
+	enum hm_read_status st;
+	size_t len;
+	char *template;
+	int ret;
+
+	if (colon && !strchr(colon, '/')) {
+		snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
+		name = colon + 1;
+	} else {
+		snprintf(path, sizeof(path), "%s", spec);
+		name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	}
+	snprintf(what, sizeof(what), "--input %s", spec);
+	if (!(template = hm_read_file(path, MAX_TEMPLATE_BYTES, &len, &st))) {
+		char why[128];
+
+		return hm_error_set(err, "%s: %s", what, hm_read_failure(st, MAX_TEMPLATE_BYTES, why, sizeof(why)));
+	}
+	if (strlen(template) != len) {
+		free(template);
+		return hm_error_set(err, "%s: the template holds a NUL byte (a text file is expected)", what);
+	}
+	ret = add_input(j, name, template, what, err);
+	free(template);
+	return ret;
+}
+
+/* The program: its path made absolute when it names a file (the job runs
+ * in its own directory), its arguments rendered. */
+static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
+{
+	struct hm_run_values v = { j->pl, rq->seed, j->dir };
+	struct hm_argv args = { 0 };
+	char buf[PATH_MAX], self[4096];
+	const char *program;
+	int ret = 0;
+
+	if (rq->nprogram > 0) {
+		program = rq->program[0];
+		if (!*program)
+			return hm_error_set(err, "the program's name is empty");
+		for (int i = 1; i < rq->nprogram; i++)
+			hm_argv_add(&args, rq->program[i]);
+	} else {
+		char name[64];
+
+		snprintf(name, sizeof(name), "hetmap-driver%s", j->l->flavour);
+		program = hm_sibling_program(name, self, sizeof(self));
+		hm_argv_split(&args, j->profile->default_args);
+	}
+	if (strchr(program, '/') && rq->program_here) {
+		if (!realpath(program, buf) || access(buf, X_OK))
+			return hm_error_set(err, "program '%s': %s", program,
+					    errno ? strerror(errno) : "not executable");
+		program = buf;
+	} else if (strchr(program, '/') && program[0] != '/') {
+		char cwd[PATH_MAX];
+
+		if (!getcwd(cwd, sizeof(cwd)))
+			return hm_error_set(err, "program '%s': %s", program, strerror(errno));
+		snprintf(buf, sizeof(buf), "%s/%s", cwd, program + (strncmp(program, "./", 2) ? 0 : 2));
+		program = buf;
+	}
+	hm_argv_add(&j->program, program);
+	for (int i = 0; i < args.n && !ret; i++) {
+		char what[64], *word;
+
+		snprintf(what, sizeof(what), "program argument %d", i + 1);
+		if (!(word = hm_render(args.v[i], &v, what, err)))
+			ret = -1;
+		else
+			hm_argv_add(&j->program, word);
+		free(word);
+	}
+	hm_argv_free(&args);
+	if (!ret && (j->program.failed || args.failed))
+		ret = hm_error_set(err, "out of memory");
+	return ret;
+}
+
+static int make_dir(struct hm_job *j, const char *dir, struct hm_error *err)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) == 0)
+		j->made_dir = 1;
+	else if (errno != EEXIST)
+		return hm_error_set(err, "launch directory '%s': %s", dir, strerror(errno));
+	else if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return hm_error_set(err, "launch directory '%s': exists and is not a directory", dir);
+	if (!realpath(dir, j->dir)) {
+		hm_error_set(err, "launch directory '%s': %s", dir, strerror(errno));
+		if (j->made_dir)
+			rmdir(dir);
+		j->made_dir = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
+{
+	struct hm_run_values v = { rq->pl, rq->seed, NULL };
+	int column_major;
+
+	memset(j, 0, sizeof(*j));
+	j->pl = rq->pl, j->l = rq->l;
+	j->launcher_program = rq->launcher_program, j->launcher_major = rq->launcher_major;
+	if (rq->profile && !(j->profile = hm_app_profile_find(rq->profile))) {
+		char names[128];
+
+		return hm_error_set(err, "unknown profile '%s' (known: %s)", rq->profile,
+				    hm_app_profile_names(names, sizeof(names)));
+	}
+	if (j->profile && !rq->nprogram && j->profile->default_args == NULL)
+		return hm_error_set(err, "profile '%s' needs its program after '--'", j->profile->name);
+	if (!j->profile)
+		j->profile = rq->nprogram > 0 ? hm_app_profile_for(rq->program[0]) :
+			     hm_app_profile_find("driver");
+	column_major = rq->column_major >= 0 ? rq->column_major : j->profile->column_major;
+	if (column_major && !j->pl->column_major && hm_placement_column_major(j->pl))
+		return hm_error_set(err, "out of memory");
+	if (make_dir(j, rq->dir, err))
+		return -1;
+	v.dir = j->dir;
+	if (set_program(j, rq, err))
+		goto fail;
+	for (const char *const *e = hm_rank_environment; *e; e++)
+		hm_argv_add(&j->env, *e);
+	hm_plan_environment(&j->env, &v);
+	hm_argv_split(&j->launcher_args, rq->launcher_args);
+	for (int i = 0; i < rq->ninputs; i++)
+		if (add_user_input(j, rq->inputs[i], err))
+			goto fail;
+	if (j->profile->input_name) {
+		int given = 0;
+
+		for (int i = 0; i < j->ninputs; i++)
+			given |= !strcmp(j->inputs[i].name, j->profile->input_name);
+		if (!given && add_input(j, j->profile->input_name, j->profile->input_template,
+					j->profile->name, err))
+			goto fail;
+	}
+	if (j->l->platform_file) {
+		char *text = rq->platform_text ? strdup(rq->platform_text) : NULL;
+
+		j->host_speed = rq->host_speed;
+		if (!rq->platform_text || !(rq->host_speed > 0)) {
+			hm_error_set(err, "launcher %s simulates: it needs a platform and this machine's speed",
+				     j->l->name);
+			goto fail;
+		}
+		if (add_file(j, j->l->platform_file, text, "the simulated platform", err))
+			goto fail;
+	}
+	if (j->env.failed || j->launcher_args.failed) {
+		hm_error_set(err, "out of memory");
+		goto fail;
+	}
+	return 0;
+fail:
+	if (j->made_dir)
+		rmdir(j->dir);
+	hm_job_release(j);
+	return -1;
+}
+
+/* The launcher program and its options; its file (and a simulator's
+ * platform) named by absolute paths in the job's directory. */
+static void launcher_command(const struct hm_job *j, struct hm_argv *a)
+{
+	char file[4400], platform[4400];
+	struct hm_launch x = { j->pl, file, (const char *const *)j->env.v, j->launcher_major,
+			       j->l->platform_file ? platform : NULL, j->host_speed };
+
+	snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
+	if (j->l->platform_file)
+		snprintf(platform, sizeof(platform), "%s/%s", j->dir, j->l->platform_file);
+	hm_argv_add(a, j->launcher_program);
+	j->l->options(a, &x);
+	for (int i = 0; i < j->launcher_args.n; i++)
+		hm_argv_add(a, j->launcher_args.v[i]);
+}
+
+void hm_job_command(const struct hm_job *j, const char *probe, struct hm_argv *a)
+{
+	launcher_command(j, a);
+	if (probe)
+		hm_argv_add(a, probe);
+	for (int i = 0; i < j->program.n; i++)
+		hm_argv_add(a, j->program.v[i]);
+}
+
+char *hm_job_launcher_variable(const struct hm_job *j)
+{
+	char *s = NULL;
+
+	if (j->l->file_variable &&
+	    asprintf(&s, "%s=%s/%s", j->l->file_variable, j->dir, j->l->file_name) < 0)
+		s = NULL;
+	return s;
+}
+
+/* One word of run.sh: the job's directory becomes "$here". */
+static void script_word(struct hm_text *t, const char *dir, const char *w)
+{
+	size_t n = strlen(dir);
+	char *q = malloc(4 * strlen(w) + 3);
+
+	if (!q) {
+		t->failed = 1;
+		return;
+	}
+	q[0] = '\0';
+	if (!strncmp(w, dir, n) && (w[n] == '/' || !w[n])) {
+		hm_text_addf(t, "\"$here\"");
+		w += n;
+	}
+	if (*w) {
+		hm_shell_quote(q, 0, w);
+		hm_text_addf(t, "%s", q);
+	}
+	free(q);
+}
+
+/* run.sh: the command, from wherever the directory is; no probe. */
+static char *script_text(const struct hm_job *j)
+{
+	struct hm_text t = { 0 };
+	struct hm_argv a = { 0 };
+
+	launcher_command(j, &a);
+	for (int i = 0; i < j->program.n; i++)
+		hm_argv_add(&a, j->program.v[i]);
+	hm_text_addf(&t, "#!/bin/sh\n"
+		     "# Written by hetmap: run the plan in plan.json (%s, n = %ld, b = %d, %d x %d,\n"
+		     "# %d processes) with launcher '%s'%s, program profile '%s'.\n"
+		     "# The files are found beside this script, wherever the directory is\n"
+		     "# copied; the launcher and the program are named as where it was written.\n"
+		     "here=$(CDPATH= cd -- \"$(dirname -- \"$0\")\" && pwd) || exit 1\n"
+		     "cd \"$here\" || exit 1\n",
+		     j->pl->routine, j->pl->n, j->pl->b, j->pl->r, j->pl->c, j->pl->D, j->l->name,
+		     j->pl->column_major ? " (ranks in column-major grid order)" : "",
+		     j->profile->name);
+	if (j->l->file_variable) {
+		char file[4400];
+
+		snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
+		hm_text_addf(&t, "%s=", j->l->file_variable);
+		script_word(&t, j->dir, file);
+		hm_text_addf(&t, "; export %s\n", j->l->file_variable);
+	}
+	hm_text_addf(&t, "exec");
+	for (int i = 0; i < a.n; i++) {
+		hm_text_addf(&t, " ");
+		script_word(&t, j->dir, a.v[i]);
+	}
+	hm_text_addf(&t, "\n");
+	if (a.failed)
+		t.failed = 1;
+	hm_argv_free(&a);
+	return hm_text_done(&t);
+}
+
+/* Every file of the directory: names and texts (malloc'd). */
+struct dir_files {
+	int n;
+	const char *name[HM_MAX_INPUTS + 4];
+	char *text[HM_MAX_INPUTS + 4];
+	int owned[HM_MAX_INPUTS + 4];
+};
+
+static int dir_files(const struct hm_job *j, struct dir_files *f)
+{
+	char *plan = cJSON_Print(j->pl->owner);
+	int ok = 1;
+
+	memset(f, 0, sizeof(*f));
+	if (plan) {
+		size_t len = strlen(plan);
+		char *p = realloc(plan, len + 2);
+
+		if (p)
+			strcpy(p + len, "\n"), plan = p;
+	}
+	f->name[f->n] = "plan.json", f->owned[f->n] = 1, f->text[f->n++] = plan;
+	f->name[f->n] = j->l->file_name, f->owned[f->n] = 1, f->text[f->n++] = j->l->file_text(j->pl);
+	for (int i = 0; i < j->ninputs; i++)
+		f->name[f->n] = j->inputs[i].name, f->text[f->n++] = j->inputs[i].text;
+	f->name[f->n] = "run.sh", f->owned[f->n] = 1, f->text[f->n++] = script_text(j);
+	for (int i = 0; i < f->n; i++)
+		ok &= f->text[i] != NULL;
+	return ok ? 0 : -1;
+}
+
+static void dir_files_free(struct dir_files *f)
+{
+	for (int i = 0; i < f->n; i++)
+		if (f->owned[i])
+			free(f->text[i]);
+}
+
+static mode_t executable_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0777 & ~mask;
+}
+
+int hm_job_write(const struct hm_job *j, struct hm_error *err)
+{
+	struct hm_atomic_file files[HM_MAX_INPUTS + 4];
+	struct dir_files f;
+	char path[4400];
+	int ready = 0, ret = -1;
+
+	if (dir_files(j, &f)) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
+	/* all written before any is put in place: a full disk leaves the
+	 * directory as it was */
+	for (ready = 0; ready < f.n; ready++) {
+		snprintf(path, sizeof(path), "%s/%s", j->dir, f.name[ready]);
+		if (hm_atomic_prepare(&files[ready], path, f.text[ready], strlen(f.text[ready]), err))
+			break;
+	}
+	if (ready == f.n) {
+		ret = 0;
+		for (int i = 0; i < f.n; i++)
+			if (ret)
+				hm_atomic_abort(&files[i]);
+			else
+				ret = hm_atomic_commit(&files[i], err);
+		ready = 0;
+		snprintf(path, sizeof(path), "%s/run.sh", j->dir);
+		if (!ret && chmod(path, executable_mode()))
+			ret = hm_error_set(err, "%s: cannot make it executable: %s", path, strerror(errno));
+	}
+out:
+	while (ready > 0)
+		hm_atomic_abort(&files[--ready]);
+	dir_files_free(&f);
+	return ret;
+}
+
+void hm_job_remove(const struct hm_job *j)
+{
+	char path[4400];
+	const char *own[] = { "plan.json", "run.sh", j->l->file_name };
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", j->dir, own[i]);
+		unlink(path);
+	}
+	for (int i = 0; i < j->ninputs; i++) {
+		snprintf(path, sizeof(path), "%s/%s", j->dir, j->inputs[i].name);
+		unlink(path);
+	}
+	if (j->made_dir)
+		rmdir(j->dir);
+}
+
+void hm_job_release(struct hm_job *j)
+{
+	hm_argv_free(&j->program);
+	hm_argv_free(&j->env);
+	hm_argv_free(&j->launcher_args);
+	for (int i = 0; i < j->ninputs; i++) {
+		free(j->inputs[i].name);
+		free(j->inputs[i].text);
+	}
+	j->ninputs = 0;
+}
+
+const char *hm_sibling_program(const char *name, char *buf, size_t size)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0 || (size_t)n >= sizeof(self) - 1)
+		return name;
+	self[n] = '\0';
+	if (!(slash = strrchr(self, '/')))
+		return name;
+	*slash = '\0';
+	snprintf(buf, size, "%s/%s", self, name);
+	return buf;
+}

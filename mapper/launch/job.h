@@ -1,0 +1,91 @@
+/* mapper/launch/job.h - one launch of a program under a plan, as 'hetmap run'
+ * and 'hetmap plan --launcher' make it: the program and its arguments
+ * with the plan's values in place, the input files rendered for it, the
+ * environment of every rank, the launcher command, and the launch
+ * directory that holds it all (README, "Launch directories"):
+ *
+ *   plan.json      the plan
+ *   rankfile ...   the launcher's file (launcher.h)
+ *   LU.dat ...     input files: the profile's and --input's, rendered
+ *   run.sh         the command, executable, runnable from wherever the
+ *                  directory is copied (files are found beside it)
+ *
+ * The program runs in that directory, so it finds its input files. */
+#ifndef HM_JOB_H
+#define HM_JOB_H
+
+#include "app_profile.h"
+#include "launcher.h"
+#include "plan_values.h"
+
+enum { HM_MAX_INPUTS = 16 };
+
+/* What the caller asks for. */
+struct hm_job_request {
+	struct hm_placement *pl;
+	const struct hm_launcher *l;
+	const char *launcher_program;   /* as given or found */
+	int launcher_major;             /* 0: unknown */
+	char **program;                 /* PROGRAM ARGS..., or NULL: the built-in driver */
+	int nprogram;
+	const char *profile;            /* name, or NULL: chosen by the program's name */
+	const char *inputs[HM_MAX_INPUTS];      /* "TEMPLATE[:NAME]" */
+	int ninputs;
+	const char *launcher_args;      /* the user's launcher options, split at blanks */
+	const char *dir;                /* the launch directory (made if missing) */
+	int seed;
+	int column_major;               /* -1: the profile's order */
+	int program_here;               /* the program must exist here (run), not only
+					 * on the cluster (plan's files) */
+	const char *platform_text;      /* simulators: the simulated platform (launcher.h) */
+	double host_speed;              /* simulators: this machine's core, flop/s */
+};
+
+struct hm_job_input {
+	char *name, *text;
+};
+
+struct hm_job {
+	struct hm_placement *pl;
+	const struct hm_launcher *l;
+	const struct hm_app_profile *profile;
+	const char *launcher_program;
+	int launcher_major;
+	char dir[4096];                 /* absolute */
+	struct hm_argv program;         /* rendered */
+	struct hm_argv env;             /* every rank's "NAME=VALUE" */
+	struct hm_argv launcher_args;
+	struct hm_job_input inputs[HM_MAX_INPUTS + 2];  /* + the profile's, a simulated platform */
+	int ninputs;
+	int made_dir;                   /* the directory was made for this job */
+	double host_speed;              /* simulators */
+};
+
+/* Resolve the profile, render arguments and inputs, make the directory.
+ * 0, or -1 with 'err' set (nothing made is left behind). */
+int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err);
+
+/* The whole command: launcher program, its options, the user's launcher
+ * options, 'probe' (hetmap-probe's path, or NULL) and the program. The
+ * launcher file and anything else under the job's directory are named
+ * by absolute paths. */
+void hm_job_command(const struct hm_job *j, const char *probe, struct hm_argv *a);
+
+/* The variable the launcher itself needs (SLURM_HOSTFILE=...), or NULL. */
+char *hm_job_launcher_variable(const struct hm_job *j);
+
+/* Write plan.json, the launcher file, the inputs and run.sh into the
+ * directory, all or none. 0, or -1 with 'err' set. */
+int hm_job_write(const struct hm_job *j, struct hm_error *err);
+
+/* Remove what hm_job_write wrote, and the directory if it was made for
+ * this job and is then empty. */
+void hm_job_remove(const struct hm_job *j);
+
+void hm_job_release(struct hm_job *j);
+
+/* Path of program 'name' in the directory of the running executable (the
+ * build or install directory), or 'name' itself when that is unknown. */
+const char *hm_sibling_program(const char *name, char *buf, size_t size);
+
+#endif /* HM_JOB_H */

@@ -1,0 +1,322 @@
+/* mapper/launch/launcher.c - the launchers (see launcher.h and README,
+ * "Launchers"). What each option is for, measured on this project's
+ * machines, is in wrappers/README.md. */
+#include "launcher.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* The plan already decided how many ranks share a core; a threaded BLAS
+ * would oversubscribe it behind its back. */
+const char *const hm_rank_environment[] = { "OPENBLAS_NUM_THREADS=1", NULL };
+
+/* Open MPI rankfile: "rank k=HOST slot=CORE", one core per rank. */
+static char *rankfile_text(const struct hm_placement *pl)
+{
+	struct hm_text t = { 0 };
+
+	for (int k = 0; k < pl->D; k++)
+		hm_text_addf(&t, "rank %d=%s slot=%d\n", k, pl->ranks[k].host, pl->ranks[k].core);
+	return hm_text_done(&t);
+}
+
+/* One host per line, line k for rank k: Open MPI's seq mapper and
+ * SLURM_HOSTFILE with --distribution=arbitrary both read this. */
+static char *host_per_rank_text(const struct hm_placement *pl)
+{
+	struct hm_text t = { 0 };
+
+	for (int k = 0; k < pl->D; k++)
+		hm_text_addf(&t, "%s\n", pl->ranks[k].host);
+	return hm_text_done(&t);
+}
+
+/* "NAME:n" lines filling ranks in order, NAME the rank's host or
+ * processor. A name whose ranks are not consecutive gets one line per run
+ * of ranks, which every reader of such files takes in order. */
+static char *runs_text(const struct hm_placement *pl, int by_processor)
+{
+	struct hm_text t = { 0 };
+
+	for (int k = 0; k < pl->D;) {
+		const char *name = by_processor ? pl->ranks[k].processor : pl->ranks[k].host;
+		int run = 1;
+
+		while (k + run < pl->D &&
+		       !strcmp(by_processor ? pl->ranks[k + run].processor : pl->ranks[k + run].host, name))
+			run++;
+		hm_text_addf(&t, "%s:%d\n", name, run);
+		k += run;
+	}
+	return hm_text_done(&t);
+}
+
+/* Hosts: MPICH's -f, Intel MPI's -machinefile (Intel's -f would keep one
+ * line per host name and lose the counts). */
+static char *machinefile_text(const struct hm_placement *pl)
+{
+	return runs_text(pl, 0);
+}
+
+/* SMPI's hostfile: the simulated hosts are the processors. */
+static char *simulated_hostfile_text(const struct hm_placement *pl)
+{
+	return runs_text(pl, 1);
+}
+
+const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size)
+{
+	const char **hosts = calloc((size_t)pl->D, sizeof(*hosts));
+	int *seen = calloc((size_t)pl->D, sizeof(int)), *core = malloc((size_t)pl->D * sizeof(int));
+	int nhosts = 0, longest = 0, ok = hosts && seen && core;
+	size_t len = 0;
+
+	for (int k = 0; k < pl->D && ok; k++) {
+		int h = 0, j;
+
+		while (h < nhosts && strcmp(hosts[h], pl->ranks[k].host))
+			h++;
+		if (h == nhosts)
+			hosts[nhosts++] = pl->ranks[k].host;
+		j = seen[h]++;
+		if (j == longest)
+			core[longest++] = pl->ranks[k].core;
+		else if (core[j] != pl->ranks[k].core)
+			ok = 0;
+	}
+	for (int j = 0; j < longest && ok; j++) {
+		len += (size_t)snprintf(buf + len, size - len, j ? ",%d" : "%d", core[j]);
+		ok = len < size;
+	}
+	free(hosts), free(seen), free(core);
+	return ok ? buf : NULL;
+}
+
+/* -x NAME=VALUE (Open MPI) / -genv NAME VALUE (Hydra, Intel MPI) */
+static void env_dash_x(struct hm_argv *a, const struct hm_launch *x)
+{
+	for (const char *const *e = x->env; e && *e; e++) {
+		hm_argv_add(a, "-x");
+		hm_argv_add(a, *e);
+	}
+}
+
+static void env_genv(struct hm_argv *a, const struct hm_launch *x)
+{
+	for (const char *const *e = x->env; e && *e; e++) {
+		size_t name = strcspn(*e, "=");
+
+		hm_argv_add(a, "-genv");
+		hm_argv_addf(a, "%.*s", (int)name, *e);
+		hm_argv_add(a, (*e)[name] ? *e + name + 1 : "");
+	}
+}
+
+/* Open MPI: root needs a flag (CI and containers run as root); waiting
+ * ranks must yield the core (busy polling made stacked LU 20-350x
+ * slower); the environment goes by -x. Open MPI 5 (PRRTE) names the
+ * rankfile and seq mappers as --map-by directives, and refuses two ranks
+ * bound to one core without overload-allowed. */
+static void openmpi_tail(struct hm_argv *a, const struct hm_launch *x)
+{
+	if (geteuid() == 0)
+		hm_argv_add(a, "--allow-run-as-root");
+	hm_argv_add(a, "--mca");
+	hm_argv_add(a, "mpi_yield_when_idle");
+	hm_argv_add(a, "1");
+	env_dash_x(a, x);
+}
+
+static void openmpi_options(struct hm_argv *a, const struct hm_launch *x)
+{
+	hm_argv_add(a, "-np");
+	hm_argv_addf(a, "%d", x->pl->D);
+	if (x->major >= 5) {
+		hm_argv_add(a, "--map-by");
+		hm_argv_addf(a, "rankfile:file=%s%s", x->file, x->pl->oversubscribed ? ":OVERSUBSCRIBE" : "");
+		if (x->pl->oversubscribed) {
+			hm_argv_add(a, "--bind-to");
+			hm_argv_add(a, "core:overload-allowed");
+		}
+	} else {
+		hm_argv_add(a, "--rankfile");
+		hm_argv_add(a, x->file);
+		if (x->pl->oversubscribed)
+			hm_argv_add(a, "--oversubscribe");
+	}
+	openmpi_tail(a, x);
+}
+
+static void openmpi_seq_options(struct hm_argv *a, const struct hm_launch *x)
+{
+	hm_argv_add(a, "-np");
+	hm_argv_addf(a, "%d", x->pl->D);
+	hm_argv_add(a, "--hostfile");
+	hm_argv_add(a, x->file);
+	if (x->major >= 5) {
+		hm_argv_add(a, "--map-by");
+		hm_argv_add(a, x->pl->oversubscribed ? "seq:OVERSUBSCRIBE" : "seq");
+	} else {
+		hm_argv_add(a, "--mca");
+		hm_argv_add(a, "rmaps");
+		hm_argv_add(a, "seq");
+		if (x->pl->oversubscribed)
+			hm_argv_add(a, "--oversubscribe");
+	}
+	openmpi_tail(a, x);
+}
+
+/* FLAG FILE -n D (Hydra and Intel MPI) */
+static void file_and_ranks(struct hm_argv *a, const char *flag, const struct hm_launch *x)
+{
+	hm_argv_add(a, flag);
+	hm_argv_add(a, x->file);
+	hm_argv_add(a, "-n");
+	hm_argv_addf(a, "%d", x->pl->D);
+}
+
+/* Hydra: -bind-to user:LIST binds the j-th local rank of every host to
+ * LIST[j]; when hosts need different lists, -bind-to core lets Hydra
+ * choose (the placement check then records it). Nothing in MPICH 4.0's
+ * ch4:ucx stops a waiting rank from spinning (wrappers/README.md). */
+static void mpich_options(struct hm_argv *a, const struct hm_launch *x)
+{
+	char map[8192];
+	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
+
+	file_and_ranks(a, "-f", x);
+	hm_argv_add(a, "-bind-to");
+	if (list)
+		hm_argv_addf(a, "user:%s", list);
+	else
+		hm_argv_add(a, "core");
+	env_genv(a, x);
+}
+
+/* srun inside an allocation: SLURM_HOSTFILE (set by the caller) lists
+ * the host of each rank; --overcommit where ranks outnumber CPUs. */
+static void slurm_options(struct hm_argv *a, const struct hm_launch *x)
+{
+	char map[8192];
+	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
+	struct hm_text exports = { 0 };
+
+	hm_argv_add(a, "--distribution=arbitrary");
+	hm_argv_add(a, "-n");
+	hm_argv_addf(a, "%d", x->pl->D);
+	if (list)
+		hm_argv_addf(a, "--cpu-bind=map_cpu:%s", list);
+	else
+		hm_argv_add(a, "--cpu-bind=cores");
+	if (x->pl->oversubscribed)
+		hm_argv_add(a, "--overcommit");
+	hm_text_addf(&exports, "--export=ALL");
+	for (const char *const *e = x->env; e && *e; e++)
+		hm_text_addf(&exports, ",%s", *e);
+	if (hm_text_done(&exports)) {
+		hm_argv_add(a, exports.data);
+		free(exports.data);
+	} else {
+		a->failed = 1;
+	}
+}
+
+/* Intel MPI: -machinefile keeps the per-host counts; pinning by one list
+ * per host (I_MPI_PIN_PROCESSOR_LIST); I_MPI_WAIT_MODE makes waiting
+ * ranks sleep where they share cores. */
+static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
+{
+	char map[8192];
+	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
+
+	file_and_ranks(a, "-machinefile", x);
+	if (list) {
+		hm_argv_add(a, "-genv");
+		hm_argv_add(a, "I_MPI_PIN_PROCESSOR_LIST");
+		hm_argv_add(a, list);
+	}
+	if (x->pl->oversubscribed) {
+		hm_argv_add(a, "-genv");
+		hm_argv_add(a, "I_MPI_WAIT_MODE");
+		hm_argv_add(a, "1");
+	}
+	env_genv(a, x);
+}
+
+/* SimGrid's SMPI: -platform is the exported platform beside the hostfile
+ * (models/platform/simgrid_platform.h); smpi/host-speed makes a burst of
+ * computation measured here last (this machine's rate / the simulated
+ * host's speed) times as long. The rest is SMPI's configuration as
+ * chosen by measurement against real runs (README, "Simulated clusters";
+ * experiments/smpi/trust.sh):
+ *  - CM02, the network model without SMPI's own latency and bandwidth
+ *    factors: the platform's t_s and t_w are already end-to-end MPI
+ *    ping-pong values, and under CM02 the calibration's ping-pong gets them
+ *    back (50.4 us for 50 us; SMPI's model gave 101 us);
+ *  - smpi/test 0: SMPI charges 100 us of simulated time for every MPI_Test
+ *    by default, and BLACS polls its sends with MPI_Test, so LU on grids
+ *    with more than one process row came out 3.8-5x slower than the same
+ *    run for real (0.61 s against 0.12-0.16 s), and 1.0x-1.3x with it.
+ * Ranks are threads of one process: the environment is the launcher's. */
+static const char *const smpi_config[] = {
+	"--cfg=network/model:CM02",
+	"--cfg=smpi/test:0",
+	"--cfg=smpi/display-timing:no",
+	"--log=root.thres:warning",
+	NULL,
+};
+
+static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
+{
+	hm_argv_add(a, "-platform");
+	hm_argv_add(a, x->platform);
+	hm_argv_add(a, "-hostfile");
+	hm_argv_add(a, x->file);
+	hm_argv_add(a, "-np");
+	hm_argv_addf(a, "%d", x->pl->D);
+	hm_argv_addf(a, "--cfg=smpi/host-speed:%.6gf", x->host_speed);
+	for (const char *const *c = smpi_config; *c; c++)
+		hm_argv_add(a, *c);
+}
+
+static const struct hm_launcher launchers[] = {
+	{ "openmpi", "rankfile", "Open MPI 4/5 rankfile: each rank bound to its core",
+	  1, 1, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, rankfile_text, openmpi_options },
+	{ "openmpi-seq", "seqfile", "Open MPI sequential mapper, one host per rank; no core binding",
+	  1, 0, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, host_per_rank_text,
+	  openmpi_seq_options },
+	{ "mpich", "machinefile", "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
+	  1, 1, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, "", NULL, machinefile_text,
+	  mpich_options },
+	{ "slurm", "hostfile", "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
+	  1, 1, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", "", NULL, host_per_rank_text, slurm_options },
+	{ "intelmpi", "machinefile", "Intel MPI -machinefile (host:n lines) and pinning; files only",
+	  0, 1, "mpirun", NULL, NULL, NULL, "", NULL, machinefile_text, intelmpi_options },
+	{ "smpi", "hostfile", "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
+	  1, 0, "smpirun", "SimGrid", "libsimgrid-dev", NULL, "-smpi", "platform.xml",
+	  simulated_hostfile_text, smpi_options },
+};
+#define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))
+
+const struct hm_launcher *hm_launcher_find(const char *name)
+{
+	for (int i = 0; i < NR_LAUNCHERS; i++)
+		if (!strcasecmp(launchers[i].name, name))
+			return &launchers[i];
+	return NULL;
+}
+
+const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size)
+{
+	int len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < NR_LAUNCHERS && len < size; i++)
+		if (!runnable_only || launchers[i].runs)
+			len += snprintf(buf + len, (size_t)(size - len), "%s%s", len ? sep : "",
+					launchers[i].name);
+	return buf;
+}

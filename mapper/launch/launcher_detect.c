@@ -1,0 +1,116 @@
+/* mapper/launch/launcher_detect.c - see launcher_detect.h. */
+#define _GNU_SOURCE /* strcasestr */
+#include "launcher_detect.h"
+#include "spawn.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* 'name' in PATH (or as a path), into buf; 0 if found. */
+static int in_path(const char *name, char *buf, size_t size)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(buf, size, "%s", name);
+		return access(name, X_OK);
+	}
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
+		if (!access(buf, X_OK)) {
+			snprintf(buf, size, "%s", name);
+			return 0;
+		}
+		path += n + (path[n] == ':');
+	}
+	return -1;
+}
+
+struct capture {
+	char text[4096];
+	size_t len;
+};
+
+static void capture_line(const char *line, void *ctx)
+{
+	struct capture *c = ctx;
+	int n = snprintf(c->text + c->len, sizeof(c->text) - c->len, "%s\n", line);
+
+	if (n > 0 && c->len + (size_t)n < sizeof(c->text))
+		c->len += (size_t)n;
+}
+
+/* The line holding one of the marks ("A|B") and the first number after it. */
+static void read_version(const char *text, const char *marks, struct hm_launcher_found *f)
+{
+	const char *at = NULL, *line;
+
+	for (const char *m = marks; *m && !at; m += strcspn(m, "|") + (m[strcspn(m, "|")] == '|')) {
+		char one[64];
+
+		snprintf(one, sizeof(one), "%.*s", (int)strcspn(m, "|"), m);
+		at = strcasestr(text, one);
+	}
+	if (!at)
+		return;
+	for (line = at; line > text && line[-1] != '\n'; line--)
+		;
+	snprintf(f->version, sizeof(f->version), "%.*s", (int)strcspn(line, "\n"), line);
+	while (*at && !isdigit((unsigned char)*at))
+		at++;
+	f->major = atoi(at);
+	if (!strchr(f->version, '0' + f->major % 10) && *at)    /* the number is on a later line */
+		snprintf(f->version, sizeof(f->version), "%.*s", (int)strcspn(at, "\n"), at);
+}
+
+int hm_launcher_detect(const struct hm_launcher *l, const char *given, int major_given,
+		       int required, struct hm_launcher_found *f, struct hm_error *err)
+{
+	char candidates[256], *word, *save = NULL;
+	struct capture cap = { "", 0 };
+	struct hm_spawn_opts so = { 20, 2, NULL, NULL, capture_line, NULL, &cap, NULL };
+	struct hm_spawn_result res;
+	char *argv[3];
+	int found = -1;
+
+	memset(f, 0, sizeof(*f));
+	if (given) {
+		found = in_path(given, f->program, sizeof(f->program));
+		snprintf(f->program, sizeof(f->program), "%s", given);
+	} else {
+		snprintf(candidates, sizeof(candidates), "%s", l->programs);
+		for (word = strtok_r(candidates, " ", &save); word && found;
+		     word = strtok_r(NULL, " ", &save))
+			found = in_path(word, f->program, sizeof(f->program));
+		if (found)      /* the first candidate, for the command written */
+			snprintf(f->program, sizeof(f->program), "%.*s", (int)strcspn(l->programs, " "),
+				 l->programs);
+	}
+	if (found) {
+		f->major = major_given;
+		if (!required)
+			return 0;
+		return hm_error_set(err, "launcher '%s': %s '%s' not found (install %s, or give --mpirun PATH)",
+				    l->name, given ? "program" : "none of", given ? given : l->programs,
+				    l->package ? l->package : "it");
+	}
+	if (major_given > 0 || !l->version_mark) {
+		f->major = major_given;
+		return 0;
+	}
+	argv[0] = f->program, argv[1] = "--version", argv[2] = NULL;
+	if (hm_spawn_run(argv, &so, &res) == 0 && res.status == HM_SPAWN_EXITED)
+		read_version(cap.text, l->version_mark, f);
+	if (!f->version[0] && required)
+		return hm_error_set(err, "launcher '%s': '%s --version' does not say '%s'%s%.*s (another "
+				    "MPI's launcher? give --mpirun PATH)", l->name, f->program,
+				    l->version_mark, cap.len ? "; it says: " : "",
+				    (int)strcspn(cap.text, "\n"), cap.text);
+	return 0;
+}

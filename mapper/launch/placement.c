@@ -1,0 +1,316 @@
+/* mapper/launch/placement.c - placements from plan documents (see placement.h).
+ *
+ * A search result is first turned into the same plan document that
+ * 'hetmap plan -o' writes, then read back: one reader for both ways in, so
+ * a plan file launches exactly like a fresh plan. */
+#include "placement.h"
+#include "plan.h"
+#include "models/util/json_read.h"
+#include "models/platform/hostname.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PROCESSES 100000L   /* a plan larger than this is not a real job */
+#define MAX_ENTRY_KEYS 64      /* keys of one object of a plan */
+#define MAX_PLAN_BYTES ((size_t)64 << 20)   /* 100000 ranks take ~5 MB */
+
+void hm_placement_release(struct hm_placement *pl)
+{
+	free(pl->ranks);
+	cJSON_Delete(pl->owner);
+	memset(pl, 0, sizeof(*pl));
+}
+
+static const cJSON *member(const cJSON *obj, const char *key, const char *path,
+			   struct hm_error *err)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!it)
+		hm_error_at(err, path, "missing key '%s'", key);
+	return it;
+}
+
+/* An integer member 'key' of 'obj' within [lo, hi], for path "where.key". */
+static int int_member(const cJSON *obj, const char *where, const char *key, long lo,
+		      long hi, long *out, struct hm_error *err)
+{
+	char path[128];
+	const cJSON *it;
+
+	if (!(it = member(obj, key, where, err)))
+		return -1;
+	snprintf(path, sizeof(path), "%s.%s", where, key);
+	return hm_json_int(it, path, lo, hi, out, err);
+}
+
+static int load_inputs(struct hm_placement *pl, const cJSON *inputs, struct hm_error *err)
+{
+	const cJSON *routine;
+	const char *name;
+
+	if (hm_json_check_keys(inputs, "inputs", (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err))
+		return -1;
+	if (!(routine = member(inputs, "routine", "inputs", err)) ||
+	    hm_json_name(routine, "inputs.routine", &name, err))
+		return -1;
+	if (strcmp(name, "lu") && strcmp(name, "gemm"))
+		return hm_error_at(err, "inputs.routine", "must be \"lu\" or \"gemm\"");
+	snprintf(pl->routine, sizeof(pl->routine), "%s", name);
+	return int_member(inputs, "inputs", "n", 1, 10000000, &pl->n, err);
+}
+
+static int load_decision(struct hm_placement *pl, const cJSON *plan, struct hm_error *err)
+{
+	const cJSON *it;
+	const char *method;
+	long D, r, c, b;
+
+	if (hm_json_check_keys(plan, "plan", (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err))
+		return -1;
+	if (!(it = member(plan, "found", "plan", err)))
+		return -1;
+	if (!cJSON_IsTrue(it))
+		return hm_error_at(err, "plan.found", "the plan holds no configuration");
+	if (!(it = member(plan, "method", "plan", err)) || hm_json_name(it, "plan.method", &method, err))
+		return -1;
+	snprintf(pl->method, sizeof(pl->method), "%s", method);
+	if (int_member(plan, "plan", "D", 1, MAX_PROCESSES, &D, err) ||
+	    int_member(plan, "plan", "r", 1, MAX_PROCESSES, &r, err) ||
+	    int_member(plan, "plan", "c", 1, MAX_PROCESSES, &c, err) ||
+	    int_member(plan, "plan", "b", 1, pl->n, &b, err))
+		return -1;
+	if (r * c != D)
+		return hm_error_at(err, "plan", "grid %ld x %ld does not hold D = %ld processes", r, c, D);
+	pl->D = (int)D, pl->r = (int)r, pl->c = (int)c, pl->b = (int)b;
+	it = cJSON_GetObjectItemCaseSensitive(plan, "predicted");
+	it = cJSON_GetObjectItemCaseSensitive(it, "total_s");
+	pl->predicted = cJSON_IsNumber(it) ? it->valuedouble : 0;
+	return 0;
+}
+
+/* plan.processes: one entry per used processor. Fills 'procs' (an array
+ * of the same length) with processor, host, slot, cores and count. */
+static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *counts,
+			  struct hm_error *err)
+{
+	const cJSON *e;
+	int i = 0;
+
+	cJSON_ArrayForEach(e, list) {
+		char where[64];
+		const cJSON *it;
+		long count, slot, cores, sockets = 1;
+
+		snprintf(where, sizeof(where), "plan.processes[%d]", i);
+		if (hm_json_check_keys(e, where, (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err) ||
+		    !(it = member(e, "processor", where, err)) ||
+		    hm_json_name(it, where, &procs[i].processor, err) ||
+		    !(it = member(e, "host", where, err)) ||
+		    hm_json_name(it, where, &procs[i].host, err) ||
+		    hm_check_hostname(procs[i].host, where, err) ||
+		    int_member(e, where, "count", 1, MAX_PROCESSES, &count, err) ||
+		    int_member(e, where, "slot", 0, 1000000, &slot, err) ||
+		    int_member(e, where, "cores", 1, 1000000, &cores, err) ||
+		    (cJSON_GetObjectItemCaseSensitive(e, "sockets") &&
+		     int_member(e, where, "sockets", 1, 1000000, &sockets, err)))
+			return -1;
+		if (cores % sockets)
+			return hm_error_at(err, where, "%ld sockets do not divide the %ld cores", sockets, cores);
+		procs[i].slot = (int)slot;
+		procs[i].cores = (int)cores;
+		procs[i].sockets = (int)sockets;
+		procs[i].stacked = (int)count;
+		counts[i] = (int)count;
+		i++;
+	}
+	return 0;
+}
+
+/* The processes sorted by name (index order), so that a duplicate shows
+ * and every rank finds its processor in O(log n): plans of 100000 ranks
+ * load in milliseconds. */
+static const struct hm_rank_place *sort_base;
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	return strcmp(sort_base[*(const int *)a].processor, sort_base[*(const int *)b].processor);
+}
+
+static int find_process(const struct hm_rank_place *procs, const int *order, int n, const char *name)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(procs[order[mid]].processor, name);
+
+		if (!c)
+			return order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* plan.ranks: the processor of every rank, each processor holding exactly
+ * its count of ranks. */
+static int load_ranks(struct hm_placement *pl, const cJSON *ranks, struct hm_rank_place *procs,
+		      int *left, int nprocs, struct hm_error *err)
+{
+	const cJSON *e;
+	int *order = malloc((size_t)nprocs * sizeof(int)), k = 0, j, ret = -1;
+
+	if (!order)
+		return hm_error_set(err, "out of memory");
+	for (j = 0; j < nprocs; j++)
+		order[j] = j;
+	sort_base = procs;
+	qsort(order, (size_t)nprocs, sizeof(int), cmp_by_name);
+	for (j = 1; j < nprocs; j++)
+		if (!strcmp(procs[order[j]].processor, procs[order[j - 1]].processor)) {
+			char where[64];
+
+			snprintf(where, sizeof(where), "plan.processes[%d]",
+				 order[j] > order[j - 1] ? order[j] : order[j - 1]);
+			hm_error_at(err, where, "processor '%s' is listed twice", procs[order[j]].processor);
+			goto out;
+		}
+	if (!cJSON_IsArray(ranks) || cJSON_GetArraySize(ranks) != pl->D) {
+		hm_error_at(err, "plan.ranks", "expected an array of D = %d processor names", pl->D);
+		goto out;
+	}
+	cJSON_ArrayForEach(e, ranks) {
+		char where[64];
+
+		snprintf(where, sizeof(where), "plan.ranks[%d]", k);
+		if (!cJSON_IsString(e)) {
+			hm_error_at(err, where, "expected a processor name");
+			goto out;
+		}
+		if ((j = find_process(procs, order, nprocs, e->valuestring)) < 0) {
+			hm_error_at(err, where, "processor '%s' is not in plan.processes", e->valuestring);
+			goto out;
+		}
+		if (--left[j] < 0) {
+			hm_error_at(err, where, "more ranks on '%s' than its count", e->valuestring);
+			goto out;
+		}
+		pl->ranks[k] = procs[j];
+		pl->ranks[k++].core = procs[j].slot + hm_spread_core((procs[j].stacked - 1 - left[j]) %
+								      procs[j].cores, procs[j].cores,
+								      procs[j].sockets);
+		if (procs[j].stacked > procs[j].cores)
+			pl->oversubscribed = 1;
+	}
+	for (j = 0; j < nprocs; j++)
+		if (left[j] > 0) {
+			char where[64];
+
+			snprintf(where, sizeof(where), "plan.processes[%d].count", j);
+			hm_error_at(err, where, "%d ranks on '%s' in plan.ranks, not its count %d",
+				    procs[j].stacked - left[j], procs[j].processor, procs[j].stacked);
+			goto out;
+		}
+	ret = 0;
+out:
+	free(order);
+	return ret;
+}
+
+int hm_placement_from_plan(struct hm_placement *pl, const cJSON *doc, const char *source,
+			   struct hm_error *err)
+{
+	const cJSON *plan, *list;
+	struct hm_rank_place *procs = NULL;
+	int *left = NULL, nprocs, ret = -1;
+	long version;
+
+	memset(pl, 0, sizeof(*pl));
+	hm_error_clear(err);
+	snprintf(err->file, sizeof(err->file), "%s", source);
+	if (!cJSON_IsObject(doc))
+		return hm_error_set(err, "not a plan: expected a JSON object");
+	if (hm_json_check_keys(doc, "", (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err))
+		return -1;
+	if (!member(doc, "hetmap_plan", "", err) ||
+	    hm_json_int(cJSON_GetObjectItemCaseSensitive(doc, "hetmap_plan"), "hetmap_plan", 1, 1,
+			&version, err) ||
+	    load_inputs(pl, cJSON_GetObjectItemCaseSensitive(doc, "inputs"), err) ||
+	    load_decision(pl, plan = cJSON_GetObjectItemCaseSensitive(doc, "plan"), err) ||
+	    !(list = member(plan, "processes", "plan", err)))
+		return -1;
+	if (!cJSON_IsArray(list) || (nprocs = cJSON_GetArraySize(list)) < 1 || nprocs > pl->D)
+		return hm_error_at(err, "plan.processes", "expected 1..D entries");
+	procs = calloc((size_t)nprocs, sizeof(*procs));
+	left = calloc((size_t)nprocs, sizeof(int));
+	pl->ranks = calloc((size_t)pl->D, sizeof(*pl->ranks));
+	if (!procs || !left || !pl->ranks) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
+	if (load_processes(list, procs, left, err) ||
+	    load_ranks(pl, cJSON_GetObjectItemCaseSensitive(plan, "ranks"), procs, left, nprocs, err))
+		goto out;
+	ret = 0;
+out:
+	free(procs);
+	free(left);
+	if (ret) {
+		free(pl->ranks);
+		pl->ranks = NULL;
+	}
+	return ret;
+}
+
+/* Keep the parsed document: the placement's strings point into it. */
+static int adopt(struct hm_placement *pl, cJSON *doc, const char *source, struct hm_error *err)
+{
+	if (!doc)
+		return hm_error_set(err, "out of memory");
+	if (hm_placement_from_plan(pl, doc, source, err)) {
+		cJSON_Delete(doc);
+		return -1;
+	}
+	pl->owner = doc;
+	return 0;
+}
+
+int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_inputs *in,
+			     const struct hm_result *res, struct hm_error *err)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (!res->found)
+		return hm_error_set(err, "no configuration fits");
+	return adopt(pl, hm_plan_json(in, res), "(plan)", err);
+}
+
+int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err)
+{
+	cJSON *doc;
+
+	memset(pl, 0, sizeof(*pl));
+	hm_error_clear(err);
+	snprintf(err->file, sizeof(err->file), "%s", path);
+	if (!(doc = hm_json_read_file(path, MAX_PLAN_BYTES, err)))
+		return -1;
+	return adopt(pl, doc, path, err);
+}
+
+int hm_placement_column_major(struct hm_placement *pl)
+{
+	struct hm_rank_place *by_column = malloc((size_t)pl->D * sizeof(*by_column));
+
+	if (!by_column)
+		return -1;
+	for (int i = 0; i < pl->r; i++)
+		for (int j = 0; j < pl->c; j++)
+			by_column[i + j * pl->r] = pl->ranks[i * pl->c + j];
+	free(pl->ranks);
+	pl->ranks = by_column;
+	pl->column_major = 1;
+	return 0;
+}

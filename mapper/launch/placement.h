@@ -1,0 +1,70 @@
+/* mapper/launch/placement.h - what a launcher needs from a plan: the routine and
+ * its parameters, and for every rank the host and core slot it must run on.
+ *
+ * Rank order: processors in platform order, d_i consecutive ranks each;
+ * BLACS row-major then puts rank k at grid position (k / c, k mod c). A
+ * processor's slot is the first core it owns on its host: the cores of the
+ * processors listed before it on that host come first. */
+#ifndef HM_PLACEMENT_H
+#define HM_PLACEMENT_H
+
+#include <cJSON.h>
+#include "models/util/error.h"
+#include "plan.h"
+
+struct hm_rank_place {
+	const char *processor;  /* point into the placement's strings */
+	const char *host;
+	int slot, cores;        /* cores slot .. slot + cores - 1 of host */
+	int stacked;            /* processes on this processor */
+	int core;               /* the one core this rank is bound to: the j-th rank
+				 * of its processor gets the (j mod cores)-th core in
+				 * socket-round-robin order (hm_spread_core), so ranks
+				 * spread over the sockets and share a core only when
+				 * they outnumber cores */
+	int sockets;            /* the cores are numbered socket by socket, cores / sockets each */
+};
+
+struct hm_placement {
+	char routine[8];        /* "lu" / "gemm" */
+	long n;
+	int D, r, c, b;
+	double predicted;       /* s, the model's time */
+	char method[32];
+	int oversubscribed;     /* some processor holds more processes than cores */
+	int column_major;       /* ranks fill the grid column by column (k at k mod r, k / r) */
+	struct hm_rank_place *ranks;    /* D entries */
+	cJSON *owner;           /* the plan document: keeps the strings alive */
+};
+
+/* From a search result: its plan document (hm_plan_json), read back.
+ * 0, or -1 with 'err' set. */
+int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_inputs *in,
+			     const struct hm_result *res, struct hm_error *err);
+
+/* From a plan document (hm_plan_json's output, e.g. read from a file named
+ * 'source'). Every field is validated. 0, or -1 with 'err' set. */
+int hm_placement_from_plan(struct hm_placement *pl, const cJSON *plan,
+			   const char *source, struct hm_error *err);
+
+/* Read a plan JSON file. 0, or -1 with 'err' set. */
+int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err);
+
+/* Reorder the ranks for a program whose BLACS grid is column-major: the
+ * process at grid position (i, j) becomes rank i + j r instead of
+ * i c + j, so every grid position keeps its planned processor.
+ * 0, or -1 when out of memory (the placement unchanged). */
+int hm_placement_column_major(struct hm_placement *pl);
+
+void hm_placement_release(struct hm_placement *pl);
+
+/* The core, counted from the processor's first, of its q-th rank (q <
+ * cores): socket q mod sockets, its (q / sockets)-th core. With one
+ * socket: q. Consecutive ranks land on different sockets, so a processor
+ * using half its cores uses half of every socket's memory bandwidth. */
+static inline int hm_spread_core(int q, int cores, int sockets)
+{
+	return (q % sockets) * (cores / sockets) + q / sockets;
+}
+
+#endif /* HM_PLACEMENT_H */

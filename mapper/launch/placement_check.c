@@ -1,0 +1,107 @@
+/* mapper/launch/placement_check.c - see placement_check.h. */
+#include "placement_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int hm_placement_check_init(struct hm_placement_check *c, const struct hm_placement *pl, int bound)
+{
+	memset(c, 0, sizeof(*c));
+	c->pl = pl, c->bound = bound;
+	c->host = calloc((size_t)pl->D, sizeof(char *));
+	c->cpus = calloc((size_t)pl->D, sizeof(char *));
+	if (!c->host || !c->cpus) {
+		hm_placement_check_release(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* hetmap-probe {"rank":K,"host":"H","cpus":"L"}, perhaps after a tag the
+ * launcher adds (Open MPI's --tag-output). */
+int hm_placement_check_line(struct hm_placement_check *c, const char *line)
+{
+	const char *at = strstr(line, "hetmap-probe {");
+	const cJSON *rank, *host, *cpus;
+	cJSON *doc;
+	int k;
+
+	if (!at)
+		return 0;
+	doc = cJSON_Parse(at + 13);
+	rank = cJSON_GetObjectItemCaseSensitive(doc, "rank");
+	host = cJSON_GetObjectItemCaseSensitive(doc, "host");
+	cpus = cJSON_GetObjectItemCaseSensitive(doc, "cpus");
+	if (cJSON_IsNumber(rank) && cJSON_IsString(host) && cJSON_IsString(cpus) &&
+	    (k = rank->valueint) >= 0 && k < c->pl->D && !c->host[k]) {
+		c->host[k] = strdup(host->valuestring);
+		c->cpus[k] = strdup(cpus->valuestring);
+		c->reports++;
+	}
+	cJSON_Delete(doc);
+	return 1;
+}
+
+/* Host names equal, equal up to the domain, or both this machine. */
+static int same_host(const char *planned, const char *seen, const char *here)
+{
+	size_t p = strcspn(planned, "."), s = strcspn(seen, "."), h = strcspn(here, ".");
+	int planned_here = !strcmp(planned, "localhost") || !strcmp(planned, "127.0.0.1") ||
+			   (p == h && !strncmp(planned, here, p));
+
+	if (!strcmp(planned, seen) || (p == s && !strncmp(planned, seen, p)))
+		return 1;
+	return planned_here && s == h && !strncmp(seen, here, s);
+}
+
+cJSON *hm_placement_check_json(const struct hm_placement_check *c)
+{
+	cJSON *o = cJSON_CreateObject(), *ranks = cJSON_CreateArray();
+	char here[256] = "", core[16];
+	int all = c->reports == c->pl->D;
+
+	gethostname(here, sizeof(here) - 1);
+	for (int k = 0; k < c->pl->D; k++) {
+		const struct hm_rank_place *r = &c->pl->ranks[k];
+		cJSON *e = cJSON_CreateObject();
+		int host_ok = c->host[k] && same_host(r->host, c->host[k], here);
+
+		snprintf(core, sizeof(core), "%d", r->core);
+		cJSON_AddNumberToObject(e, "rank", k);
+		cJSON_AddStringToObject(e, "planned_host", r->host);
+		cJSON_AddNumberToObject(e, "planned_core", r->core);
+		if (c->host[k]) {
+			cJSON_AddStringToObject(e, "host", c->host[k]);
+			cJSON_AddStringToObject(e, "cpus", c->cpus[k]);
+		}
+		cJSON_AddBoolToObject(e, "host_ok", host_ok);
+		all &= host_ok;
+		if (c->bound && c->cpus[k]) {
+			cJSON_AddBoolToObject(e, "core_ok", !strcmp(c->cpus[k], core));
+			all &= !strcmp(c->cpus[k], core);
+		} else {
+			cJSON_AddNullToObject(e, "core_ok");
+		}
+		cJSON_AddItemToArray(ranks, e);
+	}
+	cJSON_AddBoolToObject(o, "as_planned", all);
+	cJSON_AddNumberToObject(o, "reported", c->reports);
+	cJSON_AddBoolToObject(o, "cores_checked", c->bound);
+	cJSON_AddItemToObject(o, "ranks", ranks);
+	return o;
+}
+
+void hm_placement_check_release(struct hm_placement_check *c)
+{
+	for (int k = 0; c->pl && k < c->pl->D; k++) {
+		if (c->host)
+			free(c->host[k]);
+		if (c->cpus)
+			free(c->cpus[k]);
+	}
+	free(c->host);
+	free(c->cpus);
+	c->host = c->cpus = NULL;
+}

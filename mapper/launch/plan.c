@@ -1,0 +1,130 @@
+/* mapper/launch/plan.c - plan documents (see plan.h).
+ *
+ * Rank order: processors in platform order, d_i consecutive ranks each;
+ * BLACS row-major puts rank k at grid position (k / c, k mod c). */
+#include "plan.h"
+#include "models/util/atomic_file.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *hm_stop_name(enum hm_stop s)
+{
+	static const char *const names[] = { "complete", "node budget", "time budget" };
+
+	return (unsigned)s < 3 ? names[s] : "?";
+}
+
+/* The parts of a prediction, in the order a plan lists them. */
+static const struct { const char *key; size_t offset; } prediction_fields[] = {
+	{ "total_s", offsetof(struct hm_prediction, total) },
+	{ "comp_s", offsetof(struct hm_prediction, comp) },
+	{ "comp_dgemm_s", offsetof(struct hm_prediction, comp_gemm) },
+	{ "comp_dtrsm_s", offsetof(struct hm_prediction, comp_trsm) },
+	{ "comp_dgetf2_s", offsetof(struct hm_prediction, comp_getf2) },
+	{ "comm_s", offsetof(struct hm_prediction, comm) },
+	{ "comm_latency_s", offsetof(struct hm_prediction, comm_latency) },
+	{ "comm_bandwidth_s", offsetof(struct hm_prediction, comm_bandwidth) },
+};
+
+static cJSON *prediction_json(const struct hm_prediction *pr)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (size_t i = 0; i < sizeof(prediction_fields) / sizeof(prediction_fields[0]); i++)
+		cJSON_AddNumberToObject(o, prediction_fields[i].key,
+					*(const double *)((const char *)pr + prediction_fields[i].offset));
+	return o;
+}
+
+cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
+{
+	cJSON *o = cJSON_CreateObject(), *procs, *ranks, *search;
+	int *next_slot = calloc((size_t)p->nr_hosts + 1, sizeof(int));
+	int i, k;
+
+	if (!o || !next_slot) {
+		free(next_slot);
+		cJSON_Delete(o);
+		return NULL;
+	}
+	cJSON_AddStringToObject(o, "method", res->method);
+	cJSON_AddBoolToObject(o, "found", res->found);
+	cJSON_AddNumberToObject(o, "D", res->D);
+	cJSON_AddNumberToObject(o, "r", res->r);
+	cJSON_AddNumberToObject(o, "c", res->c);
+	cJSON_AddNumberToObject(o, "b", res->b);
+	cJSON_AddItemToObject(o, "d", cJSON_CreateIntArray(res->d, res->P));
+	procs = cJSON_AddArrayToObject(o, "processes");
+	ranks = cJSON_AddArrayToObject(o, "ranks");
+	for (i = 0; i < res->P; i++) {
+		/* a processor's cores follow those of the processors before it
+		 * on its host: that is its slot in a rankfile */
+		int slot = next_slot[p->procs[i].host_id];
+		cJSON *e;
+
+		next_slot[p->procs[i].host_id] += p->procs[i].cores;
+		if (res->d[i] == 0)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "processor", p->procs[i].name);
+		cJSON_AddStringToObject(e, "host", p->procs[i].host);
+		cJSON_AddNumberToObject(e, "count", res->d[i]);
+		cJSON_AddNumberToObject(e, "slot", slot);
+		cJSON_AddNumberToObject(e, "cores", p->procs[i].cores);
+		if (p->procs[i].sockets > 1)
+			cJSON_AddNumberToObject(e, "sockets", p->procs[i].sockets);
+		cJSON_AddItemToArray(procs, e);
+		for (k = 0; k < res->d[i]; k++)
+			cJSON_AddItemToArray(ranks, cJSON_CreateString(p->procs[i].name));
+	}
+	cJSON_AddItemToObject(o, "predicted", prediction_json(&res->pred));
+	search = cJSON_AddObjectToObject(o, "search");
+	cJSON_AddNumberToObject(search, "evaluated", (double)res->evaluated);
+	cJSON_AddNumberToObject(search, "pruned", (double)res->pruned);
+	cJSON_AddNumberToObject(search, "level_reached", res->level_reached);
+	cJSON_AddNumberToObject(search, "seconds", res->seconds);
+	cJSON_AddNumberToObject(search, "seconds_to_best", res->seconds_to_best);
+	cJSON_AddStringToObject(search, "stopped", hm_stop_name(res->stopped));
+	free(next_slot);
+	return o;
+}
+
+cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res)
+{
+	const struct hm_problem *pb = in->pb;
+	cJSON *o = cJSON_CreateObject(), *inputs;
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "hetmap_plan", 1);
+	inputs = cJSON_AddObjectToObject(o, "inputs");
+	cJSON_AddStringToObject(inputs, "platform", in->platform_path);
+	cJSON_AddStringToObject(inputs, "platform_name", pb->platform->name);
+	cJSON_AddStringToObject(inputs, "routine", hm_routine_name(pb->routine));
+	cJSON_AddNumberToObject(inputs, "n", pb->n);
+	cJSON_AddNumberToObject(inputs, "depth", pb->depth);
+	cJSON_AddStringToObject(inputs, "model", pb->model->name);
+	if (in->budget) {
+		cJSON_AddNumberToObject(inputs, "max_nodes", (double)in->budget->max_nodes);
+		cJSON_AddNumberToObject(inputs, "max_seconds", in->budget->max_seconds);
+	}
+	cJSON_AddItemToObject(o, "plan", hm_result_json(pb->platform, res));
+	return o;
+}
+
+int hm_json_write(const char *path, const cJSON *json, struct hm_error *err)
+{
+	char *text = cJSON_Print(json);
+	size_t len;
+	int ret;
+
+	if (!text)
+		return hm_error_set(err, "out of memory");
+	len = strlen(text);
+	text[len] = '\n';   /* cJSON_Print's NUL becomes the final newline */
+	ret = hm_write_file_atomic(path, text, len + 1, err);
+	free(text);
+	return ret;
+}

@@ -1,0 +1,32 @@
+/* mapper/launch/plan_values.h - the plan's values as a program sees them: as
+ * placeholders in its arguments and input templates ({n}, {b}, ...) and
+ * as environment variables of every rank (HETMAP_N, HETMAP_NB, ...).
+ * One table defines both, and the help text (README, "Running your own
+ * program"). */
+#ifndef HM_PLAN_VALUES_H
+#define HM_PLAN_VALUES_H
+
+#include "launcher.h"
+#include "placement.h"
+
+/* What a value may come from besides the plan. */
+struct hm_run_values {
+	const struct hm_placement *pl;
+	int seed;               /* the built-in driver's matrix seed */
+	const char *dir;        /* the job's directory (absolute) */
+};
+
+/* Render 'template' (a text or one argument): "{name}" becomes the value,
+ * "{{" and "}}" become "{" and "}". The result (malloc'd), or NULL with
+ * 'err' set: an unknown or unclosed placeholder, or no memory. 'what'
+ * names the template in messages. */
+char *hm_render(const char *template, const struct hm_run_values *v, const char *what,
+		struct hm_error *err);
+
+/* "NAME=VALUE" for every variable the ranks get, added to 'env'. */
+void hm_plan_environment(struct hm_argv *env, const struct hm_run_values *v);
+
+/* Lines "  {n}  HETMAP_N  the matrix order" for the help text. */
+const char *hm_help_plan_values(void);
+
+#endif /* HM_PLAN_VALUES_H */

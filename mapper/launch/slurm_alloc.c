@@ -1,0 +1,167 @@
+/* mapper/launch/slurm_alloc.c - see slurm_alloc.h. */
+#include "slurm_alloc.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_NODES = 65536 };
+
+static int add_name(char ***names, int *n, const char *name)
+{
+	char **grown, *s = strdup(name);
+
+	if (!s || *n >= MAX_NODES || !(grown = realloc(*names, (size_t)(*n + 1) * sizeof(char *)))) {
+		free(s);
+		return -1;
+	}
+	*names = grown;
+	(*names)[(*n)++] = s;
+	return 0;
+}
+
+static void free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* One item "pre[a-b,c]post" or a plain name. */
+static int expand_item(const char *item, char ***names, int *n, struct hm_error *err)
+{
+	const char *open = strchr(item, '['), *close = open ? strchr(open, ']') : NULL;
+	char pre[256], post[256];
+
+	if (!open)
+		return add_name(names, n, item) ? hm_error_set(err, "too many nodes") : 0;
+	if (!close || open - item >= 256 || strlen(close + 1) >= 256 || strchr(close + 1, '['))
+		return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", item);
+	snprintf(pre, sizeof(pre), "%.*s", (int)(open - item), item);
+	snprintf(post, sizeof(post), "%s", close + 1);
+	for (const char *r = open + 1; r < close;) {
+		char *end;
+		long a = strtol(r, &end, 10), b = a;
+		int width = (int)(end - r);
+
+		if (end == r || a < 0)
+			return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", item);
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (b < a || b - a >= MAX_NODES || (*end != ',' && end != close))
+			return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", item);
+		for (long v = a; v <= b; v++) {
+			char name[600];
+
+			snprintf(name, sizeof(name), "%s%0*ld%s", pre, width, v, post);
+			if (add_name(names, n, name))
+				return hm_error_set(err, "too many nodes");
+		}
+		r = end + (*end == ',');
+	}
+	return 0;
+}
+
+int hm_slurm_hostlist(const char *list, char ***names, struct hm_error *err)
+{
+	char item[1024];
+	int n = 0;
+
+	*names = NULL;
+	while (*list) {
+		size_t len = 0;
+		int depth = 0;
+
+		while (list[len] && (depth || list[len] != ',')) {
+			depth += list[len] == '[' ? 1 : list[len] == ']' ? -1 : 0;
+			len++;
+		}
+		if (len >= sizeof(item) || !len || expand_item((snprintf(item, sizeof(item), "%.*s",
+								   (int)len, list), item), names, &n, err)) {
+			if (!len || len >= sizeof(item))
+				hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", list);
+			free_names(*names, n);
+			*names = NULL;
+			return -1;
+		}
+		list += len + (list[len] == ',');
+	}
+	return n;
+}
+
+int hm_slurm_cpus(const char *spec, int **cpus, struct hm_error *err)
+{
+	int n = 0;
+
+	*cpus = NULL;
+	while (*spec) {
+		char *end;
+		long c = strtol(spec, &end, 10), times = 1;
+		int *grown;
+
+		if (end == spec || c < 1)
+			goto bad;
+		if (!strncmp(end, "(x", 2)) {
+			times = strtol(end + 2, &end, 10);
+			if (times < 1 || *end++ != ')')
+				goto bad;
+		}
+		if (n + times > MAX_NODES || !(grown = realloc(*cpus, (size_t)(n + times) * sizeof(int))))
+			goto bad;
+		*cpus = grown;
+		while (times-- > 0)
+			(*cpus)[n++] = (int)c;
+		if (*end && *end != ',')
+			goto bad;
+		spec = end + (*end == ',');
+	}
+	return n;
+bad:
+	free(*cpus);
+	*cpus = NULL;
+	return hm_error_set(err, "SLURM_JOB_CPUS_PER_NODE: cannot read '%s'", spec);
+}
+
+int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err)
+{
+	const char *list = getenv("SLURM_JOB_NODELIST"), *spec = getenv("SLURM_JOB_CPUS_PER_NODE");
+	char **names = NULL;
+	int *cpus = NULL, *used = NULL, nn, nc = 0, ret = -1;
+
+	if (!list || !spec)
+		return hm_error_set(err, "not inside a Slurm allocation (SLURM_JOB_NODELIST and "
+				    "SLURM_JOB_CPUS_PER_NODE are unset): run it under salloc or sbatch");
+	if ((nn = hm_slurm_hostlist(list, &names, err)) < 0 || (nc = hm_slurm_cpus(spec, &cpus, err)) < 0)
+		goto out;
+	if (nc != nn) {
+		hm_error_set(err, "the allocation lists %d nodes but CPUs for %d", nn, nc);
+		goto out;
+	}
+	if (!(used = calloc((size_t)nn, sizeof(int)))) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
+	for (int k = 0; k < pl->D; k++) {
+		int h = 0;
+
+		while (h < nn && strcmp(names[h], pl->ranks[k].host))
+			h++;
+		if (h == nn) {
+			hm_error_set(err, "rank %d is planned on '%s', which is not in the allocation (%s)",
+				     k, pl->ranks[k].host, list);
+			goto out;
+		}
+		if (++used[h] > cpus[h] && !pl->oversubscribed) {
+			hm_error_set(err, "the plan puts more ranks on '%s' than its %d allocated CPUs",
+				     names[h], cpus[h]);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free_names(names, nn > 0 ? nn : 0);
+	free(cpus);
+	free(used);
+	return ret;
+}

@@ -1,0 +1,547 @@
+/* models/platform/calibration.c - see calibration.h. */
+#include "calibration.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };
+enum { MAX_BS = 16, MAX_REPEAT = 1000 };
+static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
+#define NR_SCOPES HM_LINK_NSCOPES
+
+#define SMALL_BYTES 64.0
+#define LARGE_BYTES 65536.0
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n-1], n >= 1 (sorts v). */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median, min and max of the numbers of a JSON array; -1 if it is not a
+ * non-empty array of positive finite numbers. */
+static int summarize(const cJSON *arr, double *med, double *lo, double *hi)
+{
+	double v[MAX_REPEAT];
+	int n = 0;
+	const cJSON *e;
+
+	if (!cJSON_IsArray(arr))
+		return -1;
+	cJSON_ArrayForEach(e, arr) {
+		if (n == MAX_REPEAT || !cJSON_IsNumber(e) || !isfinite(e->valuedouble) ||
+		    e->valuedouble <= 0)
+			return -1;
+		v[n++] = e->valuedouble;
+	}
+	if (!n)
+		return -1;
+	*med = median(v, n);
+	*lo = v[0];
+	*hi = v[n - 1];
+	return 0;
+}
+
+void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t_s, double *t_w)
+{
+	double small[64], sx = 0, sy = 0, sxx = 0, sxy = 0;
+	int ns = 0, nl = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (bytes[i] <= SMALL_BYTES && ns < 64)
+			small[ns++] = seconds[i];
+		if (bytes[i] >= LARGE_BYTES) {
+			double w = bytes[i] / 8;    /* 8-byte words */
+
+			sx += w, sy += seconds[i], sxx += w * w, sxy += w * seconds[i];
+			nl++;
+		}
+	}
+	qsort(small, (size_t)ns, sizeof(double), cmp_double);
+	*t_s = ns ? small[ns / 2] : seconds[0];
+	*t_w = nl >= 2 && nl * sxx - sx * sx > 0 ? (nl * sxy - sx * sy) / (nl * sxx - sx * sx) : 0;
+	if (!(*t_w > 0))        /* a noisy fit: fall back to the largest message */
+		*t_w = (seconds[n - 1] - *t_s) / (bytes[n - 1] / 8);
+	if (!(*t_w > 0))
+		*t_w = seconds[n - 1] / (bytes[n - 1] / 8);
+}
+
+/* Per processor and kernel and block size: median and spread. */
+struct measured {
+	double k[NR_KERNELS][MAX_BS];
+	double spread[NR_KERNELS][MAX_BS];
+	double alone[MAX_BS];   /* dgemm with one core of the node busy (has_alone) */
+	int has_alone;
+	int cores;
+	int type;
+};
+
+/* The optional dgemm samples with one core of the node busy. */
+static int read_alone(const cJSON *per_b, int nbs, struct measured *m, struct hm_error *err)
+{
+	if (!per_b)
+		return 0;
+	if (cJSON_GetArraySize(per_b) != nbs)
+		return hm_error_at(err, "processors", "'k3_dgemm_alone' needs one list per block size");
+	for (int b = 0; b < nbs; b++) {
+		double lo, hi;
+
+		if (summarize(cJSON_GetArrayItem(per_b, b), &m->alone[b], &lo, &hi))
+			return hm_error_at(err, "processors", "bad samples of 'k3_dgemm_alone'");
+	}
+	m->has_alone = 1;
+	return 0;
+}
+
+static int read_processors(const cJSON *raw, int nbs, int nproc, struct measured *m,
+			   struct hm_error *err)
+{
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(raw, "processors"), *e;
+	int i = 0;
+
+	if (cJSON_GetArraySize(procs) != nproc)
+		return hm_error_at(err, "processors", "expected %d processors", nproc);
+	cJSON_ArrayForEach(e, procs) {
+		for (int k = 0; k < NR_KERNELS; k++) {
+			const cJSON *per_b = cJSON_GetObjectItemCaseSensitive(e, kernel_names[k]);
+
+			if (cJSON_GetArraySize(per_b) != nbs)
+				return hm_error_at(err, "processors", "'%s' needs one list per block size",
+						   kernel_names[k]);
+			for (int b = 0; b < nbs; b++) {
+				double med, lo, hi;
+
+				if (summarize(cJSON_GetArrayItem(per_b, b), &med, &lo, &hi))
+					return hm_error_at(err, "processors", "bad samples of '%s'",
+							   kernel_names[k]);
+				m[i].k[k][b] = med;
+				m[i].spread[k][b] = (hi - lo) / med;
+			}
+		}
+		if (read_alone(cJSON_GetObjectItemCaseSensitive(e, "k3_dgemm_alone"), nbs, &m[i], err))
+			return -1;
+		m[i].cores = 1;
+		i++;
+	}
+	return 0;
+}
+
+/* One processor per node: the ranks of one host (each on a core of its
+ * own, all measuring at once: every core busy, as the model's k values
+ * are) merged into one processor with as many cores, k the median over
+ * its ranks, spread the largest. In place; node_hosts[] and cores[] get
+ * the node's host and core count. Returns the number of nodes. */
+static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const *hosts,
+		       const char **node_hosts, int *cores)
+{
+	int nodes = 0;
+
+	for (int i = 0; i < nproc; i++) {
+		int n;
+
+		for (n = 0; n < nodes && strcmp(node_hosts[n], hosts[i]); n++)
+			;
+		if (n < nodes)
+			continue;       /* merged with the node's first rank below */
+		node_hosts[nodes] = hosts[i];
+		cores[nodes] = 0;
+		/* the host's first rank measured alone (the bench's phase 1b) */
+		m[nodes].has_alone = m[i].has_alone;
+		memcpy(m[nodes].alone, m[i].alone, sizeof(m[i].alone));
+		for (int k = 0; k < NR_KERNELS; k++)
+			for (int b = 0; b < nbs; b++) {
+				double v[4096], spread = 0;
+				int c = 0;
+
+				for (int j = i; j < nproc && c < 4096; j++)
+					if (!strcmp(hosts[j], hosts[i])) {
+						v[c++] = m[j].k[k][b];
+						spread = fmax(spread, m[j].spread[k][b]);
+					}
+				m[nodes].k[k][b] = median(v, c);
+				m[nodes].spread[k][b] = spread;
+				cores[nodes] = m[nodes].cores = c;
+			}
+		nodes++;
+	}
+	return nodes;
+}
+
+/* Greedy grouping: a processor joins the first type whose first member
+ * has as many cores (a type's busy-cores scale is keyed by them) and is
+ * within the tolerance on every value. Returns the number of types;
+ * first[t] is the first member of type t. */
+static int group_types(struct measured *m, int nproc, int nbs, double tol, int *first)
+{
+	int ntypes = 0;
+
+	for (int i = 0; i < nproc; i++) {
+		int t;
+
+		for (t = 0; t < ntypes; t++) {
+			const struct measured *ref = &m[first[t]];
+			int close = ref->cores == m[i].cores;
+
+			for (int k = 0; k < NR_KERNELS && close; k++)
+				for (int b = 0; b < nbs && close; b++)
+					close = fabs(m[i].k[k][b] - ref->k[k][b]) <= tol * ref->k[k][b];
+			if (close)
+				break;
+		}
+		if (t == ntypes)
+			first[ntypes++] = i;
+		m[i].type = t;
+	}
+	return ntypes;
+}
+
+/* The median over a type's members of one value. */
+static double type_value(const struct measured *m, int nproc, int type, int k, int b)
+{
+	double v[4096];
+	int n = 0;
+
+	for (int i = 0; i < nproc && n < 4096; i++)
+		if (m[i].type == type)
+			v[n++] = m[i].k[k][b];
+	return median(v, n);
+}
+
+/* A type's busy-cores scale: the median over its members that measured
+ * dgemm alone of median_b(alone / all busy). NAN when none did. */
+static double alone_ratio(const struct measured *m, int nproc, int type, int nbs)
+{
+	double v[4096], r[MAX_BS];
+	int n = 0;
+
+	for (int i = 0; i < nproc && n < 4096; i++) {
+		if (m[i].type != type || !m[i].has_alone)
+			continue;
+		for (int b = 0; b < nbs; b++)
+			r[b] = m[i].alone[b] / m[i].k[K_DGEMM][b];
+		v[n++] = median(r, nbs);
+	}
+	return n ? median(v, n) : NAN;
+}
+
+/* Below this ratio a core alone is faster than noise: three calibrations
+ * of this project's 2-core machine gave 0.93, 0.96 and 1.06. */
+#define ALONE_SIGNIFICANT 0.95
+
+/* The busy-cores scale of a type of C cores whose core alone runs dgemm
+ * at 'ratio' of its all-busy cost: {"1": ratio, "C": 1}. The record
+ * keeps the measured ratio; the table is written only when a core alone
+ * is clearly faster (below ALONE_SIGNIFICANT; above 1 the loader would
+ * refuse it: a scale never decreases). */
+static void busy_scale_json(cJSON *type, const char *name, double ratio, int cores,
+			    cJSON *record)
+{
+	char key[16];
+	cJSON *scale;
+
+	if (isnan(ratio) || cores < 2)
+		return;
+	cJSON_AddNumberToObject(record, name, ratio);
+	if (ratio >= ALONE_SIGNIFICANT)
+		return;
+	scale = cJSON_AddObjectToObject(type, "busy_cores_scale");
+	cJSON_AddNumberToObject(scale, "1", ratio);
+	snprintf(key, sizeof(key), "%d", cores);
+	cJSON_AddNumberToObject(scale, key, 1);
+}
+
+static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const int *first,
+			 const int *bs, int nbs, cJSON *record)
+{
+	cJSON *types = cJSON_CreateObject(), *alone = NULL;
+
+	for (int t = 0; t < ntypes; t++) {
+		char name[32], key[16];
+		cJSON *type;
+
+		snprintf(name, sizeof(name), "T%d", t + 1);
+		type = cJSON_AddObjectToObject(types, name);
+		for (int k = 0; k < NR_KERNELS; k++) {
+			cJSON *table = cJSON_AddObjectToObject(type, kernel_names[k]);
+
+			for (int b = 0; b < nbs; b++) {
+				snprintf(key, sizeof(key), "%d", bs[b]);
+				cJSON_AddNumberToObject(table, key, type_value(m, nproc, t, k, b));
+			}
+		}
+		double ratio = alone_ratio(m, nproc, t, nbs);
+
+		if (!alone && !isnan(ratio))
+			alone = cJSON_AddObjectToObject(record, "dgemm_alone_over_all_busy");
+		busy_scale_json(type, name, ratio, m[first[t]].cores, alone);
+	}
+	return types;
+}
+
+/* Fit each link scope from its pairs (median one-way time over the pairs
+ * at each size). measured[c] says whether scope c had a pair. */
+static int fit_network(const cJSON *raw, double t_s[NR_SCOPES], double t_w[NR_SCOPES],
+		       int measured[NR_SCOPES], cJSON *record, struct hm_error *err)
+{
+	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(raw, "bytes");
+	const cJSON *pp = cJSON_GetObjectItemCaseSensitive(raw, "pingpong"), *e;
+	int nsizes = cJSON_GetArraySize(bytes);
+	double x[64];
+
+	if (nsizes < 2 || nsizes > 64 || !cJSON_IsArray(pp))
+		return hm_error_at(err, "pingpong", "missing message sizes or pairs");
+	for (int s = 0; s < nsizes; s++)
+		x[s] = cJSON_GetArrayItem(bytes, s)->valuedouble;
+	for (int c = 0; c < NR_SCOPES; c++) {
+		double y[64], per_pair[8][64];
+		int npairs = 0;
+
+		cJSON_ArrayForEach(e, pp) {
+			const cJSON *scope = cJSON_GetObjectItemCaseSensitive(e, "scope");
+			const cJSON *secs = cJSON_GetObjectItemCaseSensitive(e, "seconds");
+
+			if (!cJSON_IsString(scope) || strcmp(scope->valuestring, hm_link_scope_name((enum hm_link_scope)c)) || npairs == 8)
+				continue;
+			if (cJSON_GetArraySize(secs) != nsizes)
+				return hm_error_at(err, "pingpong", "one time per message size expected");
+			for (int s = 0; s < nsizes; s++)
+				per_pair[npairs][s] = cJSON_GetArrayItem(secs, s)->valuedouble;
+			npairs++;
+		}
+		measured[c] = npairs > 0;
+		if (!npairs)
+			continue;
+		for (int s = 0; s < nsizes; s++) {
+			double v[8];
+
+			for (int p = 0; p < npairs; p++)
+				v[p] = per_pair[p][s];
+			qsort(v, (size_t)npairs, sizeof(double), cmp_double);
+			y[s] = v[npairs / 2];
+		}
+		hm_hockney_fit(x, y, nsizes, &t_s[c], &t_w[c]);
+		{
+			cJSON *fit = cJSON_AddObjectToObject(record, hm_link_scope_name((enum hm_link_scope)c));
+
+			cJSON_AddNumberToObject(fit, "pairs", npairs);
+			cJSON_AddItemToObject(fit, "one_way_s", cJSON_CreateDoubleArray(y, nsizes));
+		}
+	}
+	if (!measured[0] && !measured[1] && !measured[2])
+		return hm_error_at(err, "pingpong", "no pair was measured");
+	return 0;
+}
+
+/* A link's fields. Between two processors a core's part of t_w is taken as
+ * the same-processor t_w ('core', 0 when not measured): the least a core
+ * spends moving a word, a copy through memory. A slower link is slower by
+ * its wire, which processes sharing a core do not slow down (README,
+ * "Slow links"); where the same-processor copy is the dearer, all of t_w
+ * is the core's. */
+static void link_fields(cJSON *link, double ts, double tw, double core)
+{
+	cJSON_AddNumberToObject(link, "t_s", ts);
+	cJSON_AddNumberToObject(link, "t_w", tw);
+	if (core > 0 && core < tw)
+		cJSON_AddNumberToObject(link, "t_w_core", core);
+}
+
+/* Pairs whose own fit is off their scope's by more than 'tolerance' (in
+ * t_w): a link of their own, as "pairs" in the platform (a slow node's
+ * link in a fast network, measured). 'rank_name' names the processor of
+ * each rank; the shadow rank (beyond nproc) is skipped. */
+static void pair_links(const cJSON *raw, const double t_w[NR_SCOPES], double core,
+		       const char *const *rank_name, int nranks, double tolerance, cJSON *net)
+{
+	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(raw, "bytes");
+	const cJSON *pp = cJSON_GetObjectItemCaseSensitive(raw, "pingpong"), *e;
+	int nsizes = cJSON_GetArraySize(bytes);
+	cJSON *pairs = NULL;
+	double x[64], y[64];
+
+	for (int s = 0; s < nsizes && s < 64; s++)
+		x[s] = cJSON_GetArrayItem(bytes, s)->valuedouble;
+	cJSON_ArrayForEach(e, pp) {
+		const cJSON *scope = cJSON_GetObjectItemCaseSensitive(e, "scope");
+		const cJSON *secs = cJSON_GetObjectItemCaseSensitive(e, "seconds");
+		const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(e, "ranks");
+		int a = cJSON_GetArrayItem(ranks, 0) ? cJSON_GetArrayItem(ranks, 0)->valueint : -1;
+		int b = cJSON_GetArrayItem(ranks, 1) ? cJSON_GetArrayItem(ranks, 1)->valueint : -1;
+		double ts, tw;
+		int c;
+
+		for (c = 0; c < NR_SCOPES && cJSON_IsString(scope) &&
+			    strcmp(scope->valuestring, hm_link_scope_name((enum hm_link_scope)c)); c++)
+			;
+		if (c == NR_SCOPES || c == HM_LINK_SAME_PROCESSOR || a < 0 || b < 0 || a >= nranks ||
+		    b >= nranks || !strcmp(rank_name[a], rank_name[b]) || cJSON_GetArraySize(secs) != nsizes ||
+		    nsizes > 64)
+			continue;
+		for (int s = 0; s < nsizes; s++)
+			y[s] = cJSON_GetArrayItem(secs, s)->valuedouble;
+		hm_hockney_fit(x, y, nsizes, &ts, &tw);
+		if (!(fabs(tw - t_w[c]) > tolerance * t_w[c]))
+			continue;
+		if (!pairs)
+			pairs = cJSON_AddArrayToObject(net, "pairs");
+		{
+			cJSON *link = cJSON_CreateObject();
+			const char *ends[2] = { rank_name[a], rank_name[b] };
+
+			cJSON_AddItemToObject(link, "between", cJSON_CreateStringArray(ends, 2));
+			link_fields(link, ts, tw, core);
+			cJSON_AddItemToArray(pairs, link);
+		}
+	}
+}
+
+static cJSON *network_json(const cJSON *raw, cJSON *record, const char *const *rank_name, int nranks,
+			   double tolerance, struct hm_error *err)
+{
+	double t_s[NR_SCOPES] = { 0 }, t_w[NR_SCOPES] = { 0 }, core;
+	int measured[NR_SCOPES], slowest = -1;
+	cJSON *net, *missing = cJSON_AddArrayToObject(record, "scopes_not_measured");
+
+	if (fit_network(raw, t_s, t_w, measured, cJSON_AddObjectToObject(record, "pingpong"), err))
+		return NULL;
+	for (int c = 0; c < NR_SCOPES; c++)
+		if (measured[c] && (slowest < 0 || t_w[c] > t_w[slowest]))
+			slowest = c;
+	core = measured[HM_LINK_SAME_PROCESSOR] ? t_w[HM_LINK_SAME_PROCESSOR] : 0;
+	net = cJSON_CreateObject();
+	for (int c = 0; c < NR_SCOPES; c++) {
+		cJSON *link = cJSON_AddObjectToObject(net, hm_link_scope_name((enum hm_link_scope)c));
+		int from = measured[c] ? c : slowest;
+
+		if (!measured[c])
+			cJSON_AddItemToArray(missing, cJSON_CreateString(hm_link_scope_name((enum hm_link_scope)c)));
+		link_fields(link, t_s[from], t_w[from], c == HM_LINK_SAME_PROCESSOR ? 0 : core);
+	}
+	pair_links(raw, t_w, core, rank_name, nranks, tolerance, net);
+	return net;
+}
+
+static cJSON *processors_json(const struct hm_calibration_opts *o, const struct measured *m,
+			      int nbs, cJSON *record)
+{
+	cJSON *procs = cJSON_CreateArray(), *spread = cJSON_AddObjectToObject(record, "spread");
+
+	for (int i = 0; i < o->nproc; i++) {
+		cJSON *e = cJSON_CreateObject(), *sp = cJSON_AddObjectToObject(spread, o->names[i]);
+		char type[32];
+
+		snprintf(type, sizeof(type), "T%d", m[i].type + 1);
+		cJSON_AddStringToObject(e, "name", o->names[i]);
+		cJSON_AddStringToObject(e, "host", o->hosts[i]);
+		cJSON_AddStringToObject(e, "type", type);
+		cJSON_AddNumberToObject(e, "cores", o->cores ? o->cores[i] : 1);
+		if (o->memory_per_proc > 0)
+			cJSON_AddNumberToObject(e, "memory",
+						floor(o->memory_per_proc * (o->cores ? o->cores[i] : 1)));
+		cJSON_AddItemToArray(procs, e);
+		/* (max - min) / median of the repeats, per kernel and b */
+		for (int k = 0; k < NR_KERNELS; k++)
+			cJSON_AddItemToObject(sp, kernel_names[k],
+					      cJSON_CreateDoubleArray(m[i].spread[k], nbs));
+	}
+	return procs;
+}
+
+cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opts *o,
+			       struct hm_error *err)
+{
+	const cJSON *bsj = cJSON_GetObjectItemCaseSensitive(raw, "block_sizes");
+	int bs[MAX_BS], nbs = cJSON_GetArraySize(bsj), ntypes, *first;
+	struct measured *m;
+	struct hm_calibration_opts nodes;
+	const struct hm_calibration_opts *ranks_o = o;
+	const char **node_hosts = NULL;
+	int *node_cores = NULL;
+	cJSON *plat = NULL, *record, *net;
+	char desc[512];
+
+	if (!cJSON_IsObject(raw) || !cJSON_GetObjectItemCaseSensitive(raw, "hetmap_calibration_raw")) {
+		hm_error_set(err, "not the output of hetmap-calibrate-bench");
+		return NULL;
+	}
+	if (nbs < 1 || nbs > MAX_BS) {
+		hm_error_at(err, "block_sizes", "expected 1..%d block sizes", MAX_BS);
+		return NULL;
+	}
+	for (int b = 0; b < nbs; b++)
+		if ((bs[b] = cJSON_GetArrayItem(bsj, b)->valueint) < 1) {
+			hm_error_at(err, "block_sizes", "block sizes must be positive integers");
+			return NULL;
+		}
+	m = calloc((size_t)o->nproc, sizeof(*m));
+	first = calloc((size_t)o->nproc, sizeof(int));
+	if (!m || !first) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
+	if (read_processors(raw, nbs, o->nproc, m, err))
+		goto out;
+	if (o->per_node) {
+		if (!(node_hosts = calloc((size_t)o->nproc, sizeof(char *))) ||
+		    !(node_cores = calloc((size_t)o->nproc, sizeof(int)))) {
+			hm_error_set(err, "out of memory");
+			goto out;
+		}
+		nodes = *o;
+		nodes.nproc = merge_nodes(m, o->nproc, nbs, o->hosts, node_hosts, node_cores);
+		nodes.names = nodes.hosts = node_hosts;
+		nodes.cores = node_cores;
+		o = &nodes;
+	}
+	ntypes = group_types(m, o->nproc, nbs, o->tolerance, first);
+
+	plat = cJSON_CreateObject();
+	record = cJSON_CreateObject();
+	cJSON_AddNumberToObject(plat, "hetmap_platform", 1);
+	cJSON_AddStringToObject(plat, "name", o->name);
+	snprintf(desc, sizeof(desc), "measured by hetmap calibrate on %s: %d processors, %d type%s "
+		 "(processors within %.0f%% share a type); see 'calibration' for spreads and fits",
+		 o->when, o->nproc, ntypes, ntypes == 1 ? "" : "s", 100 * o->tolerance);
+	cJSON_AddStringToObject(plat, "description", desc);
+	cJSON_AddItemToObject(plat, "types", types_json(m, o->nproc, ntypes, first, bs, nbs, record));
+	cJSON_AddItemToObject(plat, "processors", processors_json(o, m, nbs, record));
+	/* ranks are per processor, or per core when merged into nodes */
+	if (!(net = network_json(raw, record, o->per_node ? ranks_o->hosts : o->names, ranks_o->nproc,
+				 o->tolerance, err))) {
+		cJSON_Delete(record);
+		cJSON_Delete(plat);
+		plat = NULL;
+		goto out;
+	}
+	cJSON_AddItemToObject(plat, "network", net);
+	cJSON_AddItemToObject(plat, "block_sizes", cJSON_CreateIntArray(bs, nbs));
+	cJSON_AddStringToObject(record, "when", o->when);
+	cJSON_AddNumberToObject(record, "rows", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(raw, "rows")));
+	cJSON_AddNumberToObject(record, "repeat", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(raw, "repeat")));
+	cJSON_AddNumberToObject(record, "type_tolerance", o->tolerance);
+	cJSON_AddItemToObject(plat, "calibration", record);
+out:
+	free(m);
+	free(first);
+	free(node_hosts);
+	free(node_cores);
+	return plat;
+}
+
+void hm_calibration_raw_line(const char *line, void *ctx)
+{
+	cJSON **out = ctx;
+
+	if (!*out && !strncmp(line, "{\"hetmap_calibration_raw\"", 25))
+		*out = cJSON_Parse(line);
+}

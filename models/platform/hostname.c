@@ -1,0 +1,22 @@
+/* models/platform/hostname.c - see hostname.h. */
+#include "hostname.h"
+
+static int allowed(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '-' || ch == '.' || ch == '_';
+}
+
+int hm_check_hostname(const char *host, const char *path, struct hm_error *err)
+{
+	const char *s;
+
+	if (host[0] == '-' || host[0] == '.')
+		return hm_error_at(err, path, "host name '%s' must start with a letter or digit", host);
+	for (s = host; *s; s++)
+		if (!allowed(*s))
+			return hm_error_at(err, path,
+					   "host name '%s' has character '%c' (allowed: letters, digits, '-', '.', '_')",
+					   host, *s);
+	return 0;
+}

@@ -1,0 +1,287 @@
+/* models/platform/platform.c - a platform's invariants and queries (see platform.h):
+ * its sorted name index, the numbering of its hosts, its sorted link
+ * overrides and the link cost of any pair. platform_load.c fills a
+ * platform from JSON and calls the hm_platform_index/sort functions here. */
+#include "platform.h"
+
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const link_scope_names[HM_LINK_NSCOPES] = {
+	"same_processor", "same_node", "inter_node",
+};
+
+const char *hm_link_scope_name(enum hm_link_scope s)
+{
+	return (unsigned)s < HM_LINK_NSCOPES ? link_scope_names[s] : "?";
+}
+
+char *hm_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static void table_free(struct hm_table *t)
+{
+	free(t->b);
+	free(t->k);
+}
+
+void hm_platform_free(struct hm_platform *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	for (i = 0; p->types && i < p->nr_types; i++) {
+		free(p->types[i].name);
+		table_free(&p->types[i].k3_dgemm);
+		table_free(&p->types[i].k3_dtrsm);
+		table_free(&p->types[i].k2_dgetf2);
+		table_free(&p->types[i].busy_scale);
+	}
+	for (i = 0; p->procs && i < p->nr_procs; i++) {
+		free(p->procs[i].name);
+		free(p->procs[i].host);
+	}
+	for (i = 0; p->rules && i < p->nr_rules; i++) {
+		free(p->rules[i].pattern[0]);
+		free(p->rules[i].pattern[1]);
+	}
+	free(p->rules);
+	free(p->profile_of);
+	free(p->rule_of);
+	free(p->types);
+	free(p->procs);
+	free(p->by_name);
+	free(p->overrides);
+	free(p->name);
+	free(p->description);
+	free(p->source);
+	free(p);
+}
+
+static int cmp_name_index(const void *a, const void *b)
+{
+	return strcmp(((const struct hm_name_index *)a)->name,
+		      ((const struct hm_name_index *)b)->name);
+}
+
+/* Number the distinct hosts (in host-name order): processors on one host
+ * share its memory bus and its same-node links. Sorting keeps this
+ * O(P log P) where a pairwise scan would be O(P^2). */
+static int number_hosts(struct hm_platform *p)
+{
+	struct hm_name_index *hosts = malloc((size_t)p->nr_procs * sizeof(*hosts));
+	int i;
+
+	if (!hosts)
+		return -1;
+	for (i = 0; i < p->nr_procs; i++) {
+		hosts[i].name = p->procs[i].host;
+		hosts[i].index = i;
+	}
+	qsort(hosts, (size_t)p->nr_procs, sizeof(*hosts), cmp_name_index);
+	p->nr_hosts = 0;
+	for (i = 0; i < p->nr_procs; i++) {
+		if (i > 0 && strcmp(hosts[i].name, hosts[i - 1].name))
+			p->nr_hosts++;
+		p->procs[hosts[i].index].host_id = p->nr_hosts;
+	}
+	p->nr_hosts++;
+	free(hosts);
+	return 0;
+}
+
+/* Sort the names once: duplicates become neighbours, and lookups while
+ * loading overrides and plans stay O(log P) on 100000-processor files. */
+int hm_platform_index(struct hm_platform *p)
+{
+	int i;
+
+	p->by_name = malloc((size_t)p->nr_procs * sizeof(*p->by_name));
+	if (!p->by_name)
+		return -2;
+	for (i = 0; i < p->nr_procs; i++) {
+		p->by_name[i].name = p->procs[i].name;
+		p->by_name[i].index = i;
+	}
+	qsort(p->by_name, (size_t)p->nr_procs, sizeof(*p->by_name), cmp_name_index);
+	for (i = 1; i < p->nr_procs; i++)
+		if (!cmp_name_index(&p->by_name[i], &p->by_name[i - 1])) {
+			int a = p->by_name[i].index, b = p->by_name[i - 1].index;
+
+			return a > b ? a : b;
+		}
+	return number_hosts(p) ? -2 : -1;
+}
+
+static int cmp_override(const void *x, const void *y)
+{
+	const struct hm_link_override *a = x, *b = y;
+
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+int hm_platform_sort_overrides(struct hm_platform *p)
+{
+	int i;
+
+	qsort(p->overrides, (size_t)p->nr_overrides, sizeof(*p->overrides), cmp_override);
+	for (i = 1; i < p->nr_overrides; i++)
+		if (!cmp_override(&p->overrides[i], &p->overrides[i - 1]))
+			return i;
+	return -1;
+}
+
+static int matches(const char *pattern, const struct hm_platform *p, int i)
+{
+	return !fnmatch(pattern, p->procs[i].name, 0) || !fnmatch(pattern, p->procs[i].host, 0) ||
+	       !fnmatch(pattern, p->types[p->procs[i].type].name, 0);
+}
+
+/* Bits 2r and 2r + 1: processor i matches rule r's first, second pattern. */
+static uint64_t match_mask(const struct hm_platform *p, int i)
+{
+	uint64_t mask = 0;
+
+	for (int r = 0; r < p->nr_rules; r++)
+		mask |= (uint64_t)matches(p->rules[r].pattern[0], p, i) << (2 * r) |
+			(uint64_t)matches(p->rules[r].pattern[1], p, i) << (2 * r + 1);
+	return mask;
+}
+
+#define MAX_PROFILES 2048   /* the rule table is profiles squared */
+
+int hm_platform_resolve_rules(struct hm_platform *p)
+{
+	uint64_t *masks = malloc((size_t)p->nr_procs * sizeof(uint64_t)), *seen;
+	int ret = -1;
+
+	if (!p->nr_rules) {
+		free(masks);
+		return 0;
+	}
+	seen = malloc(MAX_PROFILES * sizeof(uint64_t));
+	p->profile_of = malloc((size_t)p->nr_procs * sizeof(int));
+	if (!masks || !seen || !p->profile_of)
+		goto out;
+	p->nr_profiles = 0;
+	for (int i = 0; i < p->nr_procs; i++) {
+		int q;
+
+		masks[i] = match_mask(p, i);
+		for (q = 0; q < p->nr_profiles && seen[q] != masks[i]; q++)
+			;
+		if (q == p->nr_profiles) {
+			if (q == MAX_PROFILES) {
+				ret = -2;
+				goto out;
+			}
+			seen[p->nr_profiles++] = masks[i];
+		}
+		p->profile_of[i] = q;
+	}
+	if (!(p->rule_of = malloc((size_t)p->nr_profiles * p->nr_profiles)))
+		goto out;
+	for (int a = 0; a < p->nr_profiles; a++)
+		for (int b = 0; b < p->nr_profiles; b++) {
+			int r;
+
+			for (r = 0; r < p->nr_rules; r++) {
+				uint64_t ma = seen[a] >> (2 * r), mb = seen[b] >> (2 * r);
+
+				if (((ma & 1) && (mb & 2)) || ((ma & 2) && (mb & 1)))
+					break;
+			}
+			p->rule_of[a * p->nr_profiles + b] = (signed char)(r < p->nr_rules ? r : -1);
+		}
+	ret = 0;
+out:
+	free(masks);
+	free(seen);
+	return ret;
+}
+
+int hm_platform_find(const struct hm_platform *p, const char *name)
+{
+	struct hm_name_index key = { name, -1 };
+	const struct hm_name_index *hit =
+		bsearch(&key, p->by_name, (size_t)p->nr_procs, sizeof(key), cmp_name_index);
+
+	return hit ? hit->index : -1;
+}
+
+struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
+{
+	if (i == j)
+		return p->links[HM_LINK_SAME_PROCESSOR];
+	if (p->nr_overrides) {
+		struct hm_link_override key = { i < j ? i : j, i < j ? j : i, { 0, 0, 0 } };
+		const struct hm_link_override *o =
+			bsearch(&key, p->overrides, (size_t)p->nr_overrides,
+				sizeof(*p->overrides), cmp_override);
+
+		if (o)
+			return o->link;
+	}
+	if (p->nr_rules) {
+		int r = p->rule_of[p->profile_of[i] * p->nr_profiles + p->profile_of[j]];
+
+		if (r >= 0)
+			return p->rules[r].link;
+	}
+	return p->links[p->procs[i].host_id == p->procs[j].host_id ?
+			HM_LINK_SAME_HOST : HM_LINK_INTER_HOST];
+}
+
+long hm_platform_cores(const struct hm_platform *p)
+{
+	long cores = 0;
+
+	for (int i = 0; i < p->nr_procs; i++)
+		cores += p->procs[i].cores;
+	return cores;
+}
+
+double hm_table_at(const struct hm_table *t, int b)
+{
+	int i;
+
+	if (t->n == 1 || b <= t->b[0])
+		return t->k[0];
+	for (i = 1; i < t->n; i++)
+		if (b <= t->b[i]) {
+			double f = (double)(b - t->b[i - 1]) / (t->b[i] - t->b[i - 1]);
+
+			return t->k[i - 1] + f * (t->k[i] - t->k[i - 1]);
+		}
+	return t->k[t->n - 1];
+}
+
+double hm_table_min(const struct hm_table *t)
+{
+	double m = t->k[0];
+
+	for (int i = 1; i < t->n; i++)
+		m = t->k[i] < m ? t->k[i] : m;
+	return m;
+}
+
+int hm_platform_block_count(const struct hm_platform *p, double n)
+{
+	int nb = 1;
+
+	while (nb < p->nr_block_sizes && p->block_sizes[nb] <= n)
+		nb++;
+	return nb;
+}

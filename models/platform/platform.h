@@ -1,0 +1,217 @@
+/* models/platform/platform.h - a heterogeneous cluster and its measured system
+ * parameters (models/README.md), read from a platform JSON file.
+ *
+ * Words: a processor is what a process is placed on; a host is a machine
+ * with a name in launcher files, holding one or more processors. (A
+ * "node" is a node of a search tree, in search/, never a host.)
+ *
+ * A platform owns all its arrays and strings; pointers into it stay valid
+ * until hm_platform_free(). All values are SI: seconds, seconds per flop,
+ * seconds per 8-byte word, bytes. */
+#ifndef HM_PLATFORM_H
+#define HM_PLATFORM_H
+
+#include <stddef.h>
+#include "models/util/error.h"
+
+#define HM_MAX_PROCESSORS 100000   /* keeps per-pair work and memory bounded */
+#define HM_MAX_PLATFORM_BYTES ((size_t)16 << 20) /* a 100000-processor file is ~10 MB */
+#define HM_MAX_TYPES 1000
+#define HM_MAX_BLOCK_SIZES 16      /* candidate b values the searches try */
+#define HM_MAX_BLOCK 4096          /* largest accepted block size */
+#define HM_MAX_CORES 4096          /* most cores of one processor */
+#define HM_MAX_WARNINGS 8
+#define HM_NR_STACKED 2            /* routines a stacking factor is given for: lu, gemm */
+
+/* A per-flop cost as a function of the block size b: 'n' points sorted by
+ * b, linearly interpolated between them and clamped outside. */
+struct hm_table {
+	int n;
+	int *b;             /* block sizes, ascending, > 0 */
+	double *k;          /* s/flop at b[i], finite and > 0 */
+};
+
+/* A type's k values are per core with all cores of its processor busy
+ * (what calibration measures). 'busy_scale' (optional, n = 0 when not
+ * given) says how k changes with the number of busy cores: k(busy) =
+ * k * scale(busy), a table keyed by busy cores, non-decreasing (fewer busy
+ * cores never make a core slower), interpolated and clamped. */
+struct hm_proc_type {
+	char *name;
+	struct hm_table k3_dgemm;   /* s/flop of dgemm (trailing update) */
+	struct hm_table k3_dtrsm;   /* s/flop of dtrsm (b x b triangle) */
+	struct hm_table k2_dgetf2;  /* s/flop of the panel factorisation */
+	struct hm_table busy_scale; /* relative k by busy cores; n = 0: 1 */
+	/* The cost of a core two or more processes share, relative to the
+	 * heterogeneity rule's (which charges each of f processes f times
+	 * its k), by routine (index: enum hm_routine, lu then gemm); 1 when
+	 * not given. Measured by experiments/vcluster/stacking.sh. */
+	double stacked[HM_NR_STACKED];
+};
+
+struct hm_processor {
+	char *name;         /* unique within the platform */
+	char *host;         /* name written into launcher files */
+	int type;           /* index into types[] */
+	int host_id;        /* index of its host among distinct hosts */
+	int cores;          /* >= 1: processes up to this many run without sharing a core */
+	int sockets;        /* >= 1, divides cores: its cores are numbered socket by socket
+			     * (cores / sockets each); launchers spread ranks over them */
+	double memory;      /* bytes usable by its processes, 0 = not given */
+};
+
+/* Where the two ends of a message are: the scope decides the link's cost
+ * unless a per-pair override says otherwise. (JSON keys: see
+ * hm_link_scope_name; "node" there is the file format's word for host.) */
+enum hm_link_scope {
+	HM_LINK_SAME_PROCESSOR, /* two processes on one processor */
+	HM_LINK_SAME_HOST,      /* different processors, same host */
+	HM_LINK_INTER_HOST,     /* different hosts */
+	HM_LINK_NSCOPES
+};
+
+/* "same_processor", "same_node", "inter_node": the keys of 'network'. */
+const char *hm_link_scope_name(enum hm_link_scope s);
+
+/* Hockney cost of a message of w words: t_s + w * t_w. t_w_core (<= t_w)
+ * is the part of t_w a process's core spends moving the words; the rest is
+ * the wire's. f processes sharing a core (the heterogeneity rule's share
+ * factor) pay the core's part f times but cannot beat the wire:
+ * hm_link_word_cost. t_w_core = t_w (the default) is the thesis's rule,
+ * f t_w. */
+struct hm_link {
+	double t_s;         /* s */
+	double t_w;         /* s per 8-byte word */
+	double t_w_core;    /* s per 8-byte word, 0 <= t_w_core <= t_w */
+};
+
+/* A link's t_w when the busier end's share factor is f (>= 1). Never
+ * decreases when f, t_w or t_w_core grows: the searches' bounds take it
+ * at componentwise least links. */
+static inline double hm_link_word_cost(struct hm_link l, int f)
+{
+	double core = f * l.t_w_core;
+
+	return core > l.t_w ? core : l.t_w;
+}
+
+/* The componentwise least of *m and l, into *m: a floor of both links'
+ * costs at every share factor (hm_link_word_cost never decreases in a
+ * part). */
+static inline void hm_link_min(struct hm_link *m, struct hm_link l)
+{
+	m->t_s = l.t_s < m->t_s ? l.t_s : m->t_s;
+	m->t_w = l.t_w < m->t_w ? l.t_w : m->t_w;
+	m->t_w_core = l.t_w_core < m->t_w_core ? l.t_w_core : m->t_w_core;
+}
+
+/* a costs no more than b at every share factor (and both are equal when
+ * each is at most the other). */
+static inline int hm_link_at_most(struct hm_link a, struct hm_link b)
+{
+	return a.t_s <= b.t_s && a.t_w <= b.t_w && a.t_w_core <= b.t_w_core;
+}
+
+struct hm_link_override {
+	int a, b;           /* processor indices, a < b */
+	struct hm_link link;
+};
+
+/* A link rule: pairs of different processors, one end matching each
+ * pattern (fnmatch: '*', '?', '[...]' against the processor's name, host
+ * or type), cost 'link'. The first matching rule wins; per-pair overrides
+ * win over rules. */
+struct hm_link_rule {
+	char *pattern[2];
+	struct hm_link link;
+};
+
+#define HM_MAX_LINK_RULES 32
+
+/* Processor names sorted, for hm_platform_find(). */
+struct hm_name_index {
+	const char *name;   /* points into procs[index].name */
+	int index;
+};
+
+struct hm_platform {
+	char *name;
+	char *description;          /* "" if not given */
+	char *source;               /* file name, for messages only */
+	int nr_types;
+	struct hm_proc_type *types;
+	int nr_procs;
+	struct hm_processor *procs;
+	struct hm_name_index *by_name;  /* nr_procs entries, sorted by name */
+	int nr_hosts;               /* distinct hosts */
+	struct hm_link links[HM_LINK_NSCOPES];
+	int nr_overrides;
+	struct hm_link_override *overrides; /* sorted by (a, b) */
+	int nr_rules;
+	struct hm_link_rule *rules;
+	/* rules resolved once: processors matching the same patterns share a
+	 * profile, and rule_of[pa * nr_profiles + pb] is the rule between two
+	 * profiles (-1: none), so a link costs O(1) however many processors */
+	int *profile_of;            /* [i], NULL without rules */
+	int nr_profiles;
+	signed char *rule_of;
+	int nr_block_sizes;
+	int block_sizes[HM_MAX_BLOCK_SIZES]; /* candidates for b, ascending */
+	/* values the loader accepted but doubts (a k meaning < 1 MFLOP/s or
+	 * > 10 TFLOP/s per core, a bandwidth above 1 TB/s): "PATH: why" */
+	int nr_warnings;            /* may exceed HM_MAX_WARNINGS: the rest not kept */
+	char warnings[HM_MAX_WARNINGS][300];
+};
+
+/* Load a platform. 'path' is a file name, or "builtin:NAME" for one of the
+ * reference platforms compiled into hetmap. 0 and *out set, or -1 with *out
+ * NULL and 'err' holding file, JSON path and reason. Caller frees *out with
+ * hm_platform_free(). */
+int hm_platform_load(const char *path, struct hm_platform **out,
+		     struct hm_error *err);
+
+/* Same from memory ('name' is for messages); used by tests and builtins. */
+int hm_platform_load_buffer(const char *json, size_t len, const char *name,
+			    struct hm_platform **out, struct hm_error *err);
+
+void hm_platform_free(struct hm_platform *p);   /* NULL is fine */
+
+/* Index of processor 'name', or -1 (O(log P)). */
+int hm_platform_find(const struct hm_platform *p, const char *name);
+
+/* Link cost between processors i and j (i == j: same processor). */
+struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j);
+
+/* Value of a table at block size b (interpolated, clamped). */
+double hm_table_at(const struct hm_table *t, int b);
+/* Its least value (the least at any b: interpolation stays between entries). */
+double hm_table_min(const struct hm_table *t);
+
+/* The cores of all processors together. */
+long hm_platform_cores(const struct hm_platform *p);
+
+/* Candidate block sizes for order n: the first k of block_sizes, those
+ * <= n (a block larger than the matrix is no block-cyclic distribution),
+ * at least the smallest one. Returns k. */
+int hm_platform_block_count(const struct hm_platform *p, double n);
+
+/* For platform_load.c, which fills the struct: build by_name and number
+ * the hosts. -1 on success, -2 out of memory, else the index of a
+ * processor whose name is taken. */
+int hm_platform_index(struct hm_platform *p);
+/* Sort the overrides; -1, or the index of a pair given twice. */
+int hm_platform_sort_overrides(struct hm_platform *p);
+/* Resolve the link rules into profiles: 0, -1 out of memory, -2 too many
+ * distinct profiles. */
+int hm_platform_resolve_rules(struct hm_platform *p);
+
+/* A copy of 's' (malloc), or NULL. */
+char *hm_strdup(const char *s);
+
+/* Names of the builtin platforms, NULL-terminated. */
+const char *const *hm_platform_builtin_names(void);
+
+/* JSON text of builtin platform 'name', or NULL. */
+const char *hm_platform_builtin_json(const char *name);
+
+#endif /* HM_PLATFORM_H */

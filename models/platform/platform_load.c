@@ -1,0 +1,788 @@
+/* models/platform/platform_load.c - the platform JSON loader (see platform.h).
+ *
+ * The loader is strict: every key is known, every number finite and in
+ * range, every reference resolved; the first problem found is reported with
+ * the JSON path where it is. cJSON stays inside this file: values are copied
+ * into hetmap structs and the tree is freed before returning. */
+#include "platform.h"
+#include "units.h"
+#include "models/util/json_read.h"
+#include "hostname.h"
+#include "models/util/read_file.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILE_BYTES HM_MAX_PLATFORM_BYTES
+#define MAX_NAME HM_MAX_NAME
+#define MAX_TABLE 64        /* entries of a k table over b */
+#define MAX_FIXED_KEYS 64   /* keys of an object whose keys are listed */
+
+/* Loader state: the platform being filled and where errors go. */
+struct loader {
+	struct hm_platform *p;
+	struct hm_error *err;
+};
+
+/* ---- generic checks ------------------------------------------------- */
+
+/* Keys of 'obj' all in 'allowed' (an empty list: any key, at most
+ * 'max_keys' of them), none twice. */
+static int check_keys(struct loader *ld, const cJSON *obj, const char *path,
+		      const char *const *allowed, int max_keys)
+{
+	return hm_json_check_keys(obj, path, allowed, max_keys, ld->err);
+}
+
+static int want_object(struct loader *ld, const cJSON *it, const char *path)
+{
+	if (!cJSON_IsObject(it))
+		return hm_error_at(ld->err, path, "expected an object");
+	return 0;
+}
+
+static int get_name(struct loader *ld, const cJSON *it, const char *path,
+		    const char **out)
+{
+	return hm_json_name(it, path, out, ld->err);
+}
+
+static int check_hostname(struct loader *ld, const char *host, const char *path)
+{
+	return hm_check_hostname(host, path, ld->err);
+}
+
+/* A positive quantity: a JSON number (SI) or a string with a unit.
+ * 'allow_zero' admits 0 (e.g. a free same-processor link). */
+static int get_quantity_value(struct loader *ld, const cJSON *it, const char *path,
+			enum hm_unit_kind kind, int allow_zero, double *out)
+{
+	char why[256];
+
+	if (cJSON_IsNumber(it)) {
+		double v = it->valuedouble;
+
+		if (!isfinite(v))
+			return hm_error_at(ld->err, path, "value is not finite");
+		if (v < 0 || (v == 0 && !allow_zero))
+			return hm_error_at(ld->err, path, "must be %s (got %.17g)",
+					   allow_zero ? ">= 0" : "> 0", v);
+		*out = v;
+		return 0;
+	}
+	if (cJSON_IsString(it)) {
+		if (allow_zero && !strcmp(it->valuestring, "0")) {
+			*out = 0;
+			return 0;
+		}
+		if (hm_unit_parse(it->valuestring, kind, out, why, sizeof(why)))
+			return hm_error_at(ld->err, path, "%s", why);
+		return 0;
+	}
+	return hm_error_at(ld->err, path, "expected a number (%s) or a string with a unit",
+			   hm_unit_name(kind));
+}
+
+/* Plausible ranges: outside them a value is kept but doubted. */
+#define K_MIN 1e-13         /* s/flop: 10 TFLOP/s per core */
+#define K_MAX 1e-6          /* s/flop: 1 MFLOP/s per core */
+#define T_W_MIN 8e-12       /* s per 8-byte word: 1 TB/s */
+
+static void warn(struct loader *ld, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void warn(struct loader *ld, const char *path, const char *fmt, ...)
+{
+	struct hm_platform *p = ld->p;
+	char why[200];
+	va_list ap;
+
+	if (p->nr_warnings < HM_MAX_WARNINGS) {
+		va_start(ap, fmt);
+		vsnprintf(why, sizeof(why), fmt, ap);
+		va_end(ap);
+		snprintf(p->warnings[p->nr_warnings], sizeof(p->warnings[0]), "%s: %s", path, why);
+	}
+	p->nr_warnings++;
+}
+
+/* A value that parses but is far from any machine: most likely a rate
+ * written where a time per flop or word was meant. */
+static void check_plausible(struct loader *ld, const char *path, enum hm_unit_kind kind, double v)
+{
+	if (kind == HM_UNIT_SECONDS_PER_FLOP && v > K_MAX)
+		warn(ld, path, "%g s/flop is under 1 MFLOP/s per core (a rate is written as a string "
+		     "such as \"45GFLOP/s\")", v);
+	else if (kind == HM_UNIT_SECONDS_PER_FLOP && v < K_MIN)
+		warn(ld, path, "%g s/flop is over 10 TFLOP/s per core", v);
+	else if (kind == HM_UNIT_SECONDS_PER_WORD && v > 0 && v < T_W_MIN)
+		warn(ld, path, "t_w = %g s per 8-byte word is a bandwidth over 1 TB/s", v);
+}
+
+static int get_quantity(struct loader *ld, const cJSON *it, const char *path,
+			enum hm_unit_kind kind, int allow_zero, double *out)
+{
+	if (get_quantity_value(ld, it, path, kind, allow_zero, out))
+		return -1;
+	check_plausible(ld, path, kind, *out);
+	return 0;
+}
+
+static int get_int(struct loader *ld, const cJSON *it, const char *path,
+		   long lo, long hi, long *out)
+{
+	return hm_json_int(it, path, lo, hi, out, ld->err);
+}
+
+/* A block size written as an object key: decimal digits only. */
+/* What the keys of a table are: block sizes, or busy cores. */
+struct table_keys {
+	const char *noun;   /* "block size" */
+	int max;
+	enum hm_unit_kind values;
+};
+
+static const struct table_keys block_keys = { "block size", HM_MAX_BLOCK, HM_UNIT_SECONDS_PER_FLOP };
+static const struct table_keys busy_keys = { "number of busy cores", HM_MAX_CORES, HM_UNIT_RATIO };
+
+/* A table key: decimal digits only. */
+static int parse_table_key(struct loader *ld, const char *key, const char *path,
+			   const struct table_keys *tk, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(key, &end, 10);
+	if (!(key[0] >= '0' && key[0] <= '9') || *end || errno)
+		return hm_error_at(ld->err, path, "key '%s' is not a %s (a positive integer)", key, tk->noun);
+	if (v < 1 || v > tk->max)
+		return hm_error_at(ld->err, path, "%s %ld out of range 1..%d", tk->noun, v, tk->max);
+	*out = (int)v;
+	return 0;
+}
+
+/* ---- types ------------------------------------------------------------ */
+
+/* A per-flop cost: one value for all b, or an object {"16": k, "32": k}. */
+static int load_table(struct loader *ld, const cJSON *it, const char *path,
+		      const struct table_keys *tk, struct hm_table *t)
+{
+	char sub[512];
+	const cJSON *e;
+	int n = 0, i, j;
+
+	if (!cJSON_IsObject(it)) {
+		t->b = calloc(1, sizeof(int));
+		t->k = calloc(1, sizeof(double));
+		if (!t->b || !t->k)
+			return hm_error_at(ld->err, path, "out of memory");
+		t->n = 1;
+		return get_quantity(ld, it, path, tk->values, 0, &t->k[0]);
+	}
+	if (check_keys(ld, it, path, (const char *const[]){ NULL }, MAX_TABLE))
+		return -1;
+	n = cJSON_GetArraySize(it);
+	if (n == 0)
+		return hm_error_at(ld->err, path, "table has no entries");
+
+	t->b = calloc((size_t)n, sizeof(int));
+	t->k = calloc((size_t)n, sizeof(double));
+	if (!t->b || !t->k)
+		return hm_error_at(ld->err, path, "out of memory");
+	for (e = it->child, i = 0; e; e = e->next, i++) {
+		int b = 0;
+		double k = 0;
+
+		snprintf(sub, sizeof(sub), "%s.%s", path, e->string);
+		if (parse_table_key(ld, e->string, path, tk, &b) ||
+		    get_quantity(ld, e, sub, tk->values, 0, &k))
+			return -1;
+		/* insertion sort: tables are tiny */
+		for (j = t->n; j > 0 && t->b[j - 1] > b; j--) {
+			t->b[j] = t->b[j - 1];
+			t->k[j] = t->k[j - 1];
+		}
+		if (j > 0 && t->b[j - 1] == b)
+			return hm_error_at(ld->err, sub, "%s %d given twice", tk->noun, b);
+		t->b[j] = b;
+		t->k[j] = k;
+		t->n++;
+	}
+	return 0;
+}
+
+/* busy_cores_scale: {"1": 0.7, "16": 1.0}: k at that many busy cores,
+ * relative. Non-decreasing: the exact searches need every effective SP
+ * to grow when a process is added, and one more busy core must not make
+ * the others faster. */
+static int load_busy_scale(struct loader *ld, const cJSON *it, const char *path,
+			   struct hm_proc_type *ty)
+{
+	char sub[512];
+
+	snprintf(sub, sizeof(sub), "%s.busy_cores_scale", path);
+	if (!cJSON_IsObject(it))
+		return hm_error_at(ld->err, sub, "expected an object {\"BUSY CORES\": relative k, ...}");
+	if (load_table(ld, it, sub, &busy_keys, &ty->busy_scale))
+		return -1;
+	for (int i = 1; i < ty->busy_scale.n; i++)
+		if (ty->busy_scale.k[i] < ty->busy_scale.k[i - 1])
+			return hm_error_at(ld->err, sub, "must not decrease as busy cores grow "
+					   "(%g at %d, %g at %d)", ty->busy_scale.k[i - 1],
+					   ty->busy_scale.b[i - 1], ty->busy_scale.k[i], ty->busy_scale.b[i]);
+	return 0;
+}
+
+/* stacked: {"lu": 0.8, "gemm": 1.3}: a shared core's cost relative to
+ * the heterogeneity rule, per routine, 1 when not given. At least 0.5:
+ * two processes on a core must not cost less than one (the searches
+ * need the factor to grow with the processes); at most 4. */
+static int load_stacked(struct loader *ld, const cJSON *it, const char *path,
+			struct hm_proc_type *ty)
+{
+	static const char *const routines[HM_NR_STACKED + 1] = { "lu", "gemm", NULL };
+	char sub[512];
+
+	for (int r = 0; r < HM_NR_STACKED; r++)
+		ty->stacked[r] = 1;
+	if (!it)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.stacked", path);
+	if (want_object(ld, it, sub) || check_keys(ld, it, sub, routines, MAX_FIXED_KEYS))
+		return -1;
+	for (int r = 0; r < HM_NR_STACKED; r++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, routines[r]);
+
+		if (!v)
+			continue;
+		snprintf(sub, sizeof(sub), "%s.stacked.%s", path, routines[r]);
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.5 && v->valuedouble <= 4))
+			return hm_error_at(ld->err, sub, "expected a number in [0.5, 4]: a shared "
+					   "core's cost relative to the heterogeneity rule");
+		ty->stacked[r] = v->valuedouble;
+	}
+	return 0;
+}
+
+static int load_type(struct loader *ld, const cJSON *it, const char *path,
+		     struct hm_proc_type *ty)
+{
+	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2",
+					    "busy_cores_scale", "stacked", "description", NULL };
+	const cJSON *busy = cJSON_GetObjectItemCaseSensitive(it, "busy_cores_scale");
+	const cJSON *stacked = cJSON_GetObjectItemCaseSensitive(it, "stacked");
+	const cJSON *k3 = cJSON_GetObjectItemCaseSensitive(it, "k3");
+	const cJSON *gemm = cJSON_GetObjectItemCaseSensitive(it, "k3_dgemm");
+	const cJSON *trsm = cJSON_GetObjectItemCaseSensitive(it, "k3_dtrsm");
+	const cJSON *k2 = cJSON_GetObjectItemCaseSensitive(it, "k2_dgetf2");
+	char sub[512];
+
+	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
+		return -1;
+	/* "k3" is a shorthand for equal k3_dgemm and k3_dtrsm, as in the thesis */
+	if (k3 && (gemm || trsm))
+		return hm_error_at(ld->err, path, "give either 'k3' or 'k3_dgemm'/'k3_dtrsm', not both");
+	if (!k3 && !gemm)
+		return hm_error_at(ld->err, path, "missing 'k3_dgemm'");
+	if (!k3 && !trsm)
+		return hm_error_at(ld->err, path, "missing 'k3_dtrsm'");
+	if (!k2)
+		return hm_error_at(ld->err, path, "missing 'k2_dgetf2'");
+	snprintf(sub, sizeof(sub), "%s.%s", path, k3 ? "k3" : "k3_dgemm");
+	if (load_table(ld, k3 ? k3 : gemm, sub, &block_keys, &ty->k3_dgemm))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.%s", path, k3 ? "k3" : "k3_dtrsm");
+	if (load_table(ld, k3 ? k3 : trsm, sub, &block_keys, &ty->k3_dtrsm))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.k2_dgetf2", path);
+	if (load_table(ld, k2, sub, &block_keys, &ty->k2_dgetf2))
+		return -1;
+	if (load_stacked(ld, stacked, path, ty))
+		return -1;
+	return busy ? load_busy_scale(ld, busy, path, ty) : 0;
+}
+
+static int load_types(struct loader *ld, const cJSON *types)
+{
+	struct hm_platform *p = ld->p;
+	const cJSON *it;
+	char path[512];
+	int n;
+
+	if (!types || want_object(ld, types, "types") ||
+	    check_keys(ld, types, "types", (const char *const[]){ NULL }, HM_MAX_TYPES))
+		return -1;
+	n = cJSON_GetArraySize(types);
+	if (n == 0)
+		return hm_error_at(ld->err, "types", "no processor types");
+	p->types = calloc((size_t)n, sizeof(*p->types));
+	if (!p->types)
+		return hm_error_at(ld->err, "types", "out of memory");
+	for (it = types->child; it; it = it->next) {
+		struct hm_proc_type *ty = &p->types[p->nr_types++];
+
+		snprintf(path, sizeof(path), "types.%s", it->string);
+		if (!it->string[0] || strlen(it->string) >= MAX_NAME)
+			return hm_error_at(ld->err, path, "type name must have 1..%d characters", MAX_NAME - 1);
+		ty->name = hm_strdup(it->string);
+		if (!ty->name)
+			return hm_error_at(ld->err, path, "out of memory");
+		if (load_type(ld, it, path, ty))
+			return -1;
+	}
+	return 0;
+}
+
+static int find_type(const struct hm_platform *p, const char *name)
+{
+	int i;
+
+	for (i = 0; i < p->nr_types; i++)
+		if (!strcmp(p->types[i].name, name))
+			return i;
+	return -1;
+}
+
+/* ---- processors ------------------------------------------------------- */
+
+static int load_processor(struct loader *ld, const cJSON *it, const char *path,
+			  struct hm_processor *pr)
+{
+	static const char *const keys[] = { "name", "host", "type", "cores", "sockets", "memory",
+					    NULL };
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(it, "host");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(it, "type");
+	const cJSON *cores = cJSON_GetObjectItemCaseSensitive(it, "cores");
+	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(it, "memory");
+	const cJSON *sockets = cJSON_GetObjectItemCaseSensitive(it, "sockets");
+	char sub[512];
+	const char *s;
+	long v;
+
+	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
+		return -1;
+	if (!name)
+		return hm_error_at(ld->err, path, "missing 'name'");
+	snprintf(sub, sizeof(sub), "%s.name", path);
+	if (get_name(ld, name, sub, &s) || !(pr->name = hm_strdup(s)))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.host", path);
+	if (host) {
+		if (get_name(ld, host, sub, &s))
+			return -1;
+	} else {
+		s = pr->name;   /* one processor per host unless said otherwise */
+	}
+	if (check_hostname(ld, s, sub) || !(pr->host = hm_strdup(s)))
+		return -1;
+	if (!type)
+		return hm_error_at(ld->err, path, "missing 'type'");
+	snprintf(sub, sizeof(sub), "%s.type", path);
+	if (get_name(ld, type, sub, &s))
+		return -1;
+	pr->type = find_type(ld->p, s);
+	if (pr->type < 0)
+		return hm_error_at(ld->err, sub, "unknown type '%s'", s);
+	pr->cores = 1;
+	if (cores) {
+		snprintf(sub, sizeof(sub), "%s.cores", path);
+		if (get_int(ld, cores, sub, 1, HM_MAX_CORES, &v))
+			return -1;
+		pr->cores = (int)v;
+	}
+	pr->sockets = 1;
+	if (sockets) {
+		snprintf(sub, sizeof(sub), "%s.sockets", path);
+		if (get_int(ld, sockets, sub, 1, HM_MAX_CORES, &v))
+			return -1;
+		if (pr->cores % v)
+			return hm_error_at(ld->err, sub, "%ld sockets do not divide the %d cores "
+					   "(each socket holds cores / sockets)", v, pr->cores);
+		pr->sockets = (int)v;
+	}
+	if (mem) {
+		snprintf(sub, sizeof(sub), "%s.memory", path);
+		if (get_quantity(ld, mem, sub, HM_UNIT_BYTES, 0, &pr->memory))
+			return -1;
+	}
+	return 0;
+}
+
+static int load_processors(struct loader *ld, const cJSON *procs)
+{
+	struct hm_platform *p = ld->p;
+	const cJSON *it;
+	char path[64];
+	int n;
+
+	if (!procs)
+		return -1;
+	if (!cJSON_IsArray(procs))
+		return hm_error_at(ld->err, "processors", "expected an array");
+	n = cJSON_GetArraySize(procs);
+	if (n == 0)
+		return hm_error_at(ld->err, "processors", "empty processor list");
+	if (n > HM_MAX_PROCESSORS)
+		return hm_error_at(ld->err, "processors", "%d processors (at most %d)",
+				   n, HM_MAX_PROCESSORS);
+	p->procs = calloc((size_t)n, sizeof(*p->procs));
+	if (!p->procs)
+		return hm_error_at(ld->err, "processors", "out of memory");
+	for (it = procs->child; it; it = it->next) {
+		snprintf(path, sizeof(path), "processors[%d]", p->nr_procs);
+		if (load_processor(ld, it, path, &p->procs[p->nr_procs++]))
+			return -1;
+	}
+	{
+		int later = hm_platform_index(p);
+
+		if (later == -2)
+			return hm_error_at(ld->err, "processors", "out of memory");
+		if (later >= 0) {
+			char path2[64];
+
+			snprintf(path2, sizeof(path2), "processors[%d].name", later);
+			return hm_error_at(ld->err, path2, "duplicate processor name '%s'",
+					   p->procs[later].name);
+		}
+		return 0;
+	}
+}
+
+/* ---- network ---------------------------------------------------------- */
+
+static int load_link(struct loader *ld, const cJSON *it, const char *path,
+		     struct hm_link *l, const char *const *keys)
+{
+	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(it, "t_s");
+	const cJSON *tw = cJSON_GetObjectItemCaseSensitive(it, "t_w");
+	const cJSON *core = cJSON_GetObjectItemCaseSensitive(it, "t_w_core");
+	char sub[512];
+
+	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
+		return -1;
+	if (!ts)
+		return hm_error_at(ld->err, path, "missing 't_s'");
+	if (!tw)
+		return hm_error_at(ld->err, path, "missing 't_w'");
+	snprintf(sub, sizeof(sub), "%s.t_s", path);
+	if (get_quantity(ld, ts, sub, HM_UNIT_SECONDS, 1, &l->t_s))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.t_w", path);
+	if (get_quantity(ld, tw, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w))
+		return -1;
+	l->t_w_core = l->t_w;   /* the thesis's rule: all of t_w is the core's */
+	if (!core)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.t_w_core", path);
+	if (get_quantity(ld, core, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w_core))
+		return -1;
+	if (l->t_w_core > l->t_w)
+		return hm_error_at(ld->err, sub, "%g s per word exceeds t_w (%g): the core's part of a "
+				   "word's cost cannot exceed the whole", l->t_w_core, l->t_w);
+	return 0;
+}
+
+/* An entry {"between": [A, B], "t_s": ..., "t_w": ...} of 'pairs' or
+ * 'links': its link and its two names ('what' says what they name). */
+static int load_between(struct loader *ld, const cJSON *it, const char *path, const char *what,
+			struct hm_link *l, const char *ends[2])
+{
+	static const char *const keys[] = { "between", "t_s", "t_w", "t_w_core", NULL };
+	const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
+	char sub[160];
+
+	if (load_link(ld, it, path, l, keys))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.between", path);
+	if (!between)
+		return hm_error_at(ld->err, path, "missing 'between'");
+	if (!cJSON_IsArray(between) || cJSON_GetArraySize(between) != 2)
+		return hm_error_at(ld->err, sub, "expected an array of two %s", what);
+	for (int e = 0; e < 2; e++)
+		if (get_name(ld, cJSON_GetArrayItem(between, e), sub, &ends[e]))
+			return -1;
+	return 0;
+}
+
+static int load_overrides(struct loader *ld, const cJSON *pairs)
+{
+	struct hm_platform *p = ld->p;
+	const cJSON *it;
+	char path[128], sub[160];
+	int n, i;
+
+	if (!cJSON_IsArray(pairs))
+		return hm_error_at(ld->err, "network.pairs", "expected an array");
+	n = cJSON_GetArraySize(pairs);
+	p->overrides = calloc((size_t)n + 1, sizeof(*p->overrides));
+	if (!p->overrides)
+		return hm_error_at(ld->err, "network.pairs", "out of memory");
+	for (it = pairs->child; it; it = it->next) {
+		struct hm_link_override *o = &p->overrides[p->nr_overrides];
+		const char *names[2];
+		int ends[2], e;
+
+		snprintf(path, sizeof(path), "network.pairs[%d]", p->nr_overrides);
+		snprintf(sub, sizeof(sub), "%s.between", path);
+		if (load_between(ld, it, path, "processor names", &o->link, names))
+			return -1;
+		for (e = 0; e < 2; e++)
+			if ((ends[e] = hm_platform_find(p, names[e])) < 0)
+				return hm_error_at(ld->err, sub, "unknown processor '%s'", names[e]);
+		if (ends[0] == ends[1])
+			return hm_error_at(ld->err, sub, "a pair needs two different processors");
+		o->a = ends[0] < ends[1] ? ends[0] : ends[1];
+		o->b = ends[0] < ends[1] ? ends[1] : ends[0];
+		p->nr_overrides++;
+	}
+	i = hm_platform_sort_overrides(p);
+	if (i >= 0)
+		return hm_error_at(ld->err, "network.pairs", "pair '%s'-'%s' given twice",
+				   p->procs[p->overrides[i].a].name, p->procs[p->overrides[i].b].name);
+	return 0;
+}
+
+/* "links": [{"between": ["skl*", "icx*"], "t_s": ..., "t_w": ...}]: links
+ * between groups of processors named by patterns, so that no file needs
+ * one entry per pair. */
+static int load_rules(struct loader *ld, const cJSON *rules)
+{
+	struct hm_platform *p = ld->p;
+	const cJSON *it;
+	char path[128];
+	int n, ret;
+
+	if (!cJSON_IsArray(rules))
+		return hm_error_at(ld->err, "network.links", "expected an array");
+	if ((n = cJSON_GetArraySize(rules)) > HM_MAX_LINK_RULES)
+		return hm_error_at(ld->err, "network.links", "%d rules (at most %d)", n, HM_MAX_LINK_RULES);
+	if (!(p->rules = calloc((size_t)n + 1, sizeof(*p->rules))))
+		return hm_error_at(ld->err, "network.links", "out of memory");
+	cJSON_ArrayForEach(it, rules) {
+		struct hm_link_rule *r = &p->rules[p->nr_rules];
+		const char *patterns[2];
+
+		snprintf(path, sizeof(path), "network.links[%d]", p->nr_rules);
+		p->nr_rules++;
+		if (load_between(ld, it, path, "patterns (processor, host or type names; "
+				 "'*', '?', '[...]')", &r->link, patterns))
+			return -1;
+		for (int e = 0; e < 2; e++)
+			if (!(r->pattern[e] = hm_strdup(patterns[e])))
+				return hm_error_at(ld->err, path, "out of memory");
+	}
+	ret = hm_platform_resolve_rules(p);
+	if (ret == -2)
+		return hm_error_at(ld->err, "network.links", "the rules split the processors into too "
+				   "many groups (at most 2048 distinct ones)");
+	return ret ? hm_error_at(ld->err, "network.links", "out of memory") : 0;
+}
+
+static int load_network(struct loader *ld, const cJSON *net)
+{
+	static const char *const keys[] = { "same_processor", "same_node", "inter_node",
+					    "links", "pairs", "description", NULL };
+	static const char *const link_keys[] = { "t_s", "t_w", "t_w_core", NULL };
+	const cJSON *pairs, *rules;
+	char path[64];
+	int c;
+
+	if (!net)
+		return -1;
+	if (want_object(ld, net, "network") || check_keys(ld, net, "network", keys, MAX_FIXED_KEYS))
+		return -1;
+	for (c = 0; c < HM_LINK_NSCOPES; c++) {
+		const cJSON *it = cJSON_GetObjectItemCaseSensitive(net, hm_link_scope_name((enum hm_link_scope)c));
+
+		snprintf(path, sizeof(path), "network.%s", hm_link_scope_name((enum hm_link_scope)c));
+		if (!it)
+			return hm_error_at(ld->err, "network", "missing network class '%s'",
+					   hm_link_scope_name((enum hm_link_scope)c));
+		if (load_link(ld, it, path, &ld->p->links[c], link_keys))
+			return -1;
+	}
+	rules = cJSON_GetObjectItemCaseSensitive(net, "links");
+	if (rules && load_rules(ld, rules))
+		return -1;
+	pairs = cJSON_GetObjectItemCaseSensitive(net, "pairs");
+	return pairs ? load_overrides(ld, pairs) : 0;
+}
+
+/* ---- block sizes ---------------------------------------------------- */
+
+static int add_block_size(struct loader *ld, int b, const char *path)
+{
+	struct hm_platform *p = ld->p;
+	int j;
+
+	for (j = 0; j < p->nr_block_sizes; j++)
+		if (p->block_sizes[j] == b)
+			return 0;
+	if (p->nr_block_sizes == HM_MAX_BLOCK_SIZES)
+		return hm_error_at(ld->err, path, "more than %d candidate block sizes",
+				   HM_MAX_BLOCK_SIZES);
+	for (j = p->nr_block_sizes; j > 0 && p->block_sizes[j - 1] > b; j--)
+		p->block_sizes[j] = p->block_sizes[j - 1];
+	p->block_sizes[j] = b;
+	p->nr_block_sizes++;
+	return 0;
+}
+
+/* Candidates are 'block_sizes' if given, else every b of any k table. */
+static int load_block_sizes(struct loader *ld, const cJSON *bs)
+{
+	struct hm_platform *p = ld->p;
+	const cJSON *it;
+	char path[64];
+	int i, j;
+
+	if (bs) {
+		if (!cJSON_IsArray(bs) || cJSON_GetArraySize(bs) == 0)
+			return hm_error_at(ld->err, "block_sizes", "expected a non-empty array of integers");
+		i = 0;
+		for (it = bs->child; it; it = it->next, i++) {
+			long v;
+
+			snprintf(path, sizeof(path), "block_sizes[%d]", i);
+			if (get_int(ld, it, path, 1, HM_MAX_BLOCK, &v))
+				return -1;
+			for (j = 0; j < p->nr_block_sizes; j++)
+				if (p->block_sizes[j] == v)
+					return hm_error_at(ld->err, path, "block size %ld given twice", v);
+			if (add_block_size(ld, (int)v, path))
+				return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i < p->nr_types; i++) {
+		const struct hm_table *t[3] = { &p->types[i].k3_dgemm, &p->types[i].k3_dtrsm,
+						&p->types[i].k2_dgetf2 };
+		int k;
+
+		for (k = 0; k < 3; k++)
+			for (j = 0; j < t[k]->n; j++)
+				if (t[k]->b[j] > 0 && add_block_size(ld, t[k]->b[j], "types"))
+					return hm_error_at(ld->err, "types",
+							   "the tables name more than %d block sizes; list the candidates in 'block_sizes'",
+							   HM_MAX_BLOCK_SIZES);
+	}
+	if (p->nr_block_sizes == 0)
+		return hm_error_at(ld->err, "", "no block size given: add 'block_sizes' or tables over b");
+	return 0;
+}
+
+/* ---- top level -------------------------------------------------------- */
+
+/* Member 'key' of the top level; NULL after "missing 'key'" (the loaders
+ * below return -1 on NULL without a message of their own). */
+static const cJSON *required(struct loader *ld, const cJSON *root, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
+
+	if (!it)
+		hm_error_at(ld->err, "", "missing '%s'", key);
+	return it;
+}
+
+static int load_root(struct loader *ld, const cJSON *root)
+{
+	static const char *const keys[] = { "name", "description", "types", "processors",
+					    "network", "block_sizes", "hetmap_platform", "calibration", NULL };
+	struct hm_platform *p = ld->p;
+	/* how 'hetmap calibrate' measured the values: kept for people, not read */
+	const cJSON *calibration = cJSON_GetObjectItemCaseSensitive(root, "calibration");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+	const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "hetmap_platform");
+	const char *s = "unnamed";
+
+	if (!cJSON_IsObject(root))
+		return hm_error_at(ld->err, "", "the top level must be an object");
+	if (check_keys(ld, root, "", keys, MAX_FIXED_KEYS))
+		return -1;
+	if (version && (!cJSON_IsNumber(version) || version->valuedouble != 1))
+		return hm_error_at(ld->err, "hetmap_platform", "unsupported format version (this hetmap reads 1)");
+	if (name && get_name(ld, name, "name", &s))
+		return -1;
+	p->name = hm_strdup(s);
+	if (desc && !cJSON_IsString(desc))
+		return hm_error_at(ld->err, "description", "expected a string");
+	if (calibration && !cJSON_IsObject(calibration))
+		return hm_error_at(ld->err, "calibration", "expected an object");
+	p->description = hm_strdup(desc ? desc->valuestring : "");
+	if (!p->name || !p->description)
+		return hm_error_at(ld->err, "", "out of memory");
+	return load_types(ld, required(ld, root, "types")) ||
+	       load_processors(ld, required(ld, root, "processors")) ||
+	       load_network(ld, required(ld, root, "network")) ||
+	       load_block_sizes(ld, cJSON_GetObjectItemCaseSensitive(root, "block_sizes"));
+}
+
+int hm_platform_load_buffer(const char *json, size_t len, const char *name,
+			    struct hm_platform **out, struct hm_error *err)
+{
+	struct loader ld = { NULL, err };
+	cJSON *root;
+	int ret;
+
+	*out = NULL;
+	hm_error_clear(err);
+	if (err)
+		snprintf(err->file, sizeof(err->file), "%s", name);
+	if (!(root = hm_json_parse(json, len, err)))
+		return -1;
+	ld.p = calloc(1, sizeof(*ld.p));
+	if (!ld.p) {
+		cJSON_Delete(root);
+		return hm_error_set(err, "out of memory");
+	}
+	ret = load_root(&ld, root);
+	cJSON_Delete(root);
+	if (!ret && !(ld.p->source = hm_strdup(name)))
+		ret = hm_error_set(err, "out of memory");
+	if (ret) {
+		hm_platform_free(ld.p);
+		return -1;
+	}
+	*out = ld.p;
+	return 0;
+}
+
+int hm_platform_load(const char *path, struct hm_platform **out,
+		     struct hm_error *err)
+{
+	enum hm_read_status status;
+	const char *builtin;
+	char *buf;
+	size_t got;
+	int ret;
+
+	*out = NULL;
+	hm_error_clear(err);
+	if (!strncmp(path, "builtin:", 8)) {
+		builtin = hm_platform_builtin_json(path + 8);
+		if (!builtin) {
+			snprintf(err->file, sizeof(err->file), "%s", path);
+			return hm_error_set(err, "no builtin platform '%s' (see 'hetmap platform list')",
+					    path + 8);
+		}
+		return hm_platform_load_buffer(builtin, strlen(builtin), path, out, err);
+	}
+	snprintf(err->file, sizeof(err->file), "%s", path);
+	if (!(buf = hm_read_file(path, MAX_FILE_BYTES, &got, &status))) {
+		char why[256];
+
+		return hm_error_set(err, "%s", hm_read_failure(status, MAX_FILE_BYTES, why, sizeof(why)));
+	}
+	ret = hm_platform_load_buffer(buf, got, path, out, err);
+	free(buf);
+	return ret;
+}
+

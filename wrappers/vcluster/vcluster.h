@@ -1,0 +1,36 @@
+/* wrappers/vcluster/vcluster.h - a virtual cluster's description, read by
+ * hetmap-vcluster (vcluster.c) and used by its network (vnet.h). */
+#ifndef HM_VCLUSTER_H
+#define HM_VCLUSTER_H
+
+#include <stddef.h>
+
+#define PREFIX "hetmap-vc-"
+#define TMP_ROOT "/tmp/hetmap-vc"
+#define MAX_NODES 64
+
+enum { EXIT_DESC = 2, EXIT_USAGE = 3, EXIT_SYSTEM = 4 };
+
+struct vnode {
+	char name[64];
+	char cpus[64];
+	double share;
+	char rate[32];          /* its link's bandwidth for tc ("100000000bit"), or "" */
+	long rate_bps;
+	char delay[32];         /* its link's added latency ("50us"), or "" */
+};
+
+enum emulation { EMU_BLAS, EMU_QUOTA };
+#define DEFAULT_EMULATION EMU_BLAS     /* chosen by measurement: README.md, "Two emulations" */
+static const char *const emulation_names[] = { "blas", "quota" };
+
+struct vcluster {
+	char name[64];
+	long period_us;
+	enum emulation emulation;
+	struct vnode nodes[MAX_NODES];
+	int n;
+};
+
+
+#endif /* HM_VCLUSTER_H */
