@@ -46,27 +46,37 @@ struct hm_prediction {
  * (may be NULL) and return the total: the last step of every model. */
 double hm_prediction_sum(struct hm_prediction *t, struct hm_prediction *parts);
 
+/* Where a model stands, from measurements (models/README.md, "Status"):
+ * the default plans unless -m says otherwise; the reference is the thesis's
+ * model, kept to compare with; a candidate is offered with -m and scored
+ * on every study until it is made the default or deleted. */
+enum hm_model_status { HM_MODEL_DEFAULT, HM_MODEL_REFERENCE, HM_MODEL_CANDIDATE };
+
 struct hm_model {
 	const char *name;
-	const char *summary;
+	enum hm_model_status status;
+	const char *summary;    /* what it models, one line */
+	const char *evidence;   /* why it has its status: measurements, one line */
 	/* Time on an r x c grid with block size b. 'parts' may be NULL.
 	 * Contract the exact searches rely on: the time never decreases when
 	 * any field of 'sp' grows (search/tree.c bounds a subtree by calling
 	 * it with lower bounds of the SPs; tests/test_model.c checks it). */
 	double (*time)(enum hm_routine routine, double n, int r, int c, int b,
 		       const struct hm_sp *sp, struct hm_prediction *parts);
-	/* The rank of pdgemm's local updates. 0: the block size b (the
-	 * thesis's eq. 3.20). Else PBLAS's logical block (HM_PBLAS_BLOCK):
-	 * PB_CpgemmAB runs pdgemm's K loop in steps of PILAENV, 32, whatever
-	 * the distribution's b, so k3_dgemm is read at that block for two
-	 * processes or more (hm_kernel_block), and one process, whose A and B
-	 * span no other process, does one local dgemm of rank n: the least k3_dgemm
-	 * of its table (hm_sp_for). */
-	int gemm_block;
+	/* Optional (NULL: b itself). The block size at which the kernels' k
+	 * are read for 'routine' at distribution block size b, two processes
+	 * or more. */
+	int (*kernel_block)(enum hm_routine routine, int b);
+	/* Optional (NULL: none). One process alone timed by a rule of the
+	 * model's own for 'routine': 'sp' holds the rule's SPs of one process
+	 * on processor i at the kernel block; return 1 after lowering what the
+	 * model times otherwise, or 0 when it has no such rule for 'routine'.
+	 * Never above the rule's: the class enumeration times a single
+	 * process by the rule, an upper bound, and the exact optimizer times
+	 * the best single process itself (search/exact.c). */
+	int (*single_process)(const struct hm_platform *p, int i, enum hm_routine routine,
+			      struct hm_sp *sp);
 };
-
-/* PBLAS's logical block size in double precision (PILAENV, pilaenv.f). */
-#define HM_PBLAS_BLOCK 32
 
 /* A second contract, which implies the first: the time is linear in the
  * SPs, sum_j w_j sp_j, with weights w_j >= 0 that depend only on
@@ -104,10 +114,11 @@ double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine r
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 			  struct hm_prediction *parts);
 
-/* Model 'name', or NULL. The first one is the default. */
+/* Model 'name', or NULL; the one of status default. */
 const struct hm_model *hm_model_find(const char *name);
 const struct hm_model *hm_model_default(void);
-/* All models, NULL-terminated. */
+/* All models, NULL-terminated: the default first, then the reference,
+ * then the candidates (the order 'hetmap models' and the help list them). */
 const struct hm_model *const *hm_model_list(void);
 
 /* The heterogeneity rule for one processor i holding d >= 1 processes on
@@ -129,26 +140,22 @@ double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_rout
 double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d,
 			      enum hm_routine routine);
 
-/* The block size at which the kernels' k are read for a configuration of
- * two processes or more at block size b: b, or the model's gemm_block for
- * pdgemm. */
-int hm_kernel_block(const struct hm_model *m, enum hm_routine routine, int b);
+/* What the searches ask a model (search/ knows no model's special case):
+ * the block size at which it reads the kernels for two processes or more
+ * at block size b ('kernel_block'), ... */
+int hm_model_kernel_block(const struct hm_model *m, enum hm_routine routine, int b);
+/* ... the effective SPs of one process alone on processor i at block size
+ * b, returning 1 when the model times one process by its own rule for
+ * 'routine' ('single_process'), 0 when by the rule (filled either way), ... */
+int hm_model_sp_single(const struct hm_model *m, const struct hm_platform *p, int i, int b,
+		       enum hm_routine routine, struct hm_sp *out);
+/* ... and step 1 for any d: the rule at the kernel block, and for one
+ * process the model's own SPs. */
+void hm_model_sp(const struct hm_model *m, const struct hm_platform *p, const int *d, int b,
+		 enum hm_routine routine, struct hm_sp *out);
 
-/* Step 1 for model 'm': hm_sp_effective at hm_kernel_block, and for one
- * process under a gemm_block model, k3_dgemm the least of its table times
- * its computation factor (never above the value at the kernel block). The
- * tree search does the same for one process (search/tree.h,
- * alone_k3_dgemm); the class enumeration does not, and the exact
- * optimizer times the best single process itself. */
-void hm_sp_for(const struct hm_model *m, const struct hm_platform *p, const int *d, int b,
-	       enum hm_routine routine, struct hm_sp *out);
-/* 1 if model 'm' times one process of 'routine' otherwise than the kernels
- * at the kernel block (pdgemm under a gemm_block model: one local dgemm). */
-int hm_times_alone(const struct hm_model *m, enum hm_routine routine);
-/* Then processor i's k3_dgemm as one process alone: the least of its table
- * times its computation factor at one process. hm_sp_for, the tree search
- * and the exact optimizer read it here. */
-double hm_alone_k3_dgemm(const struct hm_platform *p, int i, enum hm_routine routine);
+/* "default", "reference" or "candidate". */
+const char *hm_model_status_name(enum hm_model_status s);
 
 /* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
  * O(U^2) in the number U of used processors; searches do it incrementally. */

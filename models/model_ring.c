@@ -41,8 +41,11 @@ static double ring_time(enum hm_routine routine, double n, int r, int c, int b,
 }
 
 const struct hm_model hm_model_ring = {
-	"ring",
-	"candidate: grid with PDGETRF's S-ring panel broadcast and the row interchanges",
-	ring_time,
-	0,
+	.name = "ring",
+	.status = HM_MODEL_CANDIDATE,
+	.summary = "grid with PDGETRF's S-ring panel broadcast and the row interchanges",
+	.evidence = "under SMPI its TORC LU plan ran 1.54x faster than grid's and panel's, and it "
+		    "ranks SMPI's TORC and SUNEt LU best (Spearman 0.57, 0.94); on the emulated "
+		    "cluster it errs no more than grid (MAPE 24-35 % against 24-40 %)",
+	.time = ring_time,
 };

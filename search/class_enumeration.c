@@ -138,7 +138,7 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 		}
 		for (int bi = 0; bi < x->nb; bi++) {    /* as tree.c's fill_tables */
 			double *k = &x->k[((size_t)a * x->nb + bi) * 3];
-			int kb = hm_kernel_block(x->pb->model, x->pb->routine, x->block[bi]);
+			int kb = hm_model_kernel_block(x->pb->model, x->pb->routine, x->block[bi]);
 
 			k[0] = hm_table_at(&ty->k3_dgemm, kb);
 			k[1] = hm_table_at(&ty->k3_dtrsm, kb);

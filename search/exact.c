@@ -253,27 +253,35 @@ static int keep_better(struct hm_result *best, struct hm_result *turn, int keep,
 	return 0;
 }
 
-/* Where the model times one process alone below the enumeration's tables
- * (hm_sp_for: pdgemm's one local dgemm), the enumeration bounds and times
- * it at the tables' value, an overestimate that keeps its cuts valid; the
- * best single process, the fastest alone among those whose memory holds
- * the matrices, is timed here instead (by the tree, which knows). 0, or
- * -1 with 'err' set. */
+/* Where the model times one process alone by a rule of its own
+ * (hm_model_sp_single), the enumeration bounds and times it by the
+ * heterogeneity rule, an overestimate that keeps its cuts valid; the best
+ * single process, the fastest alone among those whose memory holds the
+ * matrices, is timed here instead (by the tree, which asks the model the
+ * same way). 0, or -1 with 'err' set. */
 static int single_process(const struct hm_problem *pb, struct hm_result *best,
 			  struct hm_result *work, struct hm_error *err)
 {
 	const struct hm_platform *p = pb->platform;
 	double bytes = hm_bytes_per_process(pb->routine, pb->n, 1), least = INFINITY;
+	int nb = hm_platform_block_count(p, pb->n);
 	struct hm_result one = { 0 };
+	struct hm_sp sp;
 	int fastest = -1, *d, ret;
 
-	if (!hm_times_alone(pb->model, pb->routine))
+	if (!hm_model_sp_single(pb->model, p, 0, p->block_sizes[0], pb->routine, &sp))
 		return 0;
 	for (int i = 0; i < p->nr_procs; i++) {
-		double k = hm_alone_k3_dgemm(p, i, pb->routine);
+		if (p->procs[i].memory > 0 && bytes > p->procs[i].memory)
+			continue;
+		for (int bi = 0; bi < nb; bi++) {
+			double t;
 
-		if (k < least && !(p->procs[i].memory > 0 && bytes > p->procs[i].memory))
-			least = k, fastest = i;
+			hm_model_sp_single(pb->model, p, i, p->block_sizes[bi], pb->routine, &sp);
+			t = pb->model->time(pb->routine, pb->n, 1, 1, p->block_sizes[bi], &sp, NULL);
+			if (t < least)
+				least = t, fastest = i;
+		}
 	}
 	if (fastest < 0)
 		return 0;

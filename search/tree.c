@@ -91,27 +91,37 @@ static int find_kinds(struct hm_tree *t)
 	return 0;
 }
 
-/* One process alone, where the model times it otherwise (hm_sp_for): its
- * own k3_dgemm per processor, and their least for the bounds. 0, or -1
- * when out of memory. */
-static int fill_alone(struct hm_tree *t)
+/* One process alone, where the model times it by a rule of its own
+ * (hm_model_sp_single): the componentwise least of its SPs over the
+ * processors, per block size, for the bounds (a level-1 node asks the
+ * model for its own). 0, or -1 when out of memory. */
+static int fill_single(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
+	struct hm_sp sp;
 
-	if (!hm_times_alone(t->pb.model, t->pb.routine))
+	if (!hm_model_sp_single(t->pb.model, p, 0, t->block[0], t->pb.routine, &sp))
 		return 0;
-	if (!(t->alone_k3_dgemm = malloc((size_t)t->P * sizeof(double))))
+	if (!(t->single_min = malloc((size_t)t->nb * sizeof(struct hm_sp))))
 		return -1;
-	t->alone_min = INFINITY;
-	for (int i = 0; i < t->P; i++) {
-		t->alone_k3_dgemm[i] = hm_alone_k3_dgemm(p, i, t->pb.routine);
-		t->alone_min = hm_min(t->alone_min, t->alone_k3_dgemm[i]);
+	for (int bi = 0; bi < t->nb; bi++) {
+		struct hm_sp *m = &t->single_min[bi];
+
+		m->k3_dgemm = m->k3_dtrsm = m->k2_dgetf2 = m->t_s = m->t_w = INFINITY;
+		for (int i = 0; i < t->P; i++) {
+			hm_model_sp_single(t->pb.model, p, i, t->block[bi], t->pb.routine, &sp);
+			m->k3_dgemm = hm_min(m->k3_dgemm, sp.k3_dgemm);
+			m->k3_dtrsm = hm_min(m->k3_dtrsm, sp.k3_dtrsm);
+			m->k2_dgetf2 = hm_min(m->k2_dgetf2, sp.k2_dgetf2);
+			m->t_s = hm_min(m->t_s, sp.t_s);
+			m->t_w = hm_min(m->t_w, sp.t_w);
+		}
 	}
 	return 0;
 }
 
-/* The kernels' k are read at the model's kernel block (hm_kernel_block):
- * exact for two processes or more; one process alone is fill_alone's. */
+/* The kernels' k are read at the model's kernel block (hm_model_kernel_block):
+ * exact for two processes or more; one process alone is fill_single's. */
 static int fill_tables(struct hm_tree *t)
 {
 	const struct hm_platform *p = t->pb.platform;
@@ -121,7 +131,7 @@ static int fill_tables(struct hm_tree *t)
 		const struct hm_proc_type *ty = &p->types[p->procs[i].type];
 
 		for (bi = 0; bi < nb; bi++) {
-			int kb = hm_kernel_block(t->pb.model, t->pb.routine, t->block[bi]);
+			int kb = hm_model_kernel_block(t->pb.model, t->pb.routine, t->block[bi]);
 
 			t->k3_dgemm[i * nb + bi] = hm_table_at(&ty->k3_dgemm, kb);
 			t->k3_dtrsm[i * nb + bi] = hm_table_at(&ty->k3_dtrsm, kb);
@@ -132,7 +142,7 @@ static int fill_tables(struct hm_tree *t)
 	for (k = 0; k < K; k++)
 		for (bi = 0; bi < nb; bi++) {
 			const struct hm_proc_type *ty = &p->types[t->kind_type[k]];
-			int kb = hm_kernel_block(t->pb.model, t->pb.routine, t->block[bi]);
+			int kb = hm_model_kernel_block(t->pb.model, t->pb.routine, t->block[bi]);
 
 			t->kind_k3_dgemm[bi * K + k] = hm_table_at(&ty->k3_dgemm, kb);
 			t->kind_k3_dtrsm[bi * K + k] = hm_table_at(&ty->k3_dtrsm, kb);
@@ -197,7 +207,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
 	    !t->class_prev || !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
-	    fill_tables(t) || fill_alone(t)) {
+	    fill_tables(t) || fill_single(t)) {
 		hm_tree_release(t);
 		return hm_error_set(err, "out of memory");
 	}
@@ -218,7 +228,7 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->kind_suffix);
 	free(t->kind_used_before_last);
 	free(t->inv_memory);
-	free(t->alone_k3_dgemm);
+	free(t->single_min);
 	free(t->kth_dgemm);
 	free(t->kth_dtrsm);
 	free(t->kth_next);
@@ -335,8 +345,9 @@ static double best_config(struct hm_tree *t, int comm_off, struct hm_node *est)
 
 		if (comm_off)
 			sp.t_s = sp.t_w = 0;
-		if (n->level == 1 && t->alone_k3_dgemm)     /* as hm_sp_for */
-			sp.k3_dgemm = hm_min(sp.k3_dgemm, t->alone_k3_dgemm[n->last]);
+		if (n->level == 1 && t->single_min)     /* as hm_model_sp */
+			hm_model_sp_single(t->pb.model, t->pb.platform, n->last, t->block[bi],
+					   t->pb.routine, &sp);
 		for (k = 0; k < nd; k++) {
 			int r = div[k], c = n->level / r;
 			struct hm_prediction pr;
@@ -469,8 +480,8 @@ double hm_tree_let(struct hm_tree *t, double meet)
 
 			sp.k3_dgemm = hm_max(sp.k3_dgemm, t->kth_dgemm[p]);
 			sp.k3_dtrsm = hm_max(sp.k3_dtrsm, t->kth_dtrsm[p]);
-			if (p == 1 && t->alone_k3_dgemm)    /* one process alone: below the tables */
-				sp.k3_dgemm = t->alone_min;
+			if (p == 1 && t->single_min)    /* one process alone: its own rule */
+				sp = t->single_min[bi];
 			if (p >= 2)
 				comm_floor(t, n, p, usable, &sp);
 			for (k = 0; k < nd; k++) {

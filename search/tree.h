@@ -49,11 +49,10 @@ struct hm_tree {
 	struct hm_link link_same_min; /* a same-processor pair's link */
 	struct hm_link link_diff_min; /* componentwise least link between different processors */
 	double *inv_memory; /* 1/memory_i, 0 when not given */
-	/* [i]: processor i's k3_dgemm as one process alone, where the model
-	 * reads it otherwise than the tables (hm_sp_for: pdgemm's one local
-	 * dgemm); NULL where it does not. alone_min: their least. */
-	double *alone_k3_dgemm;
-	double alone_min;
+	/* [bi]: the componentwise least SPs of one process alone, where the
+	 * model times it by a rule of its own (hm_model_sp_single); NULL where
+	 * it does not. */
+	struct hm_sp *single_min;
 	/* scratch of hm_tree_let(), sized once so that it never allocates */
 	double *kth_dgemm;  /* [p], p = 1..depth */
 	double *kth_dtrsm;

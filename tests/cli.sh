@@ -6,10 +6,18 @@ set -u
 
 expect 0 "usage: hetmap <command>" -- "$hm" --help
 expect 3 "usage: hetmap <command>" -- "$hm"
-for c in platform predict plan compare; do
+for c in platform predict plan compare models; do
 	expect 0 "usage: hetmap $c" -- "$hm" $c --help
 done
 expect 3 "unknown command 'frobnicate'" -- "$hm" frobnicate
+# models: every registry row, its status and evidence, in text and JSON;
+# the help of -m lists the same rows
+expect 0 "grid    default" -- "$hm" models
+expect 0 "panel   candidate" -- "$hm" models
+expect 0 '"status":"reference"' -- "$hm" models -f json
+expect 3 "unknown format 'csv'" -- "$hm" models -f csv
+expect 3 "unexpected argument 'extra'" -- "$hm" models extra
+expect 0 "grid (default), thesis (reference), ring (candidate), panel (candidate)" -- "$hm" plan --help
 expect 3 "unknown option '--bogus'" -- "$hm" plan --bogus
 expect 3 "missing argument for option '--depth'" -- "$hm" plan --depth
 expect 3 "option '--size' expects a number, not 'abc'" -- "$hm" plan -n abc

@@ -152,6 +152,25 @@ static void bad_configurations_should_be_rejected(void)
 	CHECK(hm_model_find("grid") == m && hm_model_find("thesis") != NULL && hm_model_find("nope") == NULL);
 }
 
+/* Every registry row has a status, a summary and its evidence; one
+ * default, which hm_model_default() names, and one reference; the listing
+ * goes default, reference, candidates. */
+static void every_model_should_have_a_status_and_evidence(void)
+{
+	int count[3] = { 0 }, last = HM_MODEL_DEFAULT;
+
+	for (const struct hm_model *const *m = hm_model_list(); *m; m++) {
+		CHECK((*m)->status >= HM_MODEL_DEFAULT && (*m)->status <= HM_MODEL_CANDIDATE);
+		CHECK((*m)->summary && (*m)->summary[0] && (*m)->evidence && (*m)->evidence[0]);
+		CHECK((int)(*m)->status >= last);
+		last = (int)(*m)->status;
+		count[(*m)->status]++;
+		CHECK(strcmp(hm_model_status_name((*m)->status), "?") != 0);
+	}
+	CHECK(count[HM_MODEL_DEFAULT] == 1 && count[HM_MODEL_REFERENCE] == 1);
+	CHECK(hm_model_default()->status == HM_MODEL_DEFAULT);
+}
+
 /* The searches' bounds need: time never decreases when an SP grows. */
 static void time_should_not_decrease_when_an_sp_grows(void)
 {
@@ -549,6 +568,7 @@ int main(void)
 	one_process_should_not_communicate();
 	sunet_grid_should_use_max_of_r_and_c();
 	bad_configurations_should_be_rejected();
+	every_model_should_have_a_status_and_evidence();
 	time_should_not_decrease_when_an_sp_grows();
 	time_should_be_linear_in_the_sps();
 	memory_should_limit_processes();

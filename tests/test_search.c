@@ -206,7 +206,7 @@ static double check_let_below(struct hm_tree *t, int *bad)
 
 /* The walker's incremental SPs must equal the from-scratch rule at the
  * model's kernel block (for one process the model may go lower,
- * hm_sp_for, which hm_search then times on its own). */
+ * hm_model_sp_single, which the tree asks for at level 1). */
 static void check_incremental_sp(struct hm_tree *t, int *bad)
 {
 	int steps = 1 + rnd(t->pb.depth), s, bi;
@@ -218,7 +218,7 @@ static void check_incremental_sp(struct hm_tree *t, int *bad)
 			struct hm_sp want;
 
 			hm_sp_effective(t->pb.platform, t->d,
-					hm_kernel_block(t->pb.model, t->pb.routine, t->block[bi]),
+					hm_model_kernel_block(t->pb.model, t->pb.routine, t->block[bi]),
 					t->pb.routine, &want);
 			if (memcmp(&want, &hm_tree_top(t)->sp[bi], sizeof(want)))
 				(*bad)++;

@@ -176,5 +176,6 @@ int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_models(int argc, char **argv);
 
 #endif /* HM_CLI_H */

@@ -112,7 +112,7 @@ static void print_sp(const struct hm_problem *pb, const int *d, int b)
 {
 	struct hm_sp sp;
 
-	hm_sp_for(pb->model, pb->platform, d, b, pb->routine, &sp);
+	hm_model_sp(pb->model, pb->platform, d, b, pb->routine, &sp);
 	printf("  effective    k3_dgemm %.4g us/flop, k3_dtrsm %.4g us/flop, k2_dgetf2 %.4g us/flop,\n"
 	       "               t_s %.4g us, t_w %.4g us/word (heterogeneity rule, b = %d)\n",
 	       sp.k3_dgemm * 1e6, sp.k3_dtrsm * 1e6, sp.k2_dgetf2 * 1e6, sp.t_s * 1e6,

@@ -15,9 +15,11 @@ const char *hm_help_models(void)
 		return buf;
 	len = snprintf(buf, sizeof(buf), "execution-time model:");
 	for (const struct hm_model *const *m = hm_model_list(); *m && len < (int)sizeof(buf); m++)
-		len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s %s%s",
+		len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s %s (%s)",
 				m == hm_model_list() ? "" : ",", (*m)->name,
-				*m == hm_model_default() ? " (default)" : "");
+				hm_model_status_name((*m)->status));
+	if (len < (int)sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - (size_t)len, "; evidence: 'hetmap models'");
 	return buf;
 }
 

@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "predict", cmd_predict, "predict the time of one configuration (d, r x c, b)" },
 	{ "plan", cmd_plan, "search the best configuration and write a plan" },
 	{ "compare", cmd_compare, "run every method and modeled user, one table" },
+	{ "models", cmd_models, "the execution-time models, their status and its evidence" },
 	{ "generate", cmd_generate, "build a platform from a generator description (simulation)" },
 	{ "export", cmd_export, "write a platform for another tool (SimGrid's XML for SMPI)" },
 	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },

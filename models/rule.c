@@ -1,0 +1,84 @@
+/* models/rule.c - the heterogeneity rule (models/README.md): how the
+ * processes a processor holds raise its costs, and the effective system
+ * parameters of a configuration; what fits in memory.
+ *
+ * Invariant the searches rely on: every field of 'struct hm_sp' is a max
+ * of non-negative terms that only grow when a process is added, so the
+ * effective SPs of a node are a floor for all of its descendants. */
+#include "model.h"
+#include "models/util/minmax.h"
+
+#include <string.h>
+
+_Static_assert(HM_NR_ROUTINES == HM_NR_STACKED, "a stacking factor per routine");
+
+double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d,
+			      enum hm_routine routine)
+{
+	int f = hm_share_factor(d, cores);
+	double c = f > 1 ? f * ty->stacked[routine] : f;
+
+	return ty->busy_scale.n ? c * hm_table_at(&ty->busy_scale, d < cores ? d : cores) : c;
+}
+
+double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_routine routine)
+{
+	const struct hm_processor *pr = &p->procs[i];
+
+	return hm_type_compute_factor(&p->types[pr->type], pr->cores, d, routine);
+}
+
+void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_routine routine,
+		     struct hm_sp *out)
+{
+	int i, j;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < p->nr_procs; i++) {
+		const struct hm_proc_type *t;
+		double c;
+
+		if (d[i] <= 0)
+			continue;
+		t = &p->types[p->procs[i].type];
+		c = hm_compute_factor(p, i, d[i], routine);
+		out->k3_dgemm = hm_max(out->k3_dgemm, c * hm_table_at(&t->k3_dgemm, b));
+		out->k3_dtrsm = hm_max(out->k3_dtrsm, c * hm_table_at(&t->k3_dtrsm, b));
+		out->k2_dgetf2 = hm_max(out->k2_dgetf2, c * hm_table_at(&t->k2_dgetf2, b));
+		/* pairs (i, j), j >= i; (i, i) exists only with two processes on i */
+		for (j = i; j < p->nr_procs; j++) {
+			struct hm_link l;
+			int m;
+
+			if (d[j] <= 0 || (j == i && d[i] < 2))
+				continue;
+			l = hm_platform_link(p, i, j);
+			m = hm_share_factor(d[i], p->procs[i].cores);
+			if (hm_share_factor(d[j], p->procs[j].cores) > m)
+				m = hm_share_factor(d[j], p->procs[j].cores);
+			out->t_s = hm_max(out->t_s, m * l.t_s);
+			out->t_w = hm_max(out->t_w, hm_link_word_cost(l, m));
+		}
+	}
+}
+
+double hm_bytes_per_process(enum hm_routine routine, double n, int D)
+{
+	double matrices = routine == HM_ROUTINE_GEMM ? 3.0 : 1.0;
+
+	return 1.05 * matrices * 8.0 * n * n / D;
+}
+
+int hm_memory_fits(const struct hm_platform *p, enum hm_routine routine,
+		   double n, const int *d)
+{
+	int i, D = 0;
+
+	for (i = 0; i < p->nr_procs; i++)
+		D += d[i];
+	for (i = 0; i < p->nr_procs; i++)
+		if (d[i] > 0 && p->procs[i].memory > 0 &&
+		    d[i] * hm_bytes_per_process(routine, n, D) > p->procs[i].memory)
+			return 0;
+	return 1;
+}

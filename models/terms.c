@@ -1,0 +1,59 @@
+/* models/terms.c - the terms the models share: LU's arithmetic (eq. 5.3,
+ * and as PDGETRF does it), pdgemm by SUMMA, the sum of a prediction's
+ * parts, a binomial tree's steps. Every term is a non-negative multiple of
+ * one SP (the models' linearity contract, model.h). */
+#include "model.h"
+
+#include <math.h>
+#include <string.h>
+
+double hm_prediction_sum(struct hm_prediction *t, struct hm_prediction *parts)
+{
+	t->comp = t->comp_gemm + t->comp_trsm + t->comp_getf2;
+	t->comm = t->comm_latency + t->comm_bandwidth;
+	t->total = t->comp + t->comm;
+	if (parts)
+		*parts = *t;
+	return t->total;
+}
+
+void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,
+		       struct hm_prediction *t)
+{
+	double p = (double)r * c;
+
+	t->comp_gemm = 2.0 * n * n * n / (3.0 * p) * sp->k3_dgemm;
+	t->comp_trsm = (r + c) / p * n * n * b * sp->k3_dtrsm;
+	t->comp_getf2 = n * b * b / 3.0 * sp->k2_dgetf2;
+}
+
+void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp *sp,
+			       struct hm_prediction *t)
+{
+	t->comp_gemm = 2.0 * n * n * n / (3.0 * r * c) * sp->k3_dgemm;
+	t->comp_trsm = n * n * b / (2.0 * c) * sp->k3_dtrsm;
+	t->comp_getf2 = n * n * b / (2.0 * r) * sp->k2_dgetf2;
+}
+
+double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
+			  struct hm_prediction *parts)
+{
+	struct hm_prediction t;
+
+	memset(&t, 0, sizeof(t));
+	t.comp_gemm = 2.0 * n * n * n / ((double)r * c) * sp->k3_dgemm;
+	if ((double)r * c > 1) {
+		t.comm_latency = 2.0 * ceil(n / b) * sp->t_s;
+		t.comm_bandwidth = (n * n / r + n * n / c) * sp->t_w;
+	}
+	return hm_prediction_sum(&t, parts);
+}
+
+double hm_tree_steps(int x)
+{
+	int s = 0;
+
+	while ((1 << s) < x)
+		s++;
+	return s;
+}
