@@ -184,11 +184,19 @@ local = json.loads(json.dumps(plan))
 for p in local["plan"]["processes"]:
     p["host"] = "localhost"; p["slot"] = 100000
 json.dump(local, open(sys.argv[2] + "/p10.json", "w"))
+# this machine by its other names: the loopback address, its own name with a domain
+import socket
+for name, host in (("p10a", "127.0.0.1"), ("p10b", socket.gethostname().split(".")[0] + ".example.org")):
+    for p in local["plan"]["processes"]:
+        p["host"] = host
+    json.dump(local, open(sys.argv[2] + "/" + name + ".json", "w"))
 PY
 expect 2 "in plan.ranks, not its count" -- "$hm" run --plan "$tmp/p8.json" --dry-run
 export TMPDIR=$tmp/t-refused; mkdir -p "$TMPDIR"
 expect 3 "the driver takes n <= 1000000" -- "$hm" run --plan "$tmp/p9.json" --dry-run
 expect 3 "which has" -- "$hm" run --plan "$tmp/p10.json" --dry-run
+expect 3 "of 127.0.0.1, which has" -- "$hm" run --plan "$tmp/p10a.json" --dry-run
+expect 3 ".example.org, which has" -- "$hm" run --plan "$tmp/p10b.json" --dry-run
 check "a refused dry run leaves no launch directory" test -z "$(ls -A "$TMPDIR")"
 unset TMPDIR
 printf '{"hetmap_plan":1, "inputs": {"routine": "lu", "n": 100, "n": 200}}' > "$tmp/p11.json"

@@ -7,6 +7,7 @@
 #include "mapper/launch/launcher.h"
 #include "mapper/launch/plan_values.h"
 #include "mapper/launch/slurm_alloc.h"
+#include "models/platform/hostname.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,8 +146,21 @@ static void column_major_should_keep_grid_positions(void)
 	free(pl.ranks);
 }
 
+/* One rule says which host names are this machine: the placement check
+ * and run's core check both use it. */
+static void this_machine_should_have_its_names(void)
+{
+	CHECK(hm_host_names("localhost", "vm") && hm_host_names("127.0.0.1", "vm"));
+	CHECK(hm_host_names("vm", "vm") && hm_host_names("vm.lab.org", "vm"));
+	CHECK(hm_host_names("vm", "vm.lab.org") && hm_host_names("vm.a", "vm.b"));
+	CHECK(!hm_host_names("vm2", "vm") && !hm_host_names("v", "vm") && !hm_host_names("127.0.1.1", "vm"));
+	CHECK(!hm_host_names("vm", "") && hm_host_names("localhost", ""));
+	CHECK(hm_host_same("n07", "n07.lab") && !hm_host_same("n07", "n071"));
+}
+
 int main(void)
 {
+	this_machine_should_have_its_names();
 	slurm_host_lists_should_expand();
 	core_maps_should_agree_or_refuse();
 	placeholders_should_render_or_refuse();

@@ -14,6 +14,7 @@
 #include "mapper/launch/results.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "models/util/read_file.h"
+#include "models/platform/hostname.h"
 #include "models/platform/simgrid_platform.h"
 #include "wrappers/driver_limits.h"
 
@@ -267,12 +268,13 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 		return HM_EXIT_USAGE;
 	}
 	/* a core beyond this machine's fails inside the launcher with a bare
-	 * "exit status 1": hosts that are this machine are checked here */
+	 * "exit status 1": hosts that are this machine are checked here, as
+	 * the placement check names them */
 	gethostname(here, sizeof(here) - 1);
 	for (int k = 0; k < pl->D && cpus > 0 && !j->l->platform_file; k++) {
 		const struct hm_rank_place *r = &pl->ranks[k];
 
-		if ((!strcmp(r->host, "localhost") || !strcmp(r->host, here)) && r->slot + r->cores > cpus) {
+		if (hm_host_names(r->host, here) && r->slot + r->cores > cpus) {
 			hm_cli_error("run: rank %d is planned on cores %d..%d of %s, which has %ld",
 				     k, r->slot, r->slot + r->cores - 1, r->host, cpus);
 			return HM_EXIT_USAGE;

@@ -1,5 +1,6 @@
 /* mapper/launch/placement_check.c - see placement_check.h. */
 #include "placement_check.h"
+#include "models/platform/hostname.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,16 +45,10 @@ int hm_placement_check_line(struct hm_placement_check *c, const char *line)
 	return 1;
 }
 
-/* Host names equal, equal up to the domain, or both this machine. */
+/* The planned host is the one seen, or both are this machine. */
 static int same_host(const char *planned, const char *seen, const char *here)
 {
-	size_t p = strcspn(planned, "."), s = strcspn(seen, "."), h = strcspn(here, ".");
-	int planned_here = !strcmp(planned, "localhost") || !strcmp(planned, "127.0.0.1") ||
-			   (p == h && !strncmp(planned, here, p));
-
-	if (!strcmp(planned, seen) || (p == s && !strncmp(planned, seen, p)))
-		return 1;
-	return planned_here && s == h && !strncmp(seen, here, s);
+	return hm_host_same(planned, seen) || (hm_host_names(planned, here) && hm_host_same(seen, here));
 }
 
 cJSON *hm_placement_check_json(const struct hm_placement_check *c)

@@ -1,6 +1,8 @@
 /* models/platform/hostname.c - see hostname.h. */
 #include "hostname.h"
 
+#include <string.h>
+
 static int allowed(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -19,4 +21,17 @@ int hm_check_hostname(const char *host, const char *path, struct hm_error *err)
 					   "host name '%s' has character '%c' (allowed: letters, digits, '-', '.', '_')",
 					   host, *s);
 	return 0;
+}
+
+int hm_host_same(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+
+	return !strcmp(a, b) || (la == lb && !strncmp(a, b, la));
+}
+
+int hm_host_names(const char *host, const char *here)
+{
+	return !strcmp(host, "localhost") || !strcmp(host, "127.0.0.1") ||
+	       (here[0] && hm_host_same(host, here));
 }

@@ -11,4 +11,14 @@
 /* 0 if 'host' is acceptable, else -1 with the reason at 'path'. */
 int hm_check_hostname(const char *host, const char *path, struct hm_error *err);
 
+/* 1 if host names a and b are one machine: equal, or equal up to the
+ * domain ("node07" and "node07.lab.org"). */
+int hm_host_same(const char *a, const char *b);
+
+/* 1 if 'host' names the machine called 'here' (its gethostname()): the same
+ * up to the domain, "localhost" or "127.0.0.1", as Open MPI takes them
+ * (wrappers/README.md, "Rank order"). Other loopback addresses are not:
+ * the emulated cluster's nodes are aliases of 127.0.1.x. */
+int hm_host_names(const char *host, const char *here);
+
 #endif /* HM_HOSTNAME_H */
