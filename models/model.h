@@ -105,6 +105,11 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 /* LU's arithmetic terms of 't' (hm_lu_computation, hm_lu_pdgetrf_computation). */
 typedef void hm_lu_arithmetic(double n, int r, int c, int b, const struct hm_sp *sp,
 			      struct hm_prediction *t);
+/* LU's whole prediction, its total returned: the arithmetic of 'lu', and
+ * on two processes or more 'messages' t_s + 'words' t_w (each model's
+ * count of LU's messages and words on the critical path). */
+double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
+		  double messages, double words, struct hm_prediction *parts);
 /* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
  * LU's communication by grid direction, pdgemm by SUMMA in steps of
  * min(gemm_step, b) columns (gemm_step 0: of b). */

@@ -19,12 +19,9 @@
  * decreases when an SP grows, as the exact searches require. */
 #include "model.h"
 
-#include <string.h>
-
 double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine routine, double n,
 			  int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	struct hm_prediction t;
 	double lr = hm_tree_steps(r), lc = hm_tree_steps(c);
 
 	if (routine != HM_ROUTINE_LU)
@@ -32,13 +29,8 @@ double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine r
 		 * owners' blocks (b below it) is broadcast block by block */
 		return hm_gemm_summa_time(n, r, c, gemm_step && gemm_step < b ? gemm_step : b, sp,
 					  parts);
-	memset(&t, 0, sizeof(t));
-	lu(n, r, c, b, sp, &t);
-	if ((double)r * c > 1) {
-		t.comm_latency = (n / b * (lc + lr) + 3.0 * n * lr) * sp->t_s;
-		t.comm_bandwidth = (n * n / r * lc + n * n / c * lr) / 2.0 * sp->t_w;
-	}
-	return hm_prediction_sum(&t, parts);
+	return hm_lu_time(lu, n, r, c, b, sp, n / b * (lc + lr) + 3.0 * n * lr,
+			  (n * n / r * lc + n * n / c * lr) / 2.0, parts);
 }
 
 static double grid_time(enum hm_routine routine, double n, int r, int c, int b,

@@ -21,23 +21,16 @@
  * multiple of one SP, so the time never decreases when an SP grows. */
 #include "model.h"
 
-#include <string.h>
-
 static double ring_time(enum hm_routine routine, double n, int r, int c, int b,
 			const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	struct hm_prediction t;
-	double p = (double)r * c, lr = hm_tree_steps(r), ring = c > 1 ? 1 : 0, off = (r - 1.0) / r;
+	double lr = hm_tree_steps(r), ring = c > 1 ? 1 : 0, off = (r - 1.0) / r;
 
 	if (routine != HM_ROUTINE_LU)
 		return hm_gemm_summa_time(n, r, c, b, sp, parts);
-	memset(&t, 0, sizeof(t));
-	hm_lu_computation(n, r, c, b, sp, &t);
-	if (p > 1) {
-		t.comm_latency = (n / b * (ring + lr) + 3.0 * n * lr + n * off) * sp->t_s;
-		t.comm_bandwidth = ((n * n / r * ring + n * n / c * lr) / 2.0 + n * n * off / (2.0 * c)) * sp->t_w;
-	}
-	return hm_prediction_sum(&t, parts);
+	return hm_lu_time(hm_lu_computation, n, r, c, b, sp,
+			  n / b * (ring + lr) + 3.0 * n * lr + n * off,
+			  (n * n / r * ring + n * n / c * lr) / 2.0 + n * n * off / (2.0 * c), parts);
 }
 
 const struct hm_model hm_model_ring = {

@@ -5,23 +5,15 @@
  * decreases when an SP grows: the contract of 'struct hm_model'. */
 #include "model.h"
 
-#include <string.h>
-
 static double thesis_time(enum hm_routine routine, double n, int r, int c, int b,
 			  const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	struct hm_prediction t;
 	double p = (double)r * c, g = r > c ? r : c;
 
-	memset(&t, 0, sizeof(t));
 	if (routine != HM_ROUTINE_LU)
 		return hm_gemm_summa_time(n, r, c, b, sp, parts);
-	hm_lu_computation(n, r, c, b, sp, &t);
-	if (p > 1) {   /* eq. 5.4 */
-		t.comm_latency = 2.0 * n * g / b * sp->t_s;
-		t.comm_bandwidth = 2.0 * n * n * g / p * sp->t_w;
-	}
-	return hm_prediction_sum(&t, parts);
+	/* eq. 5.4 */
+	return hm_lu_time(hm_lu_computation, n, r, c, b, sp, 2.0 * n * g / b, 2.0 * n * n * g / p, parts);
 }
 
 const struct hm_model hm_model_thesis = {

@@ -35,6 +35,20 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 	t->comp_getf2 = n * n * b / (2.0 * r) * sp->k2_dgetf2;
 }
 
+double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
+		  double messages, double words, struct hm_prediction *parts)
+{
+	struct hm_prediction t;
+
+	memset(&t, 0, sizeof(t));
+	lu(n, r, c, b, sp, &t);
+	if ((double)r * c > 1) {
+		t.comm_latency = messages * sp->t_s;
+		t.comm_bandwidth = words * sp->t_w;
+	}
+	return hm_prediction_sum(&t, parts);
+}
+
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 			  struct hm_prediction *parts)
 {

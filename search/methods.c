@@ -4,6 +4,7 @@
 #include "search.h"
 #include "tree_search.h"
 #include "exact.h"
+#include "models/util/rows.h"
 #include "users.h"
 #include "models/util/clock.h"
 
@@ -40,15 +41,11 @@ static const struct hm_method methods[] = {
 };
 
 #define NR_METHODS (int)(sizeof(methods) / sizeof(methods[0]))
+_Static_assert(offsetof(struct hm_method, name) == 0, "a row starts with its name (rows.h)");
 
 const struct hm_method *hm_method_find(const char *name)
 {
-	int i;
-
-	for (i = 0; i < NR_METHODS; i++)
-		if (!strcasecmp(methods[i].name, name))
-			return &methods[i];
-	return NULL;
+	return hm_row_named(methods, NR_METHODS, sizeof(methods[0]), name);
 }
 
 const struct hm_method *const *hm_method_list(void)
@@ -61,16 +58,16 @@ const struct hm_method *const *hm_method_list(void)
 	return list;
 }
 
+/* ctx: the kind listed */
+static int method_name(const void *ctx, int i, char *out, size_t room)
+{
+	return methods[i].kind != *(const enum hm_method_kind *)ctx ? -1
+	       : snprintf(out, room, "%s", methods[i].name);
+}
+
 const char *hm_method_names(enum hm_method_kind kind, char *buf, int size)
 {
-	int i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < NR_METHODS && len < size; i++)
-		if (methods[i].kind == kind)
-			len += snprintf(buf + len, (size_t)(size - len), "%s%s", len ? ", " : "",
-					methods[i].name);
-	return buf;
+	return hm_join(buf, (size_t)size, NR_METHODS, ", ", method_name, &kind);
 }
 
 int hm_method_applies(const struct hm_method *m, const struct hm_problem *pb,

@@ -4,6 +4,7 @@
  * is one row. */
 #include "cli.h"
 #include "models/util/atomic_file.h"
+#include "models/util/rows.h"
 #include "models/platform/simgrid_platform.h"
 
 #include <stdio.h>
@@ -22,15 +23,16 @@ static const struct export_format formats[] = {
 };
 #define NR_FORMATS (int)(sizeof(formats) / sizeof(formats[0]))
 
+static int format_help_line(const void *ctx, int i, char *out, size_t room)
+{
+	return snprintf(out, room, "  %-10s %s\n", formats[i].name, formats[i].summary);
+}
+
 static const char *help_formats(void)
 {
 	static char text[1024];
-	int len = 0;
 
-	for (int i = 0; i < NR_FORMATS; i++)
-		len += snprintf(text + len, sizeof(text) - (size_t)len, "  %-10s %s\n", formats[i].name,
-				formats[i].summary);
-	return text;
+	return hm_join(text, sizeof(text), NR_FORMATS, "", format_help_line, NULL);
 }
 
 static const struct hm_usage usage = {

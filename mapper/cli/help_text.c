@@ -3,23 +3,28 @@
  * the registries themselves so that they cannot drift from the code. */
 #include "cli.h"
 #include "mapper/launch/launcher.h"
+#include "models/util/rows.h"
 
 #include <stdio.h>
+
+static int model_name(const void *ctx, int i, char *out, size_t room)
+{
+	const struct hm_model *m = hm_model_list()[i];
+
+	return snprintf(out, room, "%s (%s)", m->name, hm_model_status_name(m->status));
+}
 
 const char *hm_help_models(void)
 {
 	static char buf[512];
-	int len;
+	char names[400];
+	int n = 0;
 
-	if (buf[0])
-		return buf;
-	len = snprintf(buf, sizeof(buf), "execution-time model:");
-	for (const struct hm_model *const *m = hm_model_list(); *m && len < (int)sizeof(buf); m++)
-		len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s %s (%s)",
-				m == hm_model_list() ? "" : ",", (*m)->name,
-				hm_model_status_name((*m)->status));
-	if (len < (int)sizeof(buf))
-		snprintf(buf + len, sizeof(buf) - (size_t)len, "; evidence: 'hetmap models'");
+	while (hm_model_list()[n])
+		n++;
+	if (!buf[0])
+		snprintf(buf, sizeof(buf), "execution-time model: %s; evidence: 'hetmap models'",
+			 hm_join(names, sizeof(names), n, ", ", model_name, NULL));
 	return buf;
 }
 

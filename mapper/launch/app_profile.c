@@ -7,6 +7,7 @@
  * order the plan's rank list assumes; so do ScaLAPACK's testers, which
  * call BLACS_GRIDINIT with 'Row-major'. */
 #include "app_profile.h"
+#include "models/util/rows.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -206,13 +207,11 @@ static const struct hm_app_profile profiles[] = {
 	  "", NULL, NULL, NULL, NULL, 0, 0, NULL, NULL },
 };
 #define NR_PROFILES (int)(sizeof(profiles) / sizeof(profiles[0]))
+_Static_assert(offsetof(struct hm_app_profile, name) == 0, "a row starts with its name (rows.h)");
 
 const struct hm_app_profile *hm_app_profile_find(const char *name)
 {
-	for (int i = 0; i < NR_PROFILES; i++)
-		if (!strcasecmp(profiles[i].name, name))
-			return &profiles[i];
-	return NULL;
+	return hm_row_named(profiles, NR_PROFILES, sizeof(profiles[0]), name);
 }
 
 const struct hm_app_profile *hm_app_profile_for(const char *program)
@@ -236,27 +235,26 @@ const struct hm_app_profile *hm_app_profile_for(const char *program)
 	return hm_app_profile_find("none");
 }
 
+static int profile_name(const void *ctx, int i, char *out, size_t room)
+{
+	return snprintf(out, room, "%s", profiles[i].name);
+}
+
+static int profile_help_line(const void *ctx, int i, char *out, size_t room)
+{
+	return snprintf(out, room, "  %-15s %s\n", profiles[i].name, profiles[i].summary);
+}
+
 const char *hm_app_profile_names(char *buf, int size)
 {
-	int len = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < NR_PROFILES && len < size; i++)
-		len += snprintf(buf + len, (size_t)(size - len), "%s%s", i ? ", " : "", profiles[i].name);
-	return buf;
+	return hm_join(buf, (size_t)size, NR_PROFILES, ", ", profile_name, NULL);
 }
 
 const char *hm_help_app_profiles(void)
 {
 	static char text[2048];
-	int len = 0;
 
-	if (text[0])
-		return text;
-	for (int i = 0; i < NR_PROFILES && len < (int)sizeof(text); i++)
-		len += snprintf(text + len, sizeof(text) - (size_t)len, "  %-15s %s\n",
-				profiles[i].name, profiles[i].summary);
-	return text;
+	return text[0] ? text : hm_join(text, sizeof(text), NR_PROFILES, "", profile_help_line, NULL);
 }
 
 void hm_app_result_init(struct hm_app_result *r)

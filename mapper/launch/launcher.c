@@ -2,6 +2,7 @@
  * "Launchers"). What each option is for, measured on this project's
  * machines, is in wrappers/README.md. */
 #include "launcher.h"
+#include "models/util/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,23 +301,20 @@ static const struct hm_launcher launchers[] = {
 	  simulated_hostfile_text, smpi_options },
 };
 #define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))
+_Static_assert(offsetof(struct hm_launcher, name) == 0, "a row starts with its name (rows.h)");
 
 const struct hm_launcher *hm_launcher_find(const char *name)
 {
-	for (int i = 0; i < NR_LAUNCHERS; i++)
-		if (!strcasecmp(launchers[i].name, name))
-			return &launchers[i];
-	return NULL;
+	return hm_row_named(launchers, NR_LAUNCHERS, sizeof(launchers[0]), name);
+}
+
+/* ctx: non-NULL for the launchers that run only */
+static int launcher_name(const void *ctx, int i, char *out, size_t room)
+{
+	return ctx && !launchers[i].runs ? -1 : snprintf(out, room, "%s", launchers[i].name);
 }
 
 const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size)
 {
-	int len = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < NR_LAUNCHERS && len < size; i++)
-		if (!runnable_only || launchers[i].runs)
-			len += snprintf(buf + len, (size_t)(size - len), "%s%s", len ? sep : "",
-					launchers[i].name);
-	return buf;
+	return hm_join(buf, (size_t)size, NR_LAUNCHERS, sep, launcher_name, runnable_only ? "" : NULL);
 }

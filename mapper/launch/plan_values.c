@@ -1,5 +1,6 @@
 /* mapper/launch/plan_values.c - placeholders and environment from one table. */
 #include "plan_values.h"
+#include "models/util/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,16 +137,16 @@ void hm_plan_environment(struct hm_argv *env, const struct hm_run_values *v)
 	}
 }
 
+static int value_help_line(const void *ctx, int i, char *out, size_t room)
+{
+	return snprintf(out, room, "  {%s}%*s%-20s %s\n", values[i].placeholder,
+			10 - (int)strlen(values[i].placeholder), "", values[i].env ? values[i].env : "-",
+			values[i].meaning);
+}
+
 const char *hm_help_plan_values(void)
 {
 	static char text[2048];
-	int len = 0;
 
-	if (text[0])
-		return text;
-	for (int i = 0; i < NR_VALUES && len < (int)sizeof(text); i++)
-		len += snprintf(text + len, sizeof(text) - (size_t)len, "  {%s}%*s%-20s %s\n",
-				values[i].placeholder, 10 - (int)strlen(values[i].placeholder), "",
-				values[i].env ? values[i].env : "-", values[i].meaning);
-	return text;
+	return text[0] ? text : hm_join(text, sizeof(text), NR_VALUES, "", value_help_line, NULL);
 }

@@ -12,6 +12,7 @@
 
 #include <cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -350,68 +351,77 @@ static int find_type(const struct hm_platform *p, const char *name)
 
 /* ---- processors ------------------------------------------------------- */
 
+/* Member 'key' of object 'it' at 'path' (NULL when absent), its JSON path
+ * written into sub[512]. */
+static const cJSON *member(const cJSON *it, const char *path, const char *key, char *sub)
+{
+	snprintf(sub, 512, "%s.%s", path, key);
+	return cJSON_GetObjectItemCaseSensitive(it, key);
+}
+
 static int load_processor(struct loader *ld, const cJSON *it, const char *path,
 			  struct hm_processor *pr)
 {
 	static const char *const keys[] = { "name", "host", "type", "cores", "sockets", "memory",
 					    NULL };
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-	const cJSON *host = cJSON_GetObjectItemCaseSensitive(it, "host");
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(it, "type");
-	const cJSON *cores = cJSON_GetObjectItemCaseSensitive(it, "cores");
-	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(it, "memory");
-	const cJSON *sockets = cJSON_GetObjectItemCaseSensitive(it, "sockets");
+	const cJSON *x;
 	char sub[512];
 	const char *s;
 	long v;
 
 	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
 		return -1;
-	if (!name)
+	if (!(x = member(it, path, "name", sub)))
 		return hm_error_at(ld->err, path, "missing 'name'");
-	snprintf(sub, sizeof(sub), "%s.name", path);
-	if (get_name(ld, name, sub, &s) || !(pr->name = hm_strdup(s)))
+	if (get_name(ld, x, sub, &s) || !(pr->name = hm_strdup(s)))
 		return -1;
-	snprintf(sub, sizeof(sub), "%s.host", path);
-	if (host) {
-		if (get_name(ld, host, sub, &s))
-			return -1;
-	} else {
+	if ((x = member(it, path, "host", sub)) && get_name(ld, x, sub, &s))
+		return -1;
+	if (!x)
 		s = pr->name;   /* one processor per host unless said otherwise */
-	}
 	if (check_hostname(ld, s, sub) || !(pr->host = hm_strdup(s)))
 		return -1;
-	if (!type)
+	if (!(x = member(it, path, "type", sub)))
 		return hm_error_at(ld->err, path, "missing 'type'");
-	snprintf(sub, sizeof(sub), "%s.type", path);
-	if (get_name(ld, type, sub, &s))
+	if (get_name(ld, x, sub, &s))
 		return -1;
-	pr->type = find_type(ld->p, s);
-	if (pr->type < 0)
+	if ((pr->type = find_type(ld->p, s)) < 0)
 		return hm_error_at(ld->err, sub, "unknown type '%s'", s);
-	pr->cores = 1;
-	if (cores) {
-		snprintf(sub, sizeof(sub), "%s.cores", path);
-		if (get_int(ld, cores, sub, 1, HM_MAX_CORES, &v))
+	pr->cores = pr->sockets = 1;
+	if ((x = member(it, path, "cores", sub))) {
+		if (get_int(ld, x, sub, 1, HM_MAX_CORES, &v))
 			return -1;
 		pr->cores = (int)v;
 	}
-	pr->sockets = 1;
-	if (sockets) {
-		snprintf(sub, sizeof(sub), "%s.sockets", path);
-		if (get_int(ld, sockets, sub, 1, HM_MAX_CORES, &v))
+	if ((x = member(it, path, "sockets", sub))) {
+		if (get_int(ld, x, sub, 1, HM_MAX_CORES, &v))
 			return -1;
 		if (pr->cores % v)
 			return hm_error_at(ld->err, sub, "%ld sockets do not divide the %d cores "
 					   "(each socket holds cores / sockets)", v, pr->cores);
 		pr->sockets = (int)v;
 	}
-	if (mem) {
-		snprintf(sub, sizeof(sub), "%s.memory", path);
-		if (get_quantity(ld, mem, sub, HM_UNIT_BYTES, 0, &pr->memory))
-			return -1;
-	}
+	if ((x = member(it, path, "memory", sub)) &&
+	    get_quantity(ld, x, sub, HM_UNIT_BYTES, 0, &pr->memory))
+		return -1;
 	return 0;
+}
+
+/* 'node' at 'path' must be an array of at most 'max' items, which 'what'
+ * names; '*items' gets room for them and one more, zeroed. The count, or
+ * -1 after a message. */
+static int alloc_array(struct loader *ld, const cJSON *node, const char *path, const char *what,
+		       int max, size_t size, void **items)
+{
+	int n;
+
+	if (!cJSON_IsArray(node))
+		return hm_error_at(ld->err, path, "expected an array");
+	if ((n = cJSON_GetArraySize(node)) > max)
+		return hm_error_at(ld->err, path, "%d %s (at most %d)", n, what, max);
+	if (!(*items = calloc((size_t)n + 1, size)))
+		return hm_error_at(ld->err, path, "out of memory");
+	return n;
 }
 
 static int load_processors(struct loader *ld, const cJSON *procs)
@@ -423,17 +433,12 @@ static int load_processors(struct loader *ld, const cJSON *procs)
 
 	if (!procs)
 		return -1;
-	if (!cJSON_IsArray(procs))
-		return hm_error_at(ld->err, "processors", "expected an array");
-	n = cJSON_GetArraySize(procs);
+	n = alloc_array(ld, procs, "processors", "processors", HM_MAX_PROCESSORS, sizeof(*p->procs),
+			(void **)&p->procs);
 	if (n == 0)
 		return hm_error_at(ld->err, "processors", "empty processor list");
-	if (n > HM_MAX_PROCESSORS)
-		return hm_error_at(ld->err, "processors", "%d processors (at most %d)",
-				   n, HM_MAX_PROCESSORS);
-	p->procs = calloc((size_t)n, sizeof(*p->procs));
-	if (!p->procs)
-		return hm_error_at(ld->err, "processors", "out of memory");
+	if (n < 0)
+		return -1;
 	for (it = procs->child; it; it = it->next) {
 		snprintf(path, sizeof(path), "processors[%d]", p->nr_procs);
 		if (load_processor(ld, it, path, &p->procs[p->nr_procs++]))
@@ -460,28 +465,22 @@ static int load_processors(struct loader *ld, const cJSON *procs)
 static int load_link(struct loader *ld, const cJSON *it, const char *path,
 		     struct hm_link *l, const char *const *keys)
 {
-	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(it, "t_s");
-	const cJSON *tw = cJSON_GetObjectItemCaseSensitive(it, "t_w");
-	const cJSON *core = cJSON_GetObjectItemCaseSensitive(it, "t_w_core");
+	const cJSON *x;
 	char sub[512];
 
 	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
 		return -1;
-	if (!ts)
+	if (!cJSON_GetObjectItemCaseSensitive(it, "t_s"))
 		return hm_error_at(ld->err, path, "missing 't_s'");
-	if (!tw)
+	if (!cJSON_GetObjectItemCaseSensitive(it, "t_w"))
 		return hm_error_at(ld->err, path, "missing 't_w'");
-	snprintf(sub, sizeof(sub), "%s.t_s", path);
-	if (get_quantity(ld, ts, sub, HM_UNIT_SECONDS, 1, &l->t_s))
-		return -1;
-	snprintf(sub, sizeof(sub), "%s.t_w", path);
-	if (get_quantity(ld, tw, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w))
+	if (get_quantity(ld, member(it, path, "t_s", sub), sub, HM_UNIT_SECONDS, 1, &l->t_s) ||
+	    get_quantity(ld, member(it, path, "t_w", sub), sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w))
 		return -1;
 	l->t_w_core = l->t_w;   /* the thesis's rule: all of t_w is the core's */
-	if (!core)
+	if (!(x = member(it, path, "t_w_core", sub)))
 		return 0;
-	snprintf(sub, sizeof(sub), "%s.t_w_core", path);
-	if (get_quantity(ld, core, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w_core))
+	if (get_quantity(ld, x, sub, HM_UNIT_SECONDS_PER_WORD, 1, &l->t_w_core))
 		return -1;
 	if (l->t_w_core > l->t_w)
 		return hm_error_at(ld->err, sub, "%g s per word exceeds t_w (%g): the core's part of a "
@@ -516,14 +515,11 @@ static int load_overrides(struct loader *ld, const cJSON *pairs)
 	struct hm_platform *p = ld->p;
 	const cJSON *it;
 	char path[128], sub[160];
-	int n, i;
+	int i;
 
-	if (!cJSON_IsArray(pairs))
-		return hm_error_at(ld->err, "network.pairs", "expected an array");
-	n = cJSON_GetArraySize(pairs);
-	p->overrides = calloc((size_t)n + 1, sizeof(*p->overrides));
-	if (!p->overrides)
-		return hm_error_at(ld->err, "network.pairs", "out of memory");
+	if (alloc_array(ld, pairs, "network.pairs", "pairs", INT_MAX, sizeof(*p->overrides),
+			(void **)&p->overrides) < 0)
+		return -1;
 	for (it = pairs->child; it; it = it->next) {
 		struct hm_link_override *o = &p->overrides[p->nr_overrides];
 		const char *names[2];
@@ -557,14 +553,11 @@ static int load_rules(struct loader *ld, const cJSON *rules)
 	struct hm_platform *p = ld->p;
 	const cJSON *it;
 	char path[128];
-	int n, ret;
+	int ret;
 
-	if (!cJSON_IsArray(rules))
-		return hm_error_at(ld->err, "network.links", "expected an array");
-	if ((n = cJSON_GetArraySize(rules)) > HM_MAX_LINK_RULES)
-		return hm_error_at(ld->err, "network.links", "%d rules (at most %d)", n, HM_MAX_LINK_RULES);
-	if (!(p->rules = calloc((size_t)n + 1, sizeof(*p->rules))))
-		return hm_error_at(ld->err, "network.links", "out of memory");
+	if (alloc_array(ld, rules, "network.links", "rules", HM_MAX_LINK_RULES, sizeof(*p->rules),
+			(void **)&p->rules) < 0)
+		return -1;
 	cJSON_ArrayForEach(it, rules) {
 		struct hm_link_rule *r = &p->rules[p->nr_rules];
 		const char *patterns[2];

@@ -7,28 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hm_argv_add(struct hm_argv *a, const char *s)
+/* Append 'word' (malloc'd, now the vector's; NULL after a failed
+ * allocation, which marks the vector failed). */
+static void argv_take(struct hm_argv *a, char *word)
 {
-	char *copy;
-
-	if (a->failed)
+	if (a->failed || !word) {
+		a->failed = 1;
+		free(word);
 		return;
+	}
 	if (a->n + 2 > a->cap) {
 		int cap = a->cap ? 2 * a->cap : 16;
 		char **v = realloc(a->v, (size_t)cap * sizeof(*v));
 
 		if (!v) {
 			a->failed = 1;
+			free(word);
 			return;
 		}
 		a->v = v, a->cap = cap;
 	}
-	if (!(copy = strdup(s))) {
-		a->failed = 1;
-		return;
-	}
-	a->v[a->n++] = copy;
+	a->v[a->n++] = word;
 	a->v[a->n] = NULL;
+}
+
+void hm_argv_add(struct hm_argv *a, const char *s)
+{
+	argv_take(a, strdup(s));
 }
 
 /* The formatted string (malloc'd) and its length, or NULL. */
@@ -48,16 +53,10 @@ void hm_argv_addf(struct hm_argv *a, const char *fmt, ...)
 {
 	size_t len;
 	va_list ap;
-	char *buf;
 
 	va_start(ap, fmt);
-	buf = format(&len, fmt, ap);
+	argv_take(a, format(&len, fmt, ap));
 	va_end(ap);
-	if (!buf)
-		a->failed = 1;
-	else
-		hm_argv_add(a, buf);
-	free(buf);
 }
 
 void hm_argv_free(struct hm_argv *a)
