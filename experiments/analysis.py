@@ -71,6 +71,7 @@ import subprocess
 import sys
 import tempfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 METHODS = ["exact", "BTM", "BGRM", "GRM", "GCTM", "GPTM", "GU", "CU", "EU"]
 PLAN_METHOD = "GPTM"        # the plan a user gets by default
 TARGETS = ("plan >= 1.25x faster than GU, not slower than CU or EU, within 10% of the best\n"
@@ -198,7 +199,7 @@ def simulation(args):
             + "\n## Depth 30, every platform: ratio / time to solution (s) / level\n\n"
             + markdown_table(["platform", "P", "n"] + methods, depth30)
             + "\nPlots: ratio.png and time.png (depth 30, against the number of processors).\n")
-    write_atomic(os.path.join(args.dir, "table.md"), text)
+    write_atomic(os.path.join(args.dir, "summary.md"), text)
     simulation_plots(args.dir, rows, methods)
 
 
@@ -276,6 +277,39 @@ def distinct(args):
             print(path)
 
 
+PLAN_LIST = ["group", "label", "platform", "routine", "n", "d", "r", "c", "b", "predicted_s"]
+
+
+def write_plan_list(out, plans):
+    """out/plans.tsv: what a study ran and who chose it, one line a choice
+    (a configuration several methods chose runs once)."""
+    lines = ["\t".join(PLAN_LIST)]
+    for group, label, key, pred, _ in plans:
+        platform, routine, n, d, r, c, b = key
+        lines.append("\t".join([group, label, platform, routine, str(n), ",".join(map(str, d)),
+                                str(r), str(c), str(b), repr(pred)]))
+    write_atomic(os.path.join(out, "plans.tsv"), "\n".join(lines) + "\n")
+
+
+def read_plan_list(out):
+    """out/plans.tsv as read_plans gives plan files (no path)."""
+    plans = []
+    for row in read_table(os.path.join(out, "plans.tsv")):
+        key = (row["platform"], row["routine"], int(row["n"]), tuple(int(x) for x in row["d"].split(",")),
+               int(row["r"]), int(row["c"]), int(row["b"]))
+        plans.append((row["group"], row["label"], key, float(row["predicted_s"]), None))
+    return plans
+
+
+def record(args):
+    """The end of a study of plans (vcluster/study.sh, smpi/study.sh):
+    OUT/plans.tsv from the plan files, and OUT/study.json, how it ran."""
+    write_plan_list(args.out, read_plans(args.plandir))
+    info = {"study": args.study, "model": args.model, "elapsed_s": int(args.elapsed),
+            "cluster": args.cluster, "command": args.command}
+    write_atomic(os.path.join(args.out, "study.json"), json.dumps(info, indent=1) + "\n")
+
+
 def measurements(runs):
     """key -> [(measured seconds or nan, check passed)] in the order run."""
     out = {}
@@ -327,9 +361,15 @@ def group_stats(rows):
     return stats
 
 
-def vcluster(args):
-    rows = vcluster_table(read_plans(args.plandir), measurements(args.runs))
-    os.makedirs(args.out, exist_ok=True)
+def summarize(args):
+    """A study of plans from its folder alone (study.json, plans.tsv,
+    runs.jsonl): table.tsv and table.md (every configuration, predicted and
+    measured), summary.md, predicted-vs-measured.png; and for the emulated
+    cluster's, cause.md from nodes.jsonl."""
+    out = args.dir
+    with open(os.path.join(out, "study.json")) as f:
+        info = json.load(f)
+    rows = vcluster_table(read_plan_list(out), measurements(os.path.join(out, "runs.jsonl")))
     tsv = ["group\tlabel\td\tr\tc\tb\tpredicted_s\tmeasured_s\tm1\tm2\tm3\tchecks"]
     for r in rows:
         d, rr, c, b = r["key"][-4:]
@@ -337,43 +377,49 @@ def vcluster(args):
         tsv.append("\t".join([r["group"], "+".join(r["labels"]), ",".join(map(str, d)), str(rr), str(c),
                               str(b), repr(r["predicted"]), "%g" % r["median"]] +
                              ["%g" % t for t in runs] + [r["checks"]]))
-    write_atomic(os.path.join(args.out, "table.tsv"), "\n".join(tsv) + "\n")
+    write_atomic(os.path.join(out, "table.tsv"), "\n".join(tsv) + "\n")
     table = [[r["group"], "+".join(r["labels"]), "[%s]" % ",".join(map(str, r["key"][-4])),
               "%dx%d" % r["key"][-3:-1], r["key"][-1], "%.4g" % r["predicted"], "%.4g" % r["median"],
               " ".join("%.4g" % t for t in r["runs"]), r["checks"]] for r in rows]
-    write_atomic(os.path.join(args.out, "table.md"),
+    write_atomic(os.path.join(out, "table.md"),
                  "# Every configuration: predicted and measured (median of the runs)\n\n" +
                  markdown_table(["group", "chosen by", "d", "grid", "b", "predicted s", "measured s",
                                  "runs", "checks"], table))
     stats = group_stats(rows)
     reps = max((len(r["runs"]) for r in rows), default=0)
-    write_atomic(os.path.join(args.out, "summary.md"), vcluster_summary(stats, reps, args))
-    vcluster_plot(rows, args)
-    sys.stdout.write(vcluster_summary(stats, reps, args))
+    text = study_summary(stats, reps, info)
+    if info["study"] == "smpi":
+        text += ("\n## The plan against what the cluster could give\n\n" +
+                 efficiency_table(out, PLAN_METHOD))
+    write_atomic(os.path.join(out, "summary.md"), text)
+    study_plot(rows, info, out)
+    if os.path.exists(os.path.join(out, "nodes.jsonl")):
+        write_atomic(os.path.join(out, "cause.md"), cause_table(out))
+    sys.stdout.write(text)
 
 
-def vcluster_summary(stats, reps, args):
+def study_summary(stats, reps, info):
     lines = [[s["group"], s["n"], "%.1f%%" % s["mape"], "%.3f" % s["rho"], "%.4g" % s["plan"],
               "%.4g" % s["GU"], "%.4g" % s["CU"], "%.4g" % s["EU"],
               "%.4g (%s)" % (s["best"], s["best_label"]), "%.2fx" % (s["GU"] / s["plan"]),
               "%.2fx" % (s["CU"] / s["plan"]), "%.2fx" % (s["EU"] / s["plan"]),
               "%.3f" % (s["plan"] / s["best"])] for s in stats]
     total = sum(s["n"] for s in stats)
-    simulated = args.cluster.startswith("SMPI")
+    simulated = info["study"] == "smpi"
     head = (("# Plans simulated under SMPI (real ScaLAPACK, simulated clusters)\n\n"
-             "Model: %s. Generated by `sh experiments/smpi/study.sh` (%s s of runs). One simulated\n"
+             "Model: %s. Generated by `%s` (%s s of runs). One simulated\n"
              "run per configuration; every run checked by the driver (residual).\n\n") if simulated else
             ("# Plans measured on the emulated cluster\n\n"
-             "Model: %%s. Generated by `sh experiments/vcluster/study.sh` (%%s s of runs). Median of %d\n"
+             "Model: %%s. Generated by `%%s` (%%s s of runs). Median of %d\n"
              "runs per configuration; every run checked by the driver (residual).\n\n" % reps))
-    return (head % (args.model, args.elapsed) +
+    return (head % (info["model"], info["command"], info["elapsed_s"]) +
             markdown_table(["group", "configurations", "MAPE", "Spearman", "plan (%s) s" % PLAN_METHOD,
                             "GU s", "CU s", "EU s", "best s", "plan/GU speedup", "plan/CU",
                             "plan/EU", "plan/best"], lines) +
             "\nOver all groups: MAPE %.1f%%, mean Spearman %.3f.\nTargets: %s\n" %
             (sum(s["mape"] * s["n"] for s in stats) / total,
              statistics.fmean(s["rho"] for s in stats), SMPI_TARGETS if simulated else TARGETS) +
-            rivals_summary(stats, args.model))
+            rivals_summary(stats, info["model"]))
 
 
 def rivals_summary(stats, model):
@@ -388,7 +434,7 @@ def rivals_summary(stats, model):
                             "%s's plan / its plan" % model], lines))
 
 
-def vcluster_plot(rows, args):
+def study_plot(rows, info, out):
     with tempfile.TemporaryDirectory() as tmp:
         series = []
         for g in dict.fromkeys(r["group"] for r in rows):
@@ -399,6 +445,7 @@ def vcluster_plot(rows, args):
                         f.write("%r %r\n" % (r["predicted"], r["median"]))
             *cluster, routine, n = g.split("-")      # [CLUSTER-]ROUTINE-N
             series.append("'%s' title '%s%s n=%s'" % (path, " ".join(cluster + [""]), routine.upper(), n))
+        title = ("SMPI: " if info["study"] == "smpi" else "Emulated cluster: ") + info["cluster"]
         gnuplot("""set terminal pngcairo size 900,750
 set output "%s"
 set logscale xy
@@ -409,25 +456,15 @@ set key top left
 set grid
 f(x) = x
 plot %s, f(x) title 'measured = predicted' lt -1
-""" % (os.path.join(args.out, "predicted-vs-measured.png"),
-               args.cluster if args.cluster.startswith("SMPI") else "Emulated cluster (%s)" % args.cluster, args.model,
-               ", ".join(series)))
+""" % (os.path.join(out, "predicted-vs-measured.png"), title, info["model"], ", ".join(series)))
 
 
-# ---- scoring another model on a study's measurements ---------------------------
+# ---- scoring a model on a study's measurements -------------------------------
 
 def read_table(path):
     with open(path) as f:
         header = f.readline().rstrip("\n").split("\t")
         return [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f if line.strip()]
-
-
-def rows_cmd(args):
-    """One line per configuration: i [CLUSTER] routine n d RxC b (CLUSTER
-    when the groups name one: CLUSTER-ROUTINE-N)."""
-    for i, r in enumerate(read_table(args.table)):
-        *cluster, routine, n = r["group"].split("-")
-        print(i, *(["-".join(cluster)] if cluster else []), routine, n, r["d"], "%sx%s" % (r["r"], r["c"]), r["b"])
 
 
 def config_cmd(args):
@@ -436,27 +473,78 @@ def config_cmd(args):
     print(",".join(map(str, d)), "%dx%d" % (r, c), b)
 
 
-def rescore(args):
-    table = read_table(args.table)
+def study_platform(out, group):
+    """The platform a study of plans predicted on: the emulated cluster's
+    calibration (platform.json), or the SMPI group's (clusters/NAME-measured.json)."""
+    if os.path.exists(os.path.join(out, "platform.json")):
+        return os.path.join(out, "platform.json")
+    return os.path.join(out, "clusters", "-".join(group.split("-")[:-2]) + "-measured.json")
+
+
+def predict(model, platform, routine, n, d, r, c, b):
+    """'hetmap predict' of one configuration: its total time (s)."""
+    doc = subprocess.run([os.path.join(ROOT, "build", "hetmap"), "predict", "-p", platform, "-m", model,
+                          "-r", routine, "-n", str(n), "--procs", ",".join(map(str, d)),
+                          "--grid", "%dx%d" % (r, c), "-b", str(b), "-f", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(doc)["plan"]["predicted"]["total_s"]
+
+
+def rescore_stats(model, out, platform=None):
+    """{group: (MAPE, Spearman)} and the whole study's (MAPE, mean Spearman)
+    of 'model' on the study's measurements: every configuration predicted
+    again on the study's own platform (or 'platform')."""
+    measured = measurements(os.path.join(out, "runs.jsonl"))
     by_group = {}
-    for i, r in enumerate(table):
-        with open(os.path.join(args.preddir, "%d.json" % i)) as f:
-            pred = json.load(f)["plan"]["predicted"]["total_s"]
-        meas = float(r["measured_s"])
-        if not math.isnan(meas):
-            by_group.setdefault(r["group"], []).append((pred, meas))
-    lines = []
-    allp, allm, rhos = [], [], []
-    for g, pm in by_group.items():
-        p, m = [a for a, _ in pm], [b for _, b in pm]
-        rho = spearman(p, m)
-        lines.append([g, "%.1f%%" % mape(p, m), "%.3f" % rho])
-        allp += p
-        allm += m
-        rhos.append(rho)
-    lines.append(["all", "%.1f%%" % mape(allp, allm), "%.3f (mean)" % statistics.fmean(rhos)])
-    sys.stdout.write("model %s on the measurements of the study\n" % args.model +
+    for r in vcluster_table(read_plan_list(out), measured):
+        if math.isnan(r["median"]):
+            continue
+        _, routine, n, d, rr, c, b = r["key"]
+        pred = predict(model, platform or study_platform(out, r["group"]), routine, n, d, rr, c, b)
+        by_group.setdefault(r["group"], []).append((pred, r["median"]))
+    groups = {g: (mape([p for p, _ in pm], [m for _, m in pm]), spearman([p for p, _ in pm], [m for _, m in pm]))
+              for g, pm in by_group.items()}
+    allp = [p for pm in by_group.values() for p, _ in pm]
+    allm = [m for pm in by_group.values() for _, m in pm]
+    return groups, (mape(allp, allm), statistics.fmean(rho for _, rho in groups.values()))
+
+
+def rescore(args):
+    groups, whole = rescore_stats(args.model, args.dir, args.platform)
+    lines = [[g, "%.1f%%" % e, "%.3f" % rho] for g, (e, rho) in groups.items()]
+    lines.append(["all", "%.1f%%" % whole[0], "%.3f (mean)" % whole[1]])
+    sys.stdout.write("model %s on the measurements of %s\n" % (args.model, args.dir) +
                      markdown_table(["group", "MAPE", "Spearman"], lines))
+
+
+def study_dirs():
+    """Every committed study of plans: the folders holding a plans.tsv."""
+    found = []
+    for study in sorted(os.listdir(os.path.join(ROOT, "experiments"))):
+        results = os.path.join(ROOT, "experiments", study, "results")
+        if os.path.isdir(results):
+            found += [os.path.join(results, d) for d in sorted(os.listdir(results))
+                      if os.path.exists(os.path.join(results, d, "plans.tsv"))]
+    return found
+
+
+def models(args):
+    """Every model (as 'hetmap models' lists them) scored on every study of
+    plans, on the same measurements: the evidence behind each model's status."""
+    names = [m["name"] for m in json.loads(subprocess.run(
+        [os.path.join(ROOT, "build", "hetmap"), "models", "-f", "json"],
+        capture_output=True, text=True, check=True).stdout)]
+    dirs = args.dirs or study_dirs()
+    lines = []
+    for out in dirs:
+        cells = []
+        for name in names:
+            _, (err, rho) = rescore_stats(name, out)
+            cells.append("%.1f %%, %.3f" % (err, rho))
+        lines.append([os.path.relpath(out, ROOT)] + cells)
+    sys.stdout.write("Each cell: MAPE, mean Spearman over the study's groups, every model\n"
+                     "predicting the same measured configurations on the study's platform.\n\n" +
+                     markdown_table(["measurements"] + names, lines))
 
 
 # subcommand: (function, [(argument, default or None for a positional)])
@@ -498,9 +586,13 @@ def nodestat(args):
     print(json.dumps({"run": len(lines) - 1, "nodes": nodes}))
 
 
-def cause(args):
-    runs = read_jsonl(os.path.join(args.out, "runs.jsonl"))
-    stats = {d["run"]: d["nodes"] for d in read_jsonl(os.path.join(args.out, "nodes.jsonl"))}
+def cause_table(out):
+    """Per configuration of an emulated-cluster study: measured / predicted,
+    and per node the CPU time used and the time throttled, as shares of the
+    run's wall time (out/runs.jsonl, out/nodes.jsonl); then the median ratio
+    by kind of configuration."""
+    runs = read_jsonl(os.path.join(out, "runs.jsonl"))
+    stats = {d["run"]: d["nodes"] for d in read_jsonl(os.path.join(out, "nodes.jsonl"))}
     groups = {}
     for i, rec in enumerate(runs):
         if rec.get("measured_s") is None or i not in stats:
@@ -523,8 +615,8 @@ def cause(args):
         rows.append(["%s %d" % (key[0], key[1]), ",".join(map(str, key[2])), "%dx%d" % (key[3], key[4]),
                      str(key[5]), "%.2f" % ratio, "%.2f" % wall] + cells)
     nodes = [n["node"] for n in next(iter(stats.values()))] if stats else []
-    print(markdown_table(["group", "d", "grid", "b", "measured / predicted", "job wall s"] +
-                         ["%s cpu/throttled" % n for n in nodes], rows))
+    text = markdown_table(["group", "d", "grid", "b", "measured / predicted", "job wall s"] +
+                          ["%s cpu/throttled" % n for n in nodes], rows)
     # the pattern: configurations that mix speeds against those on one node
     share = {n["node"]: n["share"] for n in next(iter(stats.values()))} if stats else {}
     kinds = {}
@@ -534,11 +626,10 @@ def cause(args):
                 "nodes of one speed" if len({share[u] for u in used}) == 1 else "mixed speeds")
         ratio = statistics.median(r["measured_s"] / r["predicted_s"] for r, _, _ in items)
         kinds.setdefault((key[0], kind), []).append(ratio)
-    print()
-    print(markdown_table(["routine", "configurations", "count", "measured / predicted: median",
-                          "min-max"],
-                         [[k[0], k[1], str(len(v)), "%.2f" % statistics.median(v),
-                           "%.2f-%.2f" % (min(v), max(v))] for k, v in sorted(kinds.items())]))
+    return text + "\n" + markdown_table(
+        ["routine", "configurations", "count", "measured / predicted: median", "min-max"],
+        [[k[0], k[1], str(len(v)), "%.2f" % statistics.median(v), "%.2f-%.2f" % (min(v), max(v))]
+         for k, v in sorted(kinds.items())])
 
 
 # ---- the SMPI study (experiments/smpi/study.sh) ----
@@ -687,22 +778,23 @@ def trust(args):
                   % (c, sum(errors[c]) / len(errors[c]), len(errors[c]), max(errors[c])))
 
 
-def efficiency(args):
-    """Per group of a simulated study (its table.tsv and runs.jsonl): the
-    plan's GFLOP/s (the driver's) against the sum of the dgemm speeds, at
-    the plan's b, of every core of the simulated cluster (what it could
-    use)."""
+def efficiency_table(out, method):
+    """Per group of a simulated study (out/plans.tsv, out/runs.jsonl, the
+    clusters in out/clusters/): the plan's GFLOP/s (the driver's) against
+    the sum of the dgemm speeds, at the plan's b, of every core of the
+    simulated cluster (what it could use)."""
     chosen = {}
-    for r in read_table(args.table):
-        if args.method in r["label"].split("+"):
+    for r in read_table(os.path.join(out, "plans.tsv")):
+        if r["label"] == method:
             chosen[(r["group"], r["d"], int(r["r"]), int(r["c"]), int(r["b"]))] = r["group"]
     rows = []
-    for rec in read_jsonl(args.runs):
+    for rec in read_jsonl(os.path.join(out, "runs.jsonl")):
         inp, plan = rec["inputs"], rec["plan"]
         group = "%s-%s-%d" % (inp["platform_name"].replace("-measured", ""), inp["routine"], inp["n"])
         if (group, ",".join(map(str, plan["d"])), plan["r"], plan["c"], plan["b"]) not in chosen:
             continue
-        doc = json.load(open(rec["simulated_platform"]))
+        with open(os.path.join(out, "clusters", os.path.basename(rec["simulated_platform"]))) as f:
+            doc = json.load(f)
         b = str(plan["b"])
 
         def k3(t):
@@ -711,8 +803,8 @@ def efficiency(args):
         peak = sum(p.get("cores", 1) / k3(doc["types"][p["type"]]) for p in doc["processors"]) / 1e9
         got = (rec.get("driver") or {}).get("gflops", float("nan"))
         rows.append([group, "%.1f" % got, "%.1f" % peak, "%.1f%%" % (100 * got / peak)])
-    print(markdown_table(["group", "plan (%s) GFLOP/s" % args.method,
-                          "sum of the cores' dgemm GFLOP/s", "fraction"], rows))
+    return markdown_table(["group", "plan (%s) GFLOP/s" % method,
+                           "sum of the cores' dgemm GFLOP/s", "fraction"], rows)
 
 SMPI_TARGETS = ("plan >= 1.25x faster than GU, not slower than CU or EU, within 5% of the best\n"
                 "simulated; model error < 15%, rank correlation >= 0.9.")
@@ -789,7 +881,7 @@ def speed(args):
             + markdown_table(["platform", "n", "depth", "method", "runs", "seconds: median [min, max]",
                               "answer", "predicted (s)", "D"], scale_rows)
             + seed_text)
-    write_atomic(os.path.join(args.dir, "table.md"), text)
+    write_atomic(os.path.join(args.dir, "summary.md"), text)
     print(text)
 
 
@@ -821,7 +913,7 @@ def stacking(args):
                      "%.4g [%.4g, %.4g]" % (med, meas[0], meas[-1]) if meas else "-",
                      "%.4g" % pred, "%.2f" % (med / pred) if meas else "-", slow, slow_pred])
     text = ("# Ranks stacked on one core\n\n"
-            "Generated by `sh experiments/vcluster/stacking.sh` in %s s. Measured: the program's own\n"
+            "Generated by `sh experiments/cores/stacking.sh` in %s s. Measured: the program's own\n"
             "time, median [min, max]; slowdown: against one rank alone, measured and as the model\n"
             "predicts it.\n\n" % args.elapsed
             + markdown_table(["job", "ranks", "grid, b", "runs", "measured s", "predicted s",
@@ -831,7 +923,7 @@ def stacking(args):
             "stacked placements of slowdown measured / slowdown predicted), to give a type as\n"
             "`\"stacked\": %s`.\n" % json.dumps({r: round(statistics.median(v), 2)
                                                  for r, v in sorted(fitted.items())}))
-    write_atomic(os.path.join(args.dir, "table.md"), text)
+    write_atomic(os.path.join(args.dir, "summary.md"), text)
     print(text)
 
 
@@ -859,19 +951,19 @@ def blocks(args):
                          "%.4g [%.4g, %.4g]" % (med, meas[0], meas[-1]) if meas else "-",
                          "%.4g" % pred, "%.2f" % (med / base_meas), "%.2f" % (pred / base_pred)])
     text = ("# pdgemm against its block size\n\n"
-            "Generated by `sh experiments/vcluster/gemm_blocks.sh` in %s s. Measured: the program's\n"
+            "Generated by `sh experiments/cores/gemm_blocks.sh` in %s s. Measured: the program's\n"
             "own time, median [min, max] of the runs (taken in turn); 'vs smallest b': the time\n"
             "over the same placement's at the smallest b, measured and as the model predicts it.\n\n"
             % args.elapsed
             + markdown_table(["job", "ranks", "grid", "b", "runs", "measured s", "predicted s",
                               "measured vs smallest b", "predicted vs smallest b"], rows))
-    write_atomic(os.path.join(args.dir, "table.md"), text)
+    write_atomic(os.path.join(args.dir, "summary.md"), text)
     print(text)
 
 
 # ---- plans with and without stacking factors (stacked_plans.sh) ------------
 
-def plans(args):
+def stacked_plans(args):
     jobs = {}
     for rec in read_jsonl(os.path.join(args.dir, "runs.jsonl")):
         name = os.path.basename(rec["plan_file"])[:-len(".json")]
@@ -893,36 +985,35 @@ def plans(args):
                          "%.4g [%.4g, %.4g]" % (med, meas[0], meas[-1]) if meas else "-",
                          "%.2fx" % (eu / med) if eu and meas else "-"])
     text = ("# Plans with and without the stacking factor\n\n"
-            "Generated by `sh experiments/vcluster/stacked_plans.sh`; stacking factor %s on the\n"
-            "fast node. 'plan': hetmap's plan on the study's calibrated platform; 'stacked': the\n"
-            "same with the factor; EU: the expert user's choice. Measured: median [min, max] of the\n"
-            "runs, taken in turn; speed vs EU > 1 means faster than EU.\n\n" % args.stacked
+            "Generated by `sh experiments/vcluster/stacked_plans.sh`; stacking factor %s.\n"
+            "'plan': hetmap's plan on the study's calibrated platform (platform.json); 'stacked':\n"
+            "the same with the factor; EU: the expert user's choice. Measured: median [min, max]\n"
+            "of the runs, taken in turn; speed vs EU > 1 means faster than EU.\n\n" % args.stacked
             + markdown_table(["job", "plan", "configuration", "predicted s", "measured s",
                               "speed vs EU"], rows))
-    write_atomic(os.path.join(args.dir, "table.md"), text)
+    write_atomic(os.path.join(args.dir, "summary.md"), text)
     print(text)
 
 
 COMMANDS = {
     "simulation": (simulation, [("dir", None), ("--elapsed", "?"), ("--budget", "?")]),
     "distinct": (distinct, [("plandir", None)]),
-    "vcluster": (vcluster, [("plandir", None), ("runs", None), ("out", None), ("--model", "grid"),
-                            ("--elapsed", "?"), ("--cluster", "?")]),
-    "rows": (rows_cmd, [("table", None)]),
+    "record": (record, [("plandir", None), ("out", None), ("--study", "vcluster"), ("--model", "grid"),
+                        ("--elapsed", "0"), ("--cluster", "?"), ("--command", "?")]),
+    "summarize": (summarize, [("dir", None)]),
     "clients": (clients, [("runs", None)]),
     "nodestat": (nodestat, [("before", None), ("after", None), ("runs", None)]),
-    "cause": (cause, [("out", None)]),
     "config": (config_cmd, [("plan", None)]),
-    "rescore": (rescore, [("model", None), ("table", None), ("preddir", None)]),
+    "rescore": (rescore, [("model", None), ("dir", None), ("--platform", None)]),
+    "models": (models, [("dirs", "*")]),
     "scale": (scale, [("platform", None), ("--factor", "0"), ("--fastest", "0")]),
     "core-part": (core_part, [("platform", None), ("--remove", "0")]),
-    "efficiency": (efficiency, [("table", None), ("runs", None), ("--method", PLAN_METHOD)]),
     "trust": (trust, [("native", None), ("smpi", None)]),
     "sweep": (sweep, [("platform", None), ("--max", "24")]),
     "speed": (speed, [("dir", None), ("--elapsed", "?"), ("--repeats", "?")]),
     "stacking": (stacking, [("dir", None), ("--elapsed", "?")]),
     "blocks": (blocks, [("dir", None), ("--elapsed", "?")]),
-    "plans": (plans, [("dir", None), ("--stacked", "?")]),
+    "stacked-plans": (stacked_plans, [("dir", None), ("--stacked", "?")]),
 }
 
 
@@ -932,7 +1023,9 @@ def main():
     for name, (run, arguments) in COMMANDS.items():
         s = sub.add_parser(name)
         for arg, default in arguments:
-            if default is None:
+            if default == "*":
+                s.add_argument(arg, nargs="*")
+            elif default is None and not arg.startswith("--"):
                 s.add_argument(arg)
             else:
                 s.add_argument(arg, default=default)

@@ -68,9 +68,9 @@ const struct hm_model hm_model_panel = {
 	.status = HM_MODEL_CANDIDATE,
 	.summary = "ScaLAPACK's own arithmetic: PDGETRF's panel by PDGETF2 over a process column, "
 		   "its U block row by PDTRSM over a row; pdgemm in PBLAS's rank-32 steps",
-	.evidence = "the least error on all five studies, rescored on the same runs (MAPE 16-32 % "
-		    "against grid's 24-40 %); but at small latency it prefers 2x1 grids, which ran "
-		    "1.5x slower than grid's 1x2 twice",
+	.evidence = "the least error on all seven sets of measurements, rescored on the same "
+		    "runs (MAPE 16-32 % against grid's 24-40 %); but at small latency it prefers "
+		    "2x1 grids, which ran 1.5x slower than grid's 1x2 twice",
 	.time = panel_time,
 	.kernel_block = panel_kernel_block,
 	.single_process = panel_single_process,

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Set up hetmap on Debian from a clean clone: install the Debian packages
-# that are missing, build, then run the main job (default) or the tests.
+# that are missing, build, then run the main job (default) or the tests
+# (README.md, "The two commands"; tests/README.md).
 #   sh tests/setup.sh         plan LU n=2048 on the builtin TORC platform
 #   sh tests/setup.sh test    the test suite (what CI runs): the tests,
-#                                   again under ASan+UBSan, then 2 x 30 s of fuzzing
+#                             again under ASan+UBSan, then 2 x 30 s of fuzzing
 # Either mode takes ScaLAPACK's source tarball as a second argument
 # (Reference-ScaLAPACK 2.2.1, scalapack-2.2.1.tar.gz): then the SMPI
 # flavour (ScaLAPACK and hetmap's programs for SimGrid's simulator) is

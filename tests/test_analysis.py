@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Tests of experiments/analysis.py: its statistics by hand, and the study
-tables it writes from the committed measurements equal the committed ones."""
+"""Tests of experiments/analysis.py: its statistics by hand, and every
+committed study summary regenerated from the committed data alone."""
+import contextlib
+import io
+import json
 import os
 import shutil
 import sys
 import tempfile
+import types
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "experiments"))
@@ -40,10 +44,6 @@ check(near(analysis.mape([2, 3], [1, 4]), 62.5), "mape by hand")
 # core-part: the core's part of a link's t_w as calibrate writes it (the
 # same-processor t_w, only below the link's own), and removed again
 def core_part(platform, remove):
-    import contextlib
-    import io
-    import json
-    import types
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(platform, f)
     out = io.StringIO()
@@ -75,16 +75,43 @@ table = analysis.rivals_summary(stats, "panel")
 check("| lu-9 | grid:GPTM | 2.5 | 3.125 | 0.400 |" in table, "rivals: its plan/best and the ratio of plans")
 check(analysis.rivals_summary(analysis.group_stats(rows[:1]), "panel") == "", "rivals: none, no table")
 
-# The simulation table from the committed comparisons equals the committed
-# table (but for the timing line, which names how long the study took).
-sim = os.path.join(ROOT, "experiments", "results", "simulation")
+# Every committed study of plans regenerates its committed summary from
+# its committed data alone (study.json, plans.tsv, runs.jsonl, its platform):
+# the summary is what the data says, and nothing else is needed to redo it.
+os.environ["PATH"] = ""          # no gnuplot: tables only
+dirs = analysis.study_dirs()
+check(len(dirs) >= 7, "the committed studies of plans are found (%d)" % len(dirs))
+for study in dirs:
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in os.listdir(study):
+            src = os.path.join(study, name)
+            if name in ("summary.md", "predicted-vs-measured.png"):
+                continue
+            (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(tmp, name))
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            analysis.summarize(types.SimpleNamespace(dir=tmp))
+        with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(study, "summary.md")) as b:
+            check(a.read() == b.read(), "summary of %s regenerated" % os.path.relpath(study, ROOT))
+
+# The simulation study's tables from two comparisons: worst and mean ratio
+# per method over the reference platforms, the random family left out.
+def comparison(name, ratios):
+    return {"platform_name": name, "n": 100, "depth": 30,
+            "results": [{"method": m, "ratio": r, "d": [1, 1], "search": {"seconds": 0.01, "level_reached": 2}}
+                        for m, r in ratios.items()]}
+
+
 with tempfile.TemporaryDirectory() as tmp:
-    shutil.copy(os.path.join(sim, "all.jsonl"), tmp)
-    os.environ["PATH"] = ""          # no gnuplot: tables only
-    analysis.simulation(type("A", (), {"dir": tmp, "elapsed": "24", "budget": "20"}))
-    with open(os.path.join(tmp, "table.md")) as a, open(os.path.join(sim, "table.md")) as b:
-        mine, theirs = a.read().splitlines(), b.read().splitlines()
-    check(mine[6:] == theirs[6:] and len(mine) > 20, "simulation table reproduced")
+    with open(os.path.join(tmp, "all.jsonl"), "w") as f:
+        for doc in (comparison("TORC", {"exact": 1.0, "GU": 2.0}), comparison("SUNEt", {"exact": 1.0, "GU": 1.5}),
+                    comparison("random-25", {"exact": 1.0, "GU": 9.0})):
+            f.write(json.dumps(doc) + "\n")
+    with contextlib.redirect_stderr(io.StringIO()):
+        analysis.simulation(types.SimpleNamespace(dir=tmp, elapsed="1", budget="20"))
+    with open(os.path.join(tmp, "summary.md")) as f:
+        text = f.read()
+    check("| GU | 2.0000 | 1.7500 |" in text, "simulation: GU's worst and mean ratio, random family left out")
+    check("| random-25 | 2 | 100 | 1.000 / 0.01 / 2 | 9.000 / 0.01 / 2 |" in text, "simulation: the depth-30 row")
 
 print("test_analysis: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -158,13 +158,16 @@ static void this_machine_should_have_its_names(void)
 	CHECK(hm_host_same("n07", "n07.lab") && !hm_host_same("n07", "n071"));
 }
 
-int main(void)
+static const struct check_case cases[] = {
+	CHECK_CASE(this_machine_should_have_its_names),
+	CHECK_CASE(slurm_host_lists_should_expand),
+	CHECK_CASE(core_maps_should_agree_or_refuse),
+	CHECK_CASE(placeholders_should_render_or_refuse),
+	CHECK_CASE(readers_should_read_the_real_programs),
+	CHECK_CASE(column_major_should_keep_grid_positions),
+};
+
+int main(int argc, char **argv)
 {
-	this_machine_should_have_its_names();
-	slurm_host_lists_should_expand();
-	core_maps_should_agree_or_refuse();
-	placeholders_should_render_or_refuse();
-	readers_should_read_the_real_programs();
-	column_major_should_keep_grid_positions();
-	return check_summary("test_launch");
+	return check_main("test_launch", cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv);
 }

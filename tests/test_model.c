@@ -545,34 +545,39 @@ static void panel_model_should_run_pdgemm_as_pblas(void)
 	hm_platform_free(p);
 }
 
-int main(void)
+static const struct check_case cases[] = {
+	CHECK_CASE(cores_should_share_only_beyond_their_number),
+	CHECK_CASE(a_slow_wire_should_not_slow_with_stacking),
+	CHECK_CASE(busy_scale_should_not_decrease),
+	CHECK_CASE(stacking_should_scale_shared_cores_by_routine),
+	CHECK_CASE(torc_all_processors_1x19_should_match_hand_values),
+	CHECK_CASE(grid_model_should_match_hand_values),
+	CHECK_CASE(ring_model_should_match_hand_values),
+	CHECK_CASE(panel_model_should_match_hand_values),
+	CHECK_CASE(panel_model_should_run_pdgemm_as_pblas),
+	CHECK_CASE(max_rule_should_scale_by_processes_per_processor),
+	CHECK_CASE(same_processor_pairs_should_cost_d_times),
+	CHECK_CASE(one_process_should_not_communicate),
+	CHECK_CASE(sunet_grid_should_use_max_of_r_and_c),
+	CHECK_CASE(bad_configurations_should_be_rejected),
+	CHECK_CASE(every_model_should_have_a_status_and_evidence),
+	CHECK_CASE(time_should_not_decrease_when_an_sp_grows),
+	CHECK_CASE(time_should_be_linear_in_the_sps),
+	CHECK_CASE(memory_should_limit_processes),
+};
+
+int main(int argc, char **argv)
 {
-	cores_should_share_only_beyond_their_number();
-	a_slow_wire_should_not_slow_with_stacking();
-	busy_scale_should_not_decrease();
-	stacking_should_scale_shared_cores_by_routine();
 	struct hm_error err;
+	int ret;
 
 	if (hm_platform_load("builtin:torc", &torc, &err) ||
 	    hm_platform_load("builtin:sunet", &sunet, &err)) {
 		fprintf(stderr, "cannot load builtins: %s\n", err.msg);
 		return 1;
 	}
-	torc_all_processors_1x19_should_match_hand_values();
-	grid_model_should_match_hand_values();
-	ring_model_should_match_hand_values();
-	panel_model_should_match_hand_values();
-	panel_model_should_run_pdgemm_as_pblas();
-	max_rule_should_scale_by_processes_per_processor();
-	same_processor_pairs_should_cost_d_times();
-	one_process_should_not_communicate();
-	sunet_grid_should_use_max_of_r_and_c();
-	bad_configurations_should_be_rejected();
-	every_model_should_have_a_status_and_evidence();
-	time_should_not_decrease_when_an_sp_grows();
-	time_should_be_linear_in_the_sps();
-	memory_should_limit_processes();
+	ret = check_main("test_model", cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv);
 	hm_platform_free(torc);
 	hm_platform_free(sunet);
-	return check_summary("test_model");
+	return ret;
 }

@@ -248,14 +248,17 @@ static void calibration_should_split_a_slow_wire(void)
 	cJSON_Delete(fit);
 }
 
-int main(void)
+static const struct check_case cases[] = {
+	CHECK_CASE(reference_platforms_should_load_with_their_sizes),
+	CHECK_CASE(torc_should_hold_the_thesis_values),
+	CHECK_CASE(mini_should_convert_units_and_apply_overrides),
+	CHECK_CASE(units_should_parse_and_reject),
+	CHECK_CASE(buffer_with_nul_should_be_rejected),
+	CHECK_CASE(calibration_should_fit_the_busy_cores_scale),
+	CHECK_CASE(calibration_should_split_a_slow_wire),
+};
+
+int main(int argc, char **argv)
 {
-	reference_platforms_should_load_with_their_sizes();
-	torc_should_hold_the_thesis_values();
-	mini_should_convert_units_and_apply_overrides();
-	units_should_parse_and_reject();
-	buffer_with_nul_should_be_rejected();
-	calibration_should_fit_the_busy_cores_scale();
-	calibration_should_split_a_slow_wire();
-	return check_summary("test_platform");
+	return check_main("test_platform", cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv);
 }

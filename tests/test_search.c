@@ -504,14 +504,17 @@ static void one_process_should_cost_what_the_model_says(void)
 	CHECK(checked >= 100);
 }
 
-int main(void)
+static const struct check_case cases[] = {
+	CHECK_CASE(classes_should_hold_interchangeable_processors),
+	CHECK_CASE(methods_should_match_brute_force),
+	CHECK_CASE(exact_should_match_exhaustive),
+	CHECK_CASE(one_process_should_cost_what_the_model_says),
+	CHECK_CASE(users_should_match_their_definitions),
+	CHECK_CASE(budgets_should_stop_with_the_best_so_far),
+	CHECK_CASE(searches_should_be_deterministic),
+};
+
+int main(int argc, char **argv)
 {
-	classes_should_hold_interchangeable_processors();
-	methods_should_match_brute_force();
-	exact_should_match_exhaustive();
-	one_process_should_cost_what_the_model_says();
-	users_should_match_their_definitions();
-	budgets_should_stop_with_the_best_so_far();
-	searches_should_be_deterministic();
-	return check_summary("test_search");
+	return check_main("test_search", cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv);
 }

@@ -8,12 +8,9 @@
 #
 #   sh experiments/clients/busywait.sh
 set -eu
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/../lib.sh"
 reps=${REPS:-5}
-hm=build/hetmap
 lib=/usr/lib/x86_64-linux-gnu/scalapack
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 "$hm" predict -p tests/data/good/localhost.json -n 900 --procs 2,1 --grid 1x3 -b 64 -f json > "$tmp/plan.json"
 # measure NAME LAUNCHER ENV [LAUNCHER-OPTIONS]: REPS runs, xdlu's LU times
 measure() {

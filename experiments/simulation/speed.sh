@@ -13,18 +13,14 @@
 #
 #   sh experiments/simulation/speed.sh [REPEATS]
 #
-# Writes experiments/results/search-speed/: runs.jsonl (one line per
-# search: problem, method, seconds, time found, proved or not) and
-# table.md (experiments/analysis.py speed). About 3-4 min here.
+# Writes experiments/simulation/results/speed/ (OUT= to change): runs.jsonl
+# (one line per search: problem, method, seconds, time found, proved or
+# not; not committed) and summary.md (experiments/analysis.py speed). About
+# 3-4 min here.
 set -eu
-cd "$(dirname "$0")/../.."
-[ -x build/hetmap ] || sh tests/setup.sh >/dev/null
+. "$(dirname "$0")/../lib.sh"
 repeats=${1:-3}
-hm=build/hetmap
-out=experiments/results/search-speed
-mkdir -p "$out"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+study_out experiments/simulation/results/speed
 . experiments/simulation/problems.sh
 
 # one search: GROUP PLATFORM N DEPTH|- MODEL METHOD MAX_TIME
@@ -88,4 +84,4 @@ search scale "$tmp/modern-1024" 50000 - "$model" BTM 10
 mv "$tmp/runs.jsonl" "$out/runs.jsonl"
 elapsed=$(( $(date +%s) - start ))
 python3 experiments/analysis.py speed "$out" --elapsed "$elapsed" --repeats "$repeats"
-echo "speed: done in ${elapsed} s; see $out/table.md" >&2
+echo "speed: done in ${elapsed} s; see $out/summary.md" >&2

@@ -8,22 +8,17 @@
 #
 #   sh experiments/simulation/study.sh
 #
-# Writes experiments/results/simulation/: all.csv (every row of every
-# comparison), all.jsonl (the same as 'hetmap compare -f json', one line
-# per comparison), table.md (ratio to the optimum, time to solution and
-# level per method and platform), ratio.png and time.png (against the
-# platform size), computed by experiments/analysis.py. Needs build/hetmap
-# (built if missing); gnuplot for the plots is installed by the setup script.
+# Writes experiments/simulation/results/study/ (OUT= to change): all.csv
+# (every row of every comparison) and all.jsonl (the same as 'hetmap
+# compare -f json', one line per comparison), which are not committed (the
+# study takes half a minute); summary.md (ratio to the optimum, time to
+# solution and level per method and platform), ratio.png and time.png
+# (against the platform size), computed by experiments/analysis.py.
 set -eu
-cd "$(dirname "$0")/../.."
-[ -x build/hetmap ] || sh tests/setup.sh >/dev/null
-hm=build/hetmap
-out=experiments/results/simulation
+. "$(dirname "$0")/../lib.sh"
+study_out experiments/simulation/results/study
 methods=exact,BTM,BGRM,GRM,GCTM,GPTM,GU,CU,EU
 budget=20        # seconds per method and comparison
-mkdir -p "$out"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . experiments/simulation/problems.sh
 
 compare() {     # platform n depth
@@ -42,4 +37,4 @@ mv "$tmp/all.jsonl" "$out/all.jsonl"
 elapsed=$(( $(date +%s) - start ))
 
 python3 experiments/analysis.py simulation "$out" --elapsed "$elapsed" --budget "$budget"
-echo "study: done in ${elapsed} s; see $out/table.md" >&2
+echo "study: done in ${elapsed} s; see $out/summary.md" >&2

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Real ScaLAPACK on simulated heterogeneous clusters (SimGrid's SMPI), one
-# command (README, "Simulated clusters"):
-#   sh experiments/smpi/study.sh        about 20 minutes on this machine
+# command (experiments/README.md, "SMPI"):
+#   sh experiments/smpi/study.sh        about 15 minutes on this machine
 # For every group (cluster, routine, n):
 #  1. the cluster: a reference description made as fast as makes its
 #     fastest dgemm 50 GFLOP/s, every link as much faster (the same
@@ -15,35 +15,26 @@
 #     and square grids, other b, stacked processes), each simulated once by
 #     'hetmap run --launcher smpi --sim-platform CLUSTER' (the driver and
 #     ScaLAPACK built against SMPI, residuals checked);
-#  4. analysis.py vcluster: table.md/.tsv, summary.md (MAPE, Spearman, plan
-#     vs GU/CU/EU and the best), predicted-vs-measured.png, runs.jsonl.
-# STUDY_GROUPS='torc:lu:4096 ...' chooses groups; OUT=dir the output
-# (default experiments/results/smpi); MODEL=name the model.
+#  4. OUT (default experiments/smpi/results/MODEL): the clusters and their
+#     calibrations (clusters/), runs.jsonl, plans.tsv and study.json, then
+#     analysis.py summarize: summary.md (MAPE, Spearman, plan vs GU/CU/EU
+#     and the best), predicted-vs-measured.png, table.md/.tsv.
+# STUDY_GROUPS='torc:lu:4096 ...' chooses groups; MODEL=name the model.
 set -eu
-cd "$(dirname "$0")/../.."
-[ -x build/hetmap-driver-smpi ] || {
-	echo "study: the SMPI flavour is not built: sh tests/setup.sh run SCALAPACK_TARBALL" >&2
-	exit 4
-}
-hm=build/hetmap
-export OPENBLAS_NUM_THREADS=1     # one BLAS thread per rank, here as in the simulation
-out=${OUT:-experiments/results/smpi}
+. "$(dirname "$0")/../lib.sh"
+needs "the SMPI flavour (sh tests/setup.sh run SCALAPACK_TARBALL builds it)" test -x build/hetmap-driver-smpi
 model=${MODEL:-grid}
+study_out "experiments/smpi/results/$model"
 groups=${STUDY_GROUPS:-torc:lu:4096 torc:gemm:2048 sunet:lu:7680 mtorc-01:lu:4096 mtorc-02:lu:4096 modern3:lu:4096 modern3:gemm:3072}
 mkdir -p "$out/clusters"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-start=$(date +%s)
 
-cluster_file() {        # name -> the simulated cluster's description
-	case $1 in
-	modern3) echo experiments/smpi/modern3.json ;;
-	*) [ -s "$out/clusters/$1.json" ] ||
-		python3 experiments/analysis.py scale "models/platform/builtin/$1.json" --fastest 50e9 \
-			> "$out/clusters/$1.json"
-	   echo "$out/clusters/$1.json" ;;
+cluster_file() {        # name -> the simulated cluster's description, kept in OUT
+	[ -s "$out/clusters/$1.json" ] || case $1 in
+	modern3) cp experiments/smpi/modern3.json "$out/clusters/$1.json" ;;
+	*) python3 experiments/analysis.py scale "models/platform/builtin/$1.json" --fastest 50e9 \
+			> "$out/clusters/$1.json" ;;
 	esac
+	echo "$out/clusters/$1.json"
 }
 
 mkdir -p "$tmp/plans"
@@ -79,8 +70,7 @@ done
 # speeds of this machine's core at each b, measured once (a simulation
 # scales what it times here by this rate over the simulated host's)
 speeds=""
-runs=$out/runs.jsonl.partial
-: > "$runs"
+runs_begin
 total=$(python3 experiments/analysis.py distinct "$tmp/plans" | wc -l)
 j=0
 for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
@@ -103,9 +93,8 @@ print("%.6gGf" % (1e-9 / statistics.median(d["processors"][0]["k3_dgemm"][0])))'
 		--results "$runs" --timeout 600 >/dev/null 2>"$tmp/err" ||
 		echo "study: run failed: $(tail -1 "$tmp/err")" >&2
 done
-mv "$runs" "$out/runs.jsonl"
-elapsed=$(( $(date +%s) - start ))
-python3 experiments/analysis.py vcluster "$tmp/plans" "$out/runs.jsonl" "$out" \
-	--model "$model" --elapsed "$elapsed" --cluster "SMPI: $(cut -d' ' -f1 "$tmp/groups" | tr '\n' ' ')"
-{ printf '\n## The plan against what the cluster could give\n\n'
-  python3 experiments/analysis.py efficiency "$out/table.tsv" "$out/runs.jsonl"; } >> "$out/summary.md"
+runs_end
+python3 experiments/analysis.py record "$tmp/plans" "$out" --study smpi --model "$model" \
+	--elapsed "$elapsed" --cluster "$(cut -d' ' -f1 "$tmp/groups" | sed 's/-[a-z]*-[0-9]*$//' | uniq | paste -sd, - | sed 's/,/, /g')" \
+	--command "${MODEL:+MODEL=$MODEL }${STUDY_GROUPS:+STUDY_GROUPS='$STUDY_GROUPS' }sh experiments/smpi/study.sh"
+python3 experiments/analysis.py summarize "$out"

@@ -1,20 +1,17 @@
 #!/bin/sh
-# How far SMPI is from real runs on this machine (README, "Simulated
-# clusters"): localhost is calibrated natively (two processors of one
-# core each); then the same configurations run for real through Open MPI
-# (REPS times) and simulated once under SMPI on the calibrated platform,
-# with each SMPI configuration of CONFIGS; analysis.py trust prints the
-# simulated/measured ratio per configuration.
+# How far SMPI is from real runs on this machine (experiments/README.md,
+# "SMPI"): localhost is calibrated natively (two processors of one core
+# each); then the same configurations run for real through Open MPI (REPS
+# times) and simulated once under SMPI on the calibrated platform, under
+# hetmap's SMPI configuration and with each of its two choices back at
+# SMPI's default; analysis.py trust writes the simulated/measured ratio
+# per configuration to OUT/summary.md (default experiments/smpi/results/trust).
 #   sh experiments/smpi/trust.sh          about 3 minutes
 set -eu
-cd "$(dirname "$0")/../.."
-hm=build/hetmap
-out=${OUT:-experiments/results/smpi-trust}
+. "$(dirname "$0")/../lib.sh"
+needs "the SMPI flavour (sh tests/setup.sh run SCALAPACK_TARBALL builds it)" test -x build/hetmap-driver-smpi
+study_out experiments/smpi/results/trust
 reps=${REPS:-3}
-export OPENBLAS_NUM_THREADS=1
-mkdir -p "$out"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 "$hm" calibrate --hosts localhost:2 --split-cores -o "$out/localhost.json" --block-sizes 32,64,128 2>/dev/null
 plat=$out/localhost.json
 : > "$out/native.jsonl"
@@ -41,4 +38,4 @@ print(json.dumps(rec))' "$tmp/one.jsonl" "$cfg" >> "$out/smpi.jsonl"
 		echo "trust: $routine $n $c done" >&2
 	done
 done
-python3 experiments/analysis.py trust "$out/native.jsonl" "$out/smpi.jsonl" | tee "$out/trust.md"
+python3 experiments/analysis.py trust "$out/native.jsonl" "$out/smpi.jsonl" | tee "$out/summary.md"

@@ -3,35 +3,28 @@
 #
 #   sh experiments/vcluster/stacked_plans.sh [STACKED] [REPEATS]
 #
-# STACKED is the factor measured by experiments/vcluster/stacking.sh on
-# this machine's real cores (default '{"gemm": 1.35, "lu": 0.8}'). On the
-# BLAS emulation's platform as the study calibrated it
-# (experiments/results/vcluster-blas-grid/platform.json), for LU 1500 and
-# 3000 and GEMM 1000 and 2000: hetmap's plan without the factor, its plan
-# with the factor given to the node that runs at a real core's full speed
-# (vfast: the emulated nodes' stacking is not a real core's; ON=all gives
-# it to every node), and EU's
-# choice, each distinct configuration run REPEATS times (default 3) in
-# turn on the emulated cluster (experiments/vcluster/ref4.json). Writes
-# experiments/results/stacked-plans-ON/: runs.jsonl and table.md
-# (experiments/analysis.py plans). About 2 min.
+# STACKED is the factor measured by experiments/cores/stacking.sh on this
+# machine's real cores (default '{"gemm": 1.35, "lu": 0.8}'). On the
+# platform the emulated cluster's study calibrated (PLATFORM=, default
+# that of experiments/vcluster/results/ref4), for LU 1500 and 3000 and
+# GEMM 1000 and 2000: hetmap's plan without the factor, its plan with the
+# factor given to the node that runs at a real core's full speed (vfast:
+# the emulated nodes' stacking is not a real core's; ON=all gives it to
+# every node), and EU's choice, each distinct configuration run REPEATS
+# times (default 3) in turn on the emulated cluster
+# (experiments/vcluster/ref4.json). Writes OUT (default
+# experiments/vcluster/results/stacked-plans-ON): platform.json (the base),
+# runs.jsonl and summary.md (experiments/analysis.py stacked-plans). About
+# 2 min.
 set -eu
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/../lib.sh"
 stacked=${1:-'{"gemm": 1.35, "lu": 0.8}'}
 reps=${2:-3}
-[ "$(id -u)" -eq 0 ] || { echo "stacked_plans: the virtual cluster needs root" >&2; exit 4; }
-[ -x build/hetmap-vcluster ] || sh tests/setup.sh >/dev/null
-hm=build/hetmap
-vc=build/hetmap-vcluster
-desc=experiments/vcluster/ref4.json
-base=experiments/results/vcluster-blas-grid/platform.json
 on=${ON:-vfast}
-out=experiments/results/stacked-plans-$on
-mpi="--mca plm_rsh_agent $PWD/build/hetmap-vcluster-agent --bind-to none"
-mkdir -p "$out"
-tmp=$(mktemp -d)
-trap '"$vc" down; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+study_out "experiments/vcluster/results/stacked-plans-$on"
+cp "${PLATFORM:-experiments/vcluster/results/ref4/platform.json}" "$tmp/base.json"
+mv "$tmp/base.json" "$out/platform.json"
+base=$out/platform.json
 
 python3 - "$base" "$stacked" "$tmp/stacked.json" "$on" <<'PY'
 import json, sys
@@ -49,7 +42,7 @@ for spec in lu:1500 lu:3000 gemm:1000 gemm:2000; do
 		> "$tmp/plans/$routine-$n-stacked.json" 2>/dev/null
 	"$hm" plan -p "$base" -r "$routine" -n "$n" -M EU -f json > "$tmp/plans/$routine-$n-EU.json" 2>/dev/null
 done
-"$vc" up "$desc"
+vcluster_up experiments/vcluster/ref4.json
 : > "$tmp/runs.jsonl"
 for rep in $(seq "$reps"); do    # in turn, so that drift hits every plan alike
 	for f in "$tmp"/plans/*.json; do
@@ -60,4 +53,4 @@ for rep in $(seq "$reps"); do    # in turn, so that drift hits every plan alike
 	done
 done
 mv "$tmp/runs.jsonl" "$out/runs.jsonl"
-python3 experiments/analysis.py plans "$out" --stacked "$stacked on $on"
+python3 experiments/analysis.py stacked-plans "$out" --stacked "$stacked on $on"

@@ -10,40 +10,30 @@
 #     GU / CU / EU choices and a sweep of 24 other configurations (d, r x c,
 #     b), every distinct configuration run for real 3 times through
 #     'hetmap run' (ScaLAPACK, checked);
-#  4. write experiments/results/vcluster-MODEL/: platform.json, runs.jsonl
-#     (every run's record), and from them (experiments/analysis.py) table.tsv
-#     and table.md (predicted vs median measured per configuration),
-#     predicted-vs-measured.png and summary.md (mean absolute percentage
-#     error, Spearman rank correlation, speedup of the hetmap plan over GU,
-#     CU and EU, its ratio to the best measured configuration).
+#  4. write OUT (default experiments/vcluster/results/CLUSTER, CLUSTER the
+#     description's name): platform.json (the calibration), runs.jsonl
+#     (every run's record), nodes.jsonl (what each virtual node used during
+#     every run: CPU time, and time throttled by a quota), plans.tsv (what
+#     ran and which method or user chose it) and study.json; then
+#     experiments/analysis.py summarize: summary.md (mean absolute
+#     percentage error, Spearman rank correlation, speedup of the hetmap
+#     plan over GU, CU and EU, its ratio to the best measured
+#     configuration), predicted-vs-measured.png, table.md/.tsv, cause.md.
 #
 # MODEL=name selects the model the plans and predictions use (default:
 # grid, hetmap's default); EMULATION=blas|quota overrides the description's
-# emulation of slow nodes; the outputs go to
-# experiments/results/vcluster-[EMULATION-]MODEL (OUT=dir to change it).
-# STUDY_GROUPS='lu:1500 gemm:1000' and REPS=2 make a shorter study.
-# RIVALS='grid thesis' also measures, in the same runs, the GPTM plan each of
-# those models makes (labelled MODEL:GPTM, predicted with MODEL's own model
-# for the table): plans of two models compared under one calibration and the
-# same noise. Beside every run's record, nodes.jsonl holds what each virtual node used
-# during it: CPU time, and time throttled by its quota ('hetmap-vcluster
-# stat'), for the cause of the mismatch (README, "The emulated cluster").
+# emulation of slow nodes. STUDY_GROUPS='lu:1500 gemm:1000' and REPS=2 make
+# a shorter study. RIVALS='grid thesis' also measures, in the same runs,
+# the GPTM plan each of those models makes (labelled MODEL:GPTM, predicted
+# with MODEL's own model for the table): plans of two models compared
+# under one calibration and the same noise.
 set -eu
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/../lib.sh"
 desc=${1:-experiments/vcluster/ref4.json}
 model=${MODEL:-grid}
 emulation=${EMULATION:-}
-out=${OUT:-experiments/results/vcluster-${emulation:+$emulation-}$model}
 reps=${REPS:-3}
-[ "$(id -u)" -eq 0 ] || { echo "study: the virtual cluster needs root (cgroups, /etc/hosts)" >&2; exit 4; }
-[ -x build/hetmap-vcluster ] || sh tests/setup.sh >/dev/null
-hm=build/hetmap
-vc=build/hetmap-vcluster
-mpi="--mca plm_rsh_agent $PWD/build/hetmap-vcluster-agent --bind-to none"
-mkdir -p "$out"
-tmp=$(mktemp -d)
-trap '"$vc" down; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+study_out "experiments/vcluster/results/$(basename "$desc" .json)"
 
 if [ -n "$emulation" ]; then
 	python3 -c 'import json, sys
@@ -51,13 +41,8 @@ d = json.load(open(sys.argv[1])); d["emulation"] = sys.argv[2]; print(json.dumps
 		"$desc" "$emulation" > "$tmp/cluster.json"
 	desc=$tmp/cluster.json
 fi
-"$vc" up "$desc"
+vcluster_up "$desc"
 hosts=$("$vc" hosts "$desc")
-# nodes in network namespaces (shaped links): Open MPI must use the bridge
-if grep -q '"link"' "$desc"; then
-	mpi="$mpi --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24"
-fi
-start=$(date +%s)
 
 echo "study: calibrating $hosts" >&2
 "$hm" calibrate --hosts "$hosts" --launcher openmpi-seq -o "$out/platform.json" --launcher-args "$mpi"
@@ -106,8 +91,7 @@ for spec in ${STUDY_GROUPS:-lu:1500 lu:3000 gemm:1000 gemm:2000}; do
 	done
 done
 # a configuration several methods chose runs once; its row names them all
-runs=$out/runs.jsonl.partial
-: > "$runs"
+runs_begin
 : > "$tmp/nodes.jsonl"
 for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
 	for rep in $(seq $reps); do
@@ -120,9 +104,9 @@ for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
 		python3 experiments/analysis.py nodestat "$tmp/before" "$tmp/after" "$runs" >> "$tmp/nodes.jsonl"
 	done
 done
-mv "$runs" "$out/runs.jsonl"
+runs_end
 mv "$tmp/nodes.jsonl" "$out/nodes.jsonl"
-elapsed=$(( $(date +%s) - start ))
-python3 experiments/analysis.py cause "$out" > "$out/cause.md"
-python3 experiments/analysis.py vcluster "$tmp/plans" "$out/runs.jsonl" "$out" \
-	--model "$model" --elapsed "$elapsed" --cluster "$(basename "$desc")"
+python3 experiments/analysis.py record "$tmp/plans" "$out" --study vcluster --model "$model" \
+	--elapsed "$elapsed" --cluster "$(basename "$desc")" --command "$(printf '%s' \
+	"${MODEL:+MODEL=$MODEL }${EMULATION:+EMULATION=$EMULATION }${RIVALS:+RIVALS='$RIVALS' }${REPS:+REPS=$REPS }${STUDY_GROUPS:+STUDY_GROUPS='$STUDY_GROUPS' }sh experiments/vcluster/study.sh $desc")"
+python3 experiments/analysis.py summarize "$out"

@@ -6,14 +6,15 @@
 # touched; apt checks the download against the archive's signed index),
 # and builds it with mpicc.mpich and OpenBLAS into DIR/hpcc-mpich/hpcc.
 #
-#   sh tests/clients/build_hpcc_mpich.sh DIR
+#   sh tests/clients/build_hpcc_mpich.sh [DIR]      (default build/clients)
 #
 # Exits 0 when DIR/hpcc-mpich/hpcc exists (built now or before), 1 with a
 # message when it cannot be made (no network to the archive, no MPICH);
 # the tests then skip hpcc under MPICH and say why.
 set -u
 # absolute: apt runs in a subdirectory below
-dir=$(mkdir -p "$1" && cd "$1" && pwd) || exit 1
+cd "$(dirname "$0")/../.." || exit 1
+dir=$(mkdir -p "${1:-build/clients}" && cd "${1:-build/clients}" && pwd) || exit 1
 out=$dir/hpcc-mpich
 [ -x "$out/hpcc" ] && exit 0
 command -v mpicc.mpich >/dev/null || { echo "build_hpcc_mpich: mpicc.mpich missing (install libmpich-dev)" >&2; exit 1; }
