@@ -8,14 +8,29 @@ script installs it).
 
     analysis.py simulation DIR [--elapsed S] [--budget S]
         DIR/all.jsonl (one 'hetmap compare -f json' document a line) ->
-        DIR/table.md, DIR/ratio.png, DIR/time.png
+        DIR/summary.md, DIR/ratio.png, DIR/time.png
     analysis.py distinct PLANDIR
         print the plan files of PLANDIR (NNN-GROUP-LABEL.json, from
         'hetmap plan/predict -f json') that are distinct configurations,
-        one per line: the ones a study runs
-    analysis.py vcluster PLANDIR RUNS OUT [--model M] [--elapsed S] [--cluster NAME]
-        the plans and the records of 'hetmap run' (RUNS, JSON Lines) ->
-        OUT/table.tsv, OUT/table.md, OUT/summary.md, OUT/predicted-vs-measured.png
+        one per line: the ones a study of plans runs
+    analysis.py record PLANDIR OUT --study vcluster|smpi --model M --elapsed S
+                       --cluster NAME --command TEXT
+        the end of a study of plans: OUT/plans.tsv (what ran, who chose it)
+        and OUT/study.json (how it ran)
+    analysis.py summarize DIR
+        a study of plans from its folder alone (study.json, plans.tsv,
+        runs.jsonl, its platform) -> DIR/table.tsv, DIR/table.md,
+        DIR/summary.md, DIR/predicted-vs-measured.png, and DIR/cause.md
+        where DIR/nodes.jsonl is (the emulated nodes' CPU and throttled time)
+    analysis.py rescore MODEL DIR [--platform FILE]
+        MAPE and Spearman of MODEL on a study of plans' measurements, every
+        configuration predicted again by 'build/hetmap predict'
+    analysis.py models [DIR...]
+        every model of 'hetmap models' rescored on every committed study of
+        plans (or the DIRs): the evidence table of experiments/README.md
+    analysis.py config PLAN
+        print 'D RxC B' of a plan file, for the shell to predict the same
+        configuration with another model
     analysis.py clients RUNS
         the records of 'hetmap run' of user programs (RUNS, JSON Lines) ->
         a Markdown summary on stdout: per program, size and choice, the
@@ -23,42 +38,33 @@ script installs it).
     analysis.py nodestat BEFORE AFTER RUNS
         one JSON line: what each virtual node used between two
         'hetmap-vcluster stat' outputs, for the last record of RUNS
-    analysis.py cause OUT
-        OUT/runs.jsonl and OUT/nodes.jsonl (the vcluster study) -> a
-        Markdown table on stdout: per configuration, measured / predicted
-        and per node the CPU time used and the time throttled, as shares
-        of the run's wall time
-    analysis.py rows TABLE.tsv
-        print 'INDEX ROUTINE N D RxC B' for each configuration of a study's
-        table, for the shell to predict again with another model
-    analysis.py stacking DIR [--elapsed S]
-        DIR/runs.jsonl (experiments/vcluster/stacking.sh: 'hetmap run'
-        records of k ranks stacked on one core) -> DIR/table.md: per
-        routine and placement, measured against predicted, and the
-        slowdown from one rank against the model's
-    analysis.py blocks DIR [--elapsed S]
-        DIR/runs.jsonl (experiments/vcluster/gemm_blocks.sh: GEMM at several
-        b per placement) -> DIR/table.md: each b's time against the smallest
-        b's, measured and predicted
-    analysis.py plans DIR [--stacked JSON]
-        DIR/runs.jsonl (experiments/vcluster/stacked_plans.sh: runs of plan
-        files named ROUTINE-N-LABEL.json) -> DIR/table.md: per job, each
-        label's configuration, predicted and measured time, and the ratio
-        of the plans to EU's choice
-    analysis.py speed DIR [--elapsed S] [--repeats K]
-        DIR/runs.jsonl (experiments/simulation/speed.sh: one 'hetmap plan
-        -f json' a line, with its problem) -> DIR/table.md: exact against
-        BTM per problem (medians), and the searches at scale
-    analysis.py config PLAN
-        print 'D RxC B' of a plan file ('hetmap plan -f json'), for the
-        shell to predict the same configuration with another model
-    analysis.py rescore MODEL TABLE.tsv PREDDIR
-        MAPE and Spearman of MODEL's predictions (PREDDIR/INDEX.json, from
-        'hetmap predict -f json') against the table's measurements
+    analysis.py scale PLATFORM [--factor F | --fastest RATE]
+        the platform with every host and link F times faster (SMPI study)
+    analysis.py sweep PLATFORM [--max N]
+        configurations beside the methods' plans, 'procs:RxC:b' lines
+    analysis.py trust NATIVE SMPI
+        SMPI's simulated times against the native runs' (smpi/trust.sh)
     analysis.py core-part PLATFORM [--remove 1]
         the calibrated PLATFORM with t_w_core on its links between
         processors as 'hetmap calibrate' writes it (or without, the
         thesis's rule), on stdout: to rescore a study under either rule
+    analysis.py stacking DIR [--elapsed S]
+        DIR/runs.jsonl (experiments/cores/stacking.sh: k ranks stacked on
+        one core) -> DIR/summary.md: measured against predicted, and the
+        slowdown from one rank against the model's
+    analysis.py blocks DIR [--elapsed S]
+        DIR/runs.jsonl (experiments/cores/gemm_blocks.sh: GEMM at several b
+        per placement) -> DIR/summary.md: each b's time against the
+        smallest b's, measured and predicted
+    analysis.py stacked-plans DIR [--stacked TEXT]
+        DIR/runs.jsonl (experiments/vcluster/stacked_plans.sh: runs of plan
+        files named ROUTINE-N-LABEL.json) -> DIR/summary.md: per job, each
+        label's configuration, predicted and measured time, and its speed
+        against EU's choice
+    analysis.py speed DIR [--elapsed S] [--repeats K]
+        DIR/runs.jsonl (experiments/simulation/speed.sh: one 'hetmap plan
+        -f json' a line, with its problem) -> DIR/summary.md: exact against
+        BTM per problem (medians), and the searches at scale
 """
 import argparse
 import json
@@ -885,7 +891,7 @@ def speed(args):
     print(text)
 
 
-# ---- ranks stacked on one core (experiments/vcluster/stacking.sh) ----------
+# ---- ranks stacked on one core (experiments/cores/stacking.sh) ----------
 
 def stacking(args):
     groups = {}

@@ -1,6 +1,6 @@
 /* models/model_grid.c - the reference model with LU's communication split
  * by grid direction (row broadcasts vs column broadcasts), written after the emulated-cluster study
- * (experiments/results/vcluster) showed the reference model blind to the
+ * (experiments/README.md) showed the reference model blind to the
  * grid's orientation: an r x 1 grid ran 2-3.5x slower than 1 x r with the
  * same processes, where eq. 5.4 (symmetric in r and c) predicts equal times.
  *

@@ -1,8 +1,8 @@
 /* models/model_panel.c - a candidate model ("panel"): the grid model with
  * LU's arithmetic as ScaLAPACK 2.2.1's PDGETRF does it and pdgemm as PBLAS
- * does it, written after the emulated cluster's multi-core study (README,
- * "A multi-core node") showed LU on wide grids predicted up to 2.6x too
- * slow and GEMM plans choosing b = 256 for a speed pdgemm never has.
+ * does it, written after the emulated cluster's multi-core study
+ * (experiments/README.md, "The emulated cluster") showed LU on wide grids
+ * predicted up to 2.6x too slow and GEMM plans choosing b = 256 for a speed pdgemm never has.
  *
  * Eq. 5.3 charges (r + c) / p n^2 b flops at the dtrsm rate and n b^2 / 3
  * at the panel's. PDGETRF factors each n x b panel with PDGETF2, column by
@@ -26,7 +26,7 @@
  * with 2 ceil(n / min(b, 32)) messages, k3_dgemm read at
  * b = 32 for two processes or more and the least of the table for one
  * (panel_kernel_block, panel_single_process). Measured on real cores
- * (experiments/vcluster/gemm_blocks.sh, experiments/README.md): pdgemm's time is flat in b
+ * (experiments/cores/gemm_blocks.sh, experiments/README.md): pdgemm's time is flat in b
  * (0.92-1.10x of b = 32's) where eq. 3.20 predicts 0.77x at b = 256.
  * Every term is a non-negative multiple of one SP, so the time is linear in
  * the SPs. */

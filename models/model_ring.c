@@ -1,7 +1,7 @@
 /* models/model_ring.c - a candidate model ("ring"): the grid model with
  * the broadcast topologies ScaLAPACK 2.2.1's PDGETRF really sets, and the
- * row interchanges, written after the SMPI study (README, "Simulated
- * clusters") showed the grid model overestimating 1 x c grids and
+ * row interchanges, written after the SMPI study (experiments/README.md,
+ * "Simulated clusters") showed the grid model overestimating 1 x c grids and
  * underestimating grids with several process rows.
  *
  * LU communication, p > 1:

@@ -82,4 +82,11 @@ static inline int check_main(const char *suite, const struct check_case *cases, 
 	return check_summary(suite);
 }
 
+/* main() of a suite whose cases need nothing set up: 'cases' is its table. */
+#define CHECK_MAIN(suite)                                                                  \
+	int main(int argc, char **argv)                                                    \
+	{                                                                                  \
+		return check_main(suite, cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv); \
+	}
+
 #endif /* HM_CHECK_H */

@@ -167,7 +167,4 @@ static const struct check_case cases[] = {
 	CHECK_CASE(column_major_should_keep_grid_positions),
 };
 
-int main(int argc, char **argv)
-{
-	return check_main("test_launch", cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv);
-}
+CHECK_MAIN("test_launch")

@@ -258,7 +258,4 @@ static const struct check_case cases[] = {
 	CHECK_CASE(calibration_should_split_a_slow_wire),
 };
 
-int main(int argc, char **argv)
-{
-	return check_main("test_platform", cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv);
-}
+CHECK_MAIN("test_platform")

@@ -514,7 +514,4 @@ static const struct check_case cases[] = {
 	CHECK_CASE(searches_should_be_deterministic),
 };
 
-int main(int argc, char **argv)
-{
-	return check_main("test_search", cases, (int)(sizeof(cases) / sizeof(cases[0])), argc, argv);
-}
+CHECK_MAIN("test_search")

@@ -6,7 +6,9 @@
  *
  * Exit codes: 0 checked and passed, 2 bad arguments, 3 check failed,
  * 4 ScaLAPACK reported an error, 1 out of memory or MPI failure. */
+#ifndef _GNU_SOURCE    /* the SMPI build defines it for every source */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_* */
+#endif
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <float.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Real ScaLAPACK on simulated heterogeneous clusters (SimGrid's SMPI), one
-# command (experiments/README.md, "SMPI"):
+# command (experiments/README.md, "Simulated clusters"):
 #   sh experiments/smpi/study.sh        about 15 minutes on this machine
 # For every group (cluster, routine, n):
 #  1. the cluster: a reference description made as fast as makes its

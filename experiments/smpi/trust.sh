@@ -1,6 +1,6 @@
 #!/bin/sh
 # How far SMPI is from real runs on this machine (experiments/README.md,
-# "SMPI"): localhost is calibrated natively (two processors of one core
+# "Simulated clusters"): localhost is calibrated natively (two processors of one core
 # each); then the same configurations run for real through Open MPI (REPS
 # times) and simulated once under SMPI on the calibrated platform, under
 # hetmap's SMPI configuration and with each of its two choices back at

@@ -9,7 +9,7 @@
 #include "search/search.h"
 #include <cJSON.h>
 
-/* Exit codes; each failure class has its own (README lists them). */
+/* Exit codes; each failure class has its own (README.md lists them). */
 enum hm_exit {
 	HM_EXIT_OK = 0,
 	HM_EXIT_FAILURE = 1,    /* internal error, out of memory */

@@ -6,12 +6,12 @@
 static const struct hm_usage usage = {
 	"platform",
 	"hetmap platform show FILE | check FILE... | list",
-	"Work with platform descriptions (README, \"Platform (JSON)\").\n"
+	"Work with platform descriptions (their format: models/platform/README.md).\n"
 	"  show FILE    print a readable summary of a platform\n"
 	"  check FILE   validate files; exit 0 if all are valid, 2 otherwise\n"
 	"  list         list the builtin reference platforms (use as builtin:NAME)",
 	"FILE is a path or builtin:NAME. Values are SI (s, s/flop, s per 8-byte word,\n"
-	"bytes) or strings with a unit: \"0.72us\", \"100Mbps\", \"2GiB\" (see README).",
+	"bytes) or strings with a unit: \"0.72us\", \"100Mbps\", \"2GiB\" (models/platform/README.md).",
 };
 
 static void print_table_row(const char *label, const struct hm_table *t,

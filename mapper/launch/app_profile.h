@@ -1,5 +1,5 @@
 /* mapper/launch/app_profile.h - what hetmap knows about a program it launches
- * (README, "Application profiles"): the input file it reads, rendered
+ * (mapper/README.md, "Profiles and plan values"): the input file it reads, rendered
  * from the plan; where it prints its result; how to read its own time,
  * its rate and its verdict; the grid order it uses. A table, one row per
  * program family; a program without a profile runs as well, with only

@@ -2,7 +2,7 @@
  * and 'hetmap plan --launcher' make it: the program and its arguments
  * with the plan's values in place, the input files rendered for it, the
  * environment of every rank, the launcher command, and the launch
- * directory that holds it all (README, "Launch directories"):
+ * directory that holds it all (mapper/README.md, "Launch directories"):
  *
  *   plan.json      the plan
  *   rankfile ...   the launcher's file (launcher.h)

@@ -1,6 +1,6 @@
-/* mapper/launch/launcher.c - the launchers (see launcher.h and README,
- * "Launchers"). What each option is for, measured on this project's
- * machines, is in wrappers/README.md. */
+/* mapper/launch/launcher.c - the launchers (see launcher.h and
+ * mapper/README.md, "Launchers"). What each option is for, measured on
+ * this project's machines, is in wrappers/README.md. */
 #include "launcher.h"
 #include "models/util/rows.h"
 
@@ -251,8 +251,8 @@ static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
  * (models/platform/simgrid_platform.h); smpi/host-speed makes a burst of
  * computation measured here last (this machine's rate / the simulated
  * host's speed) times as long. The rest is SMPI's configuration as
- * chosen by measurement against real runs (README, "Simulated clusters";
- * experiments/smpi/trust.sh):
+ * chosen by measurement against real runs (wrappers/README.md, "The SMPI
+ * flavour"; experiments/smpi/trust.sh):
  *  - CM02, the network model without SMPI's own latency and bandwidth
  *    factors: the platform's t_s and t_w are already end-to-end MPI
  *    ping-pong values, and under CM02 the calibration's ping-pong gets them

@@ -1,4 +1,4 @@
-/* mapper/launch/launcher.h - launchers (README, "Launchers"): for each, the
+/* mapper/launch/launcher.h - launchers (mapper/README.md, "Launchers"): for each, the
  * file that forces rank k onto the processor and core the plan gives it,
  * and the options that make the launcher use that file, bind each rank,
  * allow oversubscription where the plan stacks ranks, keep waiting ranks

@@ -1,4 +1,4 @@
-/* mapper/launch/plan.h - a plan as a JSON document (README, "Plan"): the inputs echoed,
+/* mapper/launch/plan.h - a plan as a JSON document (mapper/README.md, "Plans"): the inputs echoed,
  * the decision (d, D, r x c, b and the rank order), the predicted time
  * with its parts and the search statistics. */
 #ifndef HM_PLAN_H

@@ -1,8 +1,8 @@
 /* mapper/launch/plan_values.h - the plan's values as a program sees them: as
  * placeholders in its arguments and input templates ({n}, {b}, ...) and
  * as environment variables of every rank (HETMAP_N, HETMAP_NB, ...).
- * One table defines both, and the help text (README, "Running your own
- * program"). */
+ * One table defines both, and the help text (mapper/README.md, "Profiles
+ * and plan values"). */
 #ifndef HM_PLAN_VALUES_H
 #define HM_PLAN_VALUES_H
 

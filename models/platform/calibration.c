@@ -345,9 +345,9 @@ static int fit_network(const cJSON *raw, double t_s[NR_SCOPES], double t_w[NR_SC
 /* A link's fields. Between two processors a core's part of t_w is taken as
  * the same-processor t_w ('core', 0 when not measured): the least a core
  * spends moving a word, a copy through memory. A slower link is slower by
- * its wire, which processes sharing a core do not slow down (README,
- * "Slow links"); where the same-processor copy is the dearer, all of t_w
- * is the core's. */
+ * its wire, which processes sharing a core do not slow down
+ * (models/README.md, "Heterogeneity rule"); where the same-processor copy
+ * is the dearer, all of t_w is the core's. */
 static void link_fields(cJSON *link, double ts, double tw, double core)
 {
 	cJSON_AddNumberToObject(link, "t_s", ts);

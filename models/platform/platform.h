@@ -45,7 +45,7 @@ struct hm_proc_type {
 	/* The cost of a core two or more processes share, relative to the
 	 * heterogeneity rule's (which charges each of f processes f times
 	 * its k), by routine (index: enum hm_routine, lu then gemm); 1 when
-	 * not given. Measured by experiments/vcluster/stacking.sh. */
+	 * not given. Measured by experiments/cores/stacking.sh. */
 	double stacked[HM_NR_STACKED];
 };
 

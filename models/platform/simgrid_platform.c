@@ -139,7 +139,7 @@ char *hm_simgrid_platform(const struct hm_platform *p, int b, struct hm_error *e
 	fputs("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n", f);
 	fputs("<!-- written by hetmap from the platform '", f);
 	put_name(f, p->name);
-	fprintf(f, "': speeds are 1/k3_dgemm at b = %d; see hetmap's README, \"Simulated clusters\" -->\n", b);
+	fprintf(f, "': speeds are 1/k3_dgemm at b = %d; see models/platform/README.md in hetmap's source -->\n", b);
 	fputs("<platform version=\"4.1\">\n  <zone id=\"", f);
 	put_name(f, p->name);
 	fputs("\" routing=\"Full\">\n", f);

@@ -1,6 +1,6 @@
 /* models/platform/simgrid_platform.h - a platform as SimGrid's platform XML, so that
- * SMPI runs unmodified MPI programs (ScaLAPACK) on it (README, "Simulated
- * clusters"; 'hetmap export simgrid' and 'hetmap run --launcher smpi').
+ * SMPI runs unmodified MPI programs (ScaLAPACK) on it (models/platform/README.md;
+ * 'hetmap export simgrid' and 'hetmap run --launcher smpi').
  *
  *  - one SimGrid host per processor, named as the processor, with its
  *    cores and the speed 1/k3_dgemm(b) flop/s: SMPI times every

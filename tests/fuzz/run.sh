@@ -3,7 +3,7 @@
 # (default 30 s each): the platform and plan loaders (fuzz_loaders) and
 # the platform generator (fuzz_generator). Seeds: the reference platforms,
 # the good and bad test files and plans; the generator descriptions of
-# experiments/generator; the regression inputs of each. A crash fails the
+# models/platform/examples; the regression inputs of each. A crash fails the
 # run; its input is left in the target's regression folder, to be fixed
 # and kept.
 #   sh tests/fuzz/run.sh [SECONDS-PER-TARGET]

@@ -1,4 +1,4 @@
-# wrappers/smpi/smpi.cmake - the SMPI flavour (README, "Simulated clusters"),
+# wrappers/smpi/smpi.cmake - the SMPI flavour (wrappers/README.md, "The SMPI flavour"),
 # built only when HETMAP_SMPI_SCALAPACK names a ScaLAPACK source tarball
 # (Reference-ScaLAPACK 2.2.1, the release Debian's package is built from):
 #  1. ScaLAPACK with its own CMake build, C compiler smpicc (BLACS, PBLAS
