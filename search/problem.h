@@ -5,6 +5,8 @@
 
 #include "models/model.h"
 
+struct hm_top_k;
+
 #define HM_MAX_DEPTH 4096   /* largest level limit L */
 
 struct hm_problem {
@@ -13,6 +15,9 @@ struct hm_problem {
 	enum hm_routine routine;
 	double n;           /* matrix order */
 	int depth;          /* level limit L: at most L processes */
+	/* NULL, or where every configuration a search prices is offered (the
+	 * judge's candidates, top_k.h) */
+	struct hm_top_k *collect;
 };
 
 /* 0 if the depth is within 1..HM_MAX_DEPTH, else -1 with 'err' set. */

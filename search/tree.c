@@ -9,6 +9,7 @@
  * from below and calls the model with those bounds; the model's time never
  * decreases in an SP, so the result bounds every descendant of size p. */
 #include "tree.h"
+#include "top_k.h"
 #include "classes.h"
 #include "models/util/minmax.h"
 
@@ -354,6 +355,8 @@ static double best_config(struct hm_tree *t, int comm_off, struct hm_node *est)
 			double v = t->pb.model->time(t->pb.routine, t->pb.n, r, c, t->block[bi],
 						     &sp, &pr);
 
+			if (t->pb.collect && !comm_off && v < t->pb.collect->worst)
+				hm_top_k_offer(t->pb.collect, v, t->d, n->level, r, c, t->block[bi]);
 			if (v < best) {
 				best = v;
 				if (est) {

@@ -10,15 +10,16 @@ set -u
 root=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 fail=0
 declare -A rank=(
-	[wrappers]=0 [wrappers/smpi]=0 [wrappers/vcluster]=0  # programs under mpirun: stand alone
-	[models/util]=1                                        # errors, reads, files, clock
-	[models/platform]=2                                    # the cluster: files, units, generator
-	[models]=3                                             # the heterogeneity rule, the models
-	[search]=4                                             # trees, methods, users
-	[mapper/launch]=5                                      # plans, placements, launchers, jobs
-	[mapper/cli]=6                                         # the hetmap command
-	[tests]=7 [tests/fuzz]=7
-	[experiments]=8                                        # studies: nothing builds from them
+	[wrappers/smpi]=0 [wrappers/vcluster]=0               # the simulator's kernels, the emulated cluster
+	[wrappers]=1                                           # programs under mpirun: stand alone
+	[models/util]=2                                        # errors, reads, files, clock
+	[models/platform]=3                                    # the cluster: files, units, generator
+	[models]=4                                             # the heterogeneity rule, the models
+	[search]=5                                             # trees, methods, users
+	[mapper/launch]=6                                      # plans, placements, launchers, jobs
+	[mapper/cli]=7                                         # the hetmap command
+	[tests]=8 [tests/fuzz]=8
+	[experiments]=9                                        # studies: nothing builds from them
 )
 cd "$root" || exit 1
 if git rev-parse --git-dir >/dev/null 2>&1; then

@@ -52,6 +52,62 @@ expect 0 "" -- "$hm" run --plan "$tmp/job-gemm/plan.json" -p "$tmp/slow.json" --
 	--host-speed 50Gf --results "$res"
 expect 0 "" -- "$hm" run -p "$tmp/slow.json" -r gemm -n 600 -M GU --launcher smpi --host-speed 50Gf --results "$res"
 check "ten times slower hosts, a slower simulated GEMM" python3 -c 'import sys; assert float(sys.argv[2]) > 3 * float(sys.argv[1])' "$t_fast" "$(field measured_s)"
+# modeled kernels (wrappers/README.md): LU n = 1500 executed, then with the
+# kernels modeled and everything else charged as executed charges it: the
+# two simulated times agree, and the modeled run says it checked nothing
+expect 0 "" -- "$hm" run -p "$p" -n 1500 -M GU --launcher smpi --host-speed 50Gf --results "$res" -o "$tmp/job-x"
+t_exec=$(field measured_s)
+check "executed: the record says so" test "$(field kernels) $(field check.passed)" = '"executed" true'
+expect 0 "kernels modeled (no residual to check)" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher smpi \
+	--host-speed 50Gf --kernels modeled-as-executed --results "$res" -o "$tmp/job-m"
+check "modeled: kernels, verdict and no check in the record" \
+	test "$(field kernels) $(field program.verdict) $(field check.passed)" = '"modeled-as-executed" "modeled" null'
+check "modeled within 15 % of executed ($(field measured_s) s, $t_exec s)" python3 -c '
+import sys; m, x = map(float, sys.argv[1:]); assert abs(m / x - 1) < 0.15' "$(field measured_s)" "$t_exec"
+check "the driver was told, and the simulator's allocator too" \
+	grep -q -- '--modeled$' "$tmp/job-m/run.sh" && grep -q MALLOC_MMAP_THRESHOLD_ "$tmp/job-m/run.sh"
+expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher smpi --kernels modeled \
+	--results "$res"
+check "modeled: its panel rate measured, a time simulated" python3 -c '
+import sys; assert float(sys.argv[1]) > 0' "$(field measured_s)"
+expect 3 "needs a simulator launcher" -- "$hm" run -p "$p" -n 600 --kernels modeled --results "$res"
+expect 3 "--kernels must be one of executed, modeled, modeled-as-executed" -- "$hm" run -p "$p" -n 600 \
+	--launcher smpi --kernels fake --results "$res"
+# a user's program built with smpicc: ScaLAPACK's own LU tester, as it is
+# (it computes, and run warns) and linked with the modeled kernels (its
+# FAILED residual is no verdict: nothing was computed)
+for variant in tester tester-modeled; do
+	expect 0 "" -- "$hm" run -p "$p" -n 800 --launcher smpi --kernels modeled --host-speed 5Gf \
+		--results "$res" -o "$tmp/x-$variant" -- "$build/smpi/$variant/xdlu"
+done
+check "the tester linked with the kernels: modeled" \
+	test "$(field kernels) $(field program.verdict)" = '"modeled" "modeled"'
+check "SMPI shares the tester's big allocations" grep -q auto-shared-malloc-thresh "$tmp/x-tester-modeled/run.sh"
+expect 0 "xdlu computed its kernels" -- "$hm" run -p "$p" -n 800 --launcher smpi --kernels modeled \
+	--host-speed 5Gf --results "$res" -- "$build/smpi/tester/xdlu"
+check "the tester as it is: executed, its own check passed" \
+	test "$(field kernels) $(field program.verdict)" = '"executed" "passed"'
+# the simulator as judge: the model's 3 best and the users simulated, the
+# plan is the simulated best and says so
+expect 0 "decided by the simulator" -- "$hm" plan -p "$p" -n 1500 --judge 3 --host-speed 10Gf \
+	--judge-dir "$tmp/judge" -o "$tmp/judged.json"
+check "judged plan: the simulated best, every candidate accounted for" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); j = d["judge"]; c = j["candidates"]
+assert j["decided_by"] == "simulator" and j["engine"] == "smpi" and j["kernels"] == "modeled", j
+assert [x["label"] for x in c][:4] == ["GPTM", "GU", "CU", "EU"], c
+sim = [x for x in c if x["status"] == "simulated"]
+assert len(sim) >= 3 and all(x["simulated_s"] > 0 for x in sim), c
+best = min(sim, key=lambda x: x["simulated_s"])
+assert j["chosen"] == best["label"], (j["chosen"], best)
+p = d["plan"]
+assert (p["D"], p["r"], p["c"], p["b"], p["d"]) == (best["D"], best["r"], best["c"], best["b"], best["d"])
+assert all(x["status"] == "simulated" or x.get("same_as") for x in c), c' "$tmp/judged.json"
+check "the judge kept its simulations in --judge-dir" test -s "$tmp/judge/c00.jsonl" -a -s "$tmp/judge/c00.log"
+expect 3 "go with --judge K" -- "$hm" plan -p "$p" --judge-jobs 2
+expect 3 "" -- "$hm" plan -p "$p" --judge 0
+# (measuring this machine alone outlasts a tenth of a second)
+expect 5 "within --max-time" -- "$hm" plan -p "$p" -n 1500 --judge 2 --max-time 0.1
 # calibration under SMPI: the described links come back (50 us, 1 Gbit/s)
 expect 0 "wrote" -- "$hm" calibrate --launcher smpi -p "$p" -o "$tmp/cal.json" --block-sizes 64 \
 	--repeat 1 --min-time 0.01 --host-speed 50Gf

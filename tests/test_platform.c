@@ -1,10 +1,12 @@
 /* tests/test_platform.c - platform loader, units, tables and links. */
 #include "check.h"
 #include "models/platform/calibration.h"
+#include "models/platform/kernel_model.h"
 #include "models/platform/platform.h"
 #include "models/platform/units.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +250,37 @@ static void calibration_should_split_a_slow_wire(void)
 	cJSON_Delete(fit);
 }
 
+/* Shapes timed with a known dgemm model (a flop rate, a per-call and a
+ * per-element cost) come back as that model; a model that would need a
+ * negative coefficient gets the best non-negative one instead; too few
+ * shapes are refused. */
+static void kernel_fit_should_recover_the_coefficients(void)
+{
+	static const double truth[5] = { 2e-11, 3e-10, 0, 0, 2e-6 };
+	double shape[24][3], seconds[24];
+	struct hm_kernel_model m;
+	int n = 0;
+
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 6; j++, n++) {
+			shape[n][0] = 64 << i, shape[n][1] = 32 << (j % 3), shape[n][2] = 16 << (j / 2);
+			m = (struct hm_kernel_model){ 5, { truth[0], truth[1], truth[2], truth[3], truth[4] } };
+			seconds[n] = hm_kernel_seconds(&m, HM_KERNEL_DGEMM, shape[n][0], shape[n][1], shape[n][2]);
+		}
+	if (!CHECK(hm_kernel_fit(HM_KERNEL_DGEMM, (const double (*)[3])shape, seconds, n, &m) == 0))
+		return;
+	CHECK(m.nterms == 5);
+	for (int t = 0; t < 5; t++)
+		CHECK(fabs(m.c[t] - truth[t]) <= 1e-4 * truth[t] + 1e-16);
+	/* times that fall with k: the k term's best non-negative value is 0 */
+	for (int i = 0; i < n; i++)
+		seconds[i] = 1e-3 - 1e-7 * shape[i][2];
+	CHECK(hm_kernel_fit(HM_KERNEL_DGEMM, (const double (*)[3])shape, seconds, n, &m) == 0);
+	for (int t = 0; t < 5; t++)
+		CHECK(m.c[t] >= 0);
+	CHECK(hm_kernel_fit(HM_KERNEL_DGEMM, (const double (*)[3])shape, seconds, 4, &m) == -1);
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(reference_platforms_should_load_with_their_sizes),
 	CHECK_CASE(torc_should_hold_the_thesis_values),
@@ -256,6 +289,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(buffer_with_nul_should_be_rejected),
 	CHECK_CASE(calibration_should_fit_the_busy_cores_scale),
 	CHECK_CASE(calibration_should_split_a_slow_wire),
+	CHECK_CASE(kernel_fit_should_recover_the_coefficients),
 };
 
 CHECK_MAIN("test_platform")

@@ -15,6 +15,9 @@
  *     that holds two or more measures dgemm again while the others sleep
  *     (the busy-cores scale of models/README.md: how much faster a core
  *     runs when its node is otherwise idle);
+ *  1c. with --shapes, all processors at once again: dgemm, dtrsm and dger
+ *     on a set of shapes around LU's (the rows and block sizes), for the
+ *     simulator's kernel models (models/platform/kernel_model.h);
  *  2. ping-pong, one pair at a time, for each link scope present.
  * Ranks that wait sleep between polls, so they do not steal the core of
  * the rank being measured. Rank 0 prints one JSON line. */
@@ -29,14 +32,16 @@
 #include <unistd.h>
 
 #include "scalapack.h"
+#include "smpi/kernel_terms.h"
 
 enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20 };
 enum kernel { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };
 static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
+static const char *const shape_names[HM_NR_KERNELS] = { "dgemm", "dtrsm", "dger" };
 
 struct bench_args {
 	int bs[MAX_BS], nbs;
-	int rows, repeat, shadow, alone;
+	int rows, repeat, shadow, alone, shapes;
 	double min_time;        /* seconds each sample runs at least */
 	char **hosts;           /* host of each processor rank */
 	int nhosts;
@@ -85,6 +90,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "shadow", no_argument, NULL, 's' },
 		{ "alone", no_argument, NULL, 'a' },
+		{ "shapes", no_argument, NULL, 'S' },
 		{ "min-time", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,6 +110,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		case 'H': hosts_text = optarg; break;
 		case 's': a->shadow = 1; break;
 		case 'a': a->alone = 1; break;
+		case 'S': a->shapes = 1; break;
 		case 't': a->min_time = atof(optarg); break;
 		default: die(rank, "bad option");
 		}
@@ -234,6 +241,100 @@ static void measure_kernels(int m, int b, int repeat, double min_time, int nk,
 	free(d.A), free(d.B), free(d.C), free(d.L), free(d.X), free(d.X0), free(d.P), free(d.P0);
 }
 
+/* 1c: the shapes each kernel is timed at, shape[kernel][i] = {x, y, z}
+ * (smpi/kernel_terms.h): dgemm m, n in {rows/8, rows/2, rows} by every
+ * block size k; dtrsm every block size as the triangle's order by those
+ * right-hand sides; dger those rows by one column and by every block size. */
+enum { MAX_SHAPES = 3 * 3 * MAX_BS };
+struct shapes {
+	int count[HM_NR_KERNELS];
+	double shape[HM_NR_KERNELS][MAX_SHAPES][3];
+};
+
+static void make_shapes(const struct bench_args *a, struct shapes *sh)
+{
+	int side[3] = { a->rows / 8 > 1 ? a->rows / 8 : 1, a->rows / 2, a->rows };
+
+	memset(sh, 0, sizeof(*sh));
+	for (int i = 0; i < 3; i++)
+		for (int b = 0; b < a->nbs; b++) {
+			double *t = sh->shape[HM_KERNEL_DTRSM][sh->count[HM_KERNEL_DTRSM]++];
+
+			t[0] = a->bs[b], t[1] = side[i];
+			for (int j = 0; j < 3; j++) {
+				double *g = sh->shape[HM_KERNEL_DGEMM][sh->count[HM_KERNEL_DGEMM]++];
+
+				g[0] = side[i], g[1] = side[j], g[2] = a->bs[b];
+			}
+		}
+	for (int i = 0; i < 3; i++)
+		for (int b = -1; b < a->nbs; b++) {
+			double *g = sh->shape[HM_KERNEL_DGER][sh->count[HM_KERNEL_DGER]++];
+
+			g[0] = side[i], g[1] = b < 0 ? 1 : a->bs[b];
+		}
+}
+
+/* Seconds of one call of 'kernel' at shape s (the median of 'repeat'
+ * samples, each repeating the call for at least min_time / 10). */
+static double time_shape(enum hm_kernel kernel, const double *s, int repeat, double min_time,
+			 double *buf[3])
+{
+	static const double one_d = 1.0, minus_one = -1.0;
+	static const int one = 1;
+	int x = (int)s[0], y = (int)s[1], z = (int)s[2];
+	double samples[64];
+
+	if (repeat > 64)
+		repeat = 64;
+	for (int rep = -1; rep < repeat; rep++) {
+		double start = now();
+		long calls = 0;
+
+		do {
+			if (kernel == HM_KERNEL_DGEMM)
+				dgemm_("N", "N", &x, &y, &z, &minus_one, buf[0], &x, buf[1], &z, &one_d,
+				       buf[2], &x, 1, 1);
+			else if (kernel == HM_KERNEL_DTRSM)
+				dtrsm_("L", "L", "N", "U", &x, &y, &one_d, buf[0], &x, buf[1], &x, 1, 1, 1, 1);
+			else
+				dger_(&x, &y, &minus_one, buf[0], &one, buf[1], &one, buf[2], &x);
+			calls++;
+		} while (now() - start < min_time / 10);
+		if (rep >= 0)
+			samples[rep] = (now() - start) / calls;
+	}
+	for (int i = 1; i < repeat; i++)
+		for (int j = i; j > 0 && samples[j - 1] > samples[j]; j--) {
+			double t = samples[j];
+
+			samples[j] = samples[j - 1], samples[j - 1] = t;
+		}
+	return samples[repeat / 2];
+}
+
+/* 1c, every processor rank at once: out[kernel][i] seconds of shape i. */
+static void measure_shapes(const struct bench_args *a, const struct shapes *sh,
+			   double out[HM_NR_KERNELS][MAX_SHAPES])
+{
+	size_t len = (size_t)a->rows * a->rows;
+	double *buf[3] = { malloc(len * sizeof(double)), malloc(len * sizeof(double)),
+			   malloc(len * sizeof(double)) };
+
+	if (!buf[0] || !buf[1] || !buf[2]) {
+		fprintf(stderr, "hetmap-calibrate-bench: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	for (int i = 0; i < 3; i++)
+		fill(buf[i], len, 7 + (unsigned)i);
+	for (size_t i = 0; i < (size_t)a->rows; i++)     /* a unit triangle: dtrsm stays finite */
+		buf[0][i * a->rows + i] = 1.0;
+	for (int k = 0; k < HM_NR_KERNELS; k++)
+		for (int i = 0; i < sh->count[k]; i++)
+			out[k][i] = time_shape((enum hm_kernel)k, sh->shape[k][i], a->repeat, a->min_time, buf);
+	free(buf[0]), free(buf[1]), free(buf[2]);
+}
+
 /* One-way time per message size between ranks a and b (median of the
  * round trips / 2), measured by rank a; others must not call. */
 static void pingpong(int me, int a, int b, const long *sizes, double *out, char *buf)
@@ -335,7 +436,9 @@ int main(int argc, char **argv)
 	struct pair pairs[1 + 2 * MAX_PAIRS_PER_SCOPE];
 	long sizes[NR_SIZES];
 	int rank, size, nproc, npairs, nsamples;
-	double *samples, *all = NULL, *alone, *all_alone = NULL;
+	double *samples, *all = NULL, *alone, *all_alone = NULL, *all_shapes = NULL;
+	static double shape_s[HM_NR_KERNELS][MAX_SHAPES];
+	struct shapes sh;
 	char *buf;
 	cJSON *root = NULL, *procs = NULL, *pp = NULL;
 
@@ -347,11 +450,13 @@ int main(int argc, char **argv)
 	nsamples = a.nbs * NR_KERNELS * a.repeat;
 	samples = calloc((size_t)nsamples + 1, sizeof(double));
 	alone = calloc((size_t)a.nbs * a.repeat + 1, sizeof(double));
+	make_shapes(&a, &sh);
 	if (rank == 0) {
 		all = calloc((size_t)nsamples * size + 1, sizeof(double));
 		all_alone = calloc((size_t)a.nbs * a.repeat * size + 1, sizeof(double));
+		all_shapes = calloc((size_t)HM_NR_KERNELS * MAX_SHAPES * size, sizeof(double));
 	}
-	if (!samples || !alone || (rank == 0 && (!all || !all_alone)))
+	if (!samples || !alone || (rank == 0 && (!all || !all_alone || !all_shapes)))
 		die(rank, "out of memory");
 
 	/* 1. compute kernels, all processors at once */
@@ -382,6 +487,17 @@ int main(int argc, char **argv)
 	MPI_Gather(samples, nsamples, MPI_DOUBLE, all, nsamples, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 	if (a.alone)
 		measure_alone(&a, rank, nproc, alone, all_alone);
+	if (a.shapes) {
+		if (rank == 0)
+			fprintf(stderr, "calibrate: dgemm, dtrsm and dger at %d shapes on %d processors\n",
+				sh.count[0] + sh.count[1] + sh.count[2], nproc);
+		idle_barrier();
+		if (rank < nproc)
+			measure_shapes(&a, &sh, shape_s);
+		idle_barrier();
+		MPI_Gather(shape_s, HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, all_shapes,
+			   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	}
 
 	/* 2. ping-pong, one pair at a time */
 	for (int s = 0; s < NR_SIZES; s++)
@@ -400,6 +516,16 @@ int main(int argc, char **argv)
 
 			for (int s = 0; s < NR_SIZES; s++)
 				cJSON_AddItemToArray(bytes, cJSON_CreateNumber((double)sizes[s]));
+		}
+		if (a.shapes) {
+			cJSON *shapes = cJSON_AddObjectToObject(root, "shapes");
+
+			for (int k = 0; k < HM_NR_KERNELS; k++) {
+				cJSON *list = cJSON_AddArrayToObject(shapes, shape_names[k]);
+
+				for (int i = 0; i < sh.count[k]; i++)
+					cJSON_AddItemToArray(list, cJSON_CreateDoubleArray(sh.shape[k][i], 3));
+			}
 		}
 		procs = cJSON_AddArrayToObject(root, "processors");
 		pp = cJSON_AddArrayToObject(root, "pingpong");
@@ -446,6 +572,14 @@ int main(int argc, char **argv)
 						all + (size_t)r * nsamples + ((size_t)i * NR_KERNELS + k) * a.repeat,
 						a.repeat));
 			}
+			if (a.shapes) {
+				cJSON *per = cJSON_AddObjectToObject(e, "shape_seconds");
+
+				for (int k = 0; k < HM_NR_KERNELS; k++)
+					cJSON_AddItemToObject(per, shape_names[k], cJSON_CreateDoubleArray(
+						all_shapes + ((size_t)r * HM_NR_KERNELS + k) * MAX_SHAPES,
+						sh.count[k]));
+			}
 			if (a.alone && first_of_host(&a, r, nproc)) {
 				cJSON *per_b = cJSON_AddArrayToObject(e, "k3_dgemm_alone");
 
@@ -468,7 +602,7 @@ int main(int argc, char **argv)
 		}
 		cJSON_Delete(root);
 	}
-	free(buf), free(samples), free(all), free(alone), free(all_alone), free(a.hosts);
+	free(buf), free(samples), free(all), free(alone), free(all_alone), free(all_shapes), free(a.hosts);
 	MPI_Finalize();
 	return 0;
 }

@@ -37,12 +37,14 @@ struct args {
 	unsigned long seed;
 	int check;
 	int perturb;            /* spoil the result on purpose: tests the check */
+	int modeled;            /* SMPI with modeled kernels: shared matrices, no check */
 };
 
 /* A distributed matrix: descriptor and this rank's local block. */
 struct dmatrix {
 	int desc[9];
 	int rows, cols, lld;    /* local extent */
+	int shared;             /* SMPI_SHARED_MALLOC'd (modeled kernels) */
 	double *v;
 };
 
@@ -52,13 +54,16 @@ struct grid {
 
 static const char usage_text[] =
 	"usage: hetmap-driver --routine lu|gemm -n N -b B -r R -c C [--seed S] [--no-check]\n"
-	"                     [--perturb]\n"
+	"                     [--perturb] [--modeled]\n"
 	"Run pdgetrf (LU) or pdgemm (C = A B) of order N, block size B, on an R x C\n"
 	"grid (R*C must equal the number of MPI processes; rank k sits at row k / C,\n"
 	"column k mod C). Prints one JSON line: time of the routine alone (max over\n"
 	"ranks), GFLOP/s, the check (scaled residual, must be < 16) and where each\n"
 	"rank ran. --perturb spoils one entry of the result after the timing, to\n"
-	"show that the check catches it (exit code 3).\n";
+	"show that the check catches it (exit code 3). --modeled (built for SMPI only):\n"
+	"the simulated hosts' kernels are modeled (wrappers/smpi/kernels.c), so the\n"
+	"matrices are shared between ranks (SMPI_SHARED_MALLOC), their contents\n"
+	"meaningless and nothing is checked; only the time counts.\n";
 
 /* Only rank 0 reports argument errors; every rank reaches the same verdict. */
 static int quiet;
@@ -115,6 +120,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "seed", required_argument, NULL, 's' },
 		{ "no-check", no_argument, NULL, 'N' },
 		{ "perturb", no_argument, NULL, 'P' },
+		{ "modeled", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -134,6 +140,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 's': bad = parse_int(optarg, "--seed", 2147483647, &seed); break;
 		case 'N': a->check = 0; break;
 		case 'P': a->perturb = 1; break;
+		case 'M': a->modeled = 1, a->check = 0; break;
 		case 'h':
 			if (!quiet)
 				fputs(usage_text, stdout);
@@ -144,6 +151,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (bad)
 		return EXIT_BAD_ARGS;
 	a->seed = (unsigned long)seed;
+#ifndef SMPI_SHARED_MALLOC
+	if (a->modeled) {
+		complain("--modeled: modeled kernels exist only under SMPI (hetmap-driver-smpi)");
+		return EXIT_BAD_ARGS;
+	}
+#endif
 	if (optind < argc || a->lu < 0 || !a->n || !a->b || !a->r || !a->c) {
 		complain("%s", optind < argc ? "unexpected argument" :
 			 "--routine, -n, -b, -r and -c are required (see --help)");
@@ -171,26 +184,52 @@ static long global_index(int l, int nb, int p, int nprocs)
 	return ((long)(l / nb) * nprocs + p) * nb + l % nb;
 }
 
-static int dmatrix_init(struct dmatrix *m, const struct grid *g, int rows, int cols, int nb)
+/* Under modeled kernels the big matrices are one shared block mapped
+ * again and again (SMPI_SHARED_MALLOC): memory that does not grow with n.
+ * Their first block is filled, so that the pivots still come from data. */
+#define SHARED_FILL ((size_t)1 << 17)          /* doubles: SMPI's 1 MiB block */
+
+static int dmatrix_init(struct dmatrix *m, const struct grid *g, int rows, int cols, int nb,
+			int shared)
 {
 	static const int zero = 0;
+	size_t len;
 	int info;
 
 	m->rows = numroc_(&rows, &nb, &g->row, &zero, &g->rows);
 	m->cols = numroc_(&cols, &nb, &g->col, &zero, &g->cols);
 	m->lld = m->rows > 1 ? m->rows : 1;
+	m->shared = shared;
 	descinit_(m->desc, &rows, &cols, &nb, &nb, &zero, &zero, &g->context, &m->lld, &info);
-	m->v = malloc(((size_t)m->lld * (size_t)(m->cols > 0 ? m->cols : 1)) * sizeof(double));
+	len = ((size_t)m->lld * (size_t)(m->cols > 0 ? m->cols : 1)) * sizeof(double);
+#ifdef SMPI_SHARED_MALLOC
+	m->v = shared ? SMPI_SHARED_MALLOC(len) : malloc(len);
+#else
+	m->v = malloc(len);
+#endif
 	return info == 0 && m->v ? 0 : -1;
+}
+
+static void dmatrix_free(struct dmatrix *m)
+{
+#ifdef SMPI_SHARED_MALLOC
+	if (m->shared) {
+		SMPI_SHARED_FREE(m->v);
+		return;
+	}
+#endif
+	free(m->v);
 }
 
 static void dmatrix_fill(struct dmatrix *m, const struct grid *g, int nb, long n,
 			 unsigned long seed, int which)
 {
-	for (int lj = 0; lj < m->cols; lj++) {
+	size_t filled = 0, most = m->shared ? SHARED_FILL : (size_t)-1;
+
+	for (int lj = 0; lj < m->cols && filled < most; lj++) {
 		long gj = global_index(lj, nb, g->col, g->cols);
 
-		for (int li = 0; li < m->rows; li++)
+		for (int li = 0; li < m->rows && filled < most; li++, filled++)
 			m->v[(size_t)lj * m->lld + li] =
 				entry(seed, which, global_index(li, nb, g->row, g->rows), gj, n);
 	}
@@ -227,8 +266,8 @@ static int run_lu(const struct args *a, const struct grid *g, double *seconds, d
 	int *ipiv = NULL, ret = -1;
 	double t0;
 
-	if (dmatrix_init(&A, g, a->n, a->n, a->b) || dmatrix_init(&x, g, a->n, 1, a->b) ||
-	    dmatrix_init(&rhs, g, a->n, 1, a->b) ||
+	if (dmatrix_init(&A, g, a->n, a->n, a->b, a->modeled) || dmatrix_init(&x, g, a->n, 1, a->b, 0) ||
+	    dmatrix_init(&rhs, g, a->n, 1, a->b, 0) ||
 	    !(ipiv = malloc(((size_t)A.rows + a->b) * sizeof(int))))
 		goto out;
 	dmatrix_fill(&A, g, a->b, a->n, a->seed, 0);
@@ -255,7 +294,7 @@ static int run_lu(const struct args *a, const struct grid *g, double *seconds, d
 	}
 	ret = 0;
 out:
-	free(A.v), free(x.v), free(rhs.v), free(ipiv);
+	dmatrix_free(&A), dmatrix_free(&x), dmatrix_free(&rhs), free(ipiv);
 	return ret;
 }
 
@@ -270,9 +309,10 @@ static int run_gemm(const struct args *a, const struct grid *g, double *seconds,
 	double t0;
 
 	*info = 0;
-	if (dmatrix_init(&A, g, a->n, a->n, a->b) || dmatrix_init(&B, g, a->n, a->n, a->b) ||
-	    dmatrix_init(&C, g, a->n, a->n, a->b) || dmatrix_init(&x, g, a->n, 1, a->b) ||
-	    dmatrix_init(&y, g, a->n, 1, a->b) || dmatrix_init(&z, g, a->n, 1, a->b))
+	if (dmatrix_init(&A, g, a->n, a->n, a->b, a->modeled) ||
+	    dmatrix_init(&B, g, a->n, a->n, a->b, a->modeled) ||
+	    dmatrix_init(&C, g, a->n, a->n, a->b, a->modeled) || dmatrix_init(&x, g, a->n, 1, a->b, 0) ||
+	    dmatrix_init(&y, g, a->n, 1, a->b, 0) || dmatrix_init(&z, g, a->n, 1, a->b, 0))
 		goto out;
 	dmatrix_fill(&A, g, a->b, a->n, a->seed, 0);
 	dmatrix_fill(&B, g, a->b, a->n, a->seed, 2);
@@ -295,7 +335,8 @@ static int run_gemm(const struct args *a, const struct grid *g, double *seconds,
 	}
 	ret = 0;
 out:
-	free(A.v), free(B.v), free(C.v), free(x.v), free(y.v), free(z.v);
+	dmatrix_free(&A), dmatrix_free(&B), dmatrix_free(&C);
+	dmatrix_free(&x), dmatrix_free(&y), dmatrix_free(&z);
 	return ret;
 }
 
@@ -322,14 +363,18 @@ static void print_result(const struct args *a, const struct grid *g, double seco
 	cJSON_AddNumberToObject(o, "seconds", seconds);
 	cJSON_AddNumberToObject(o, "gflops", seconds > 0 ? flops / seconds * 1e-9 : 0);
 	cJSON_AddNumberToObject(o, "info", info);
+	cJSON_AddStringToObject(o, "kernels", a->modeled ? "modeled" : "executed");
 	check = cJSON_AddObjectToObject(o, "check");
-	cJSON_AddStringToObject(check, "kind", !a->check ? "none" :
-				a->lu ? "lu_solve_scaled_residual" : "gemm_scaled_residual");
+	cJSON_AddStringToObject(check, "kind", a->modeled ? "none: modeled kernels compute nothing" :
+				!a->check ? "none" : a->lu ? "lu_solve_scaled_residual" : "gemm_scaled_residual");
 	if (a->check) {
 		cJSON_AddNumberToObject(check, "residual", isfinite(resid) ? resid : -1);
 		cJSON_AddNumberToObject(check, "threshold", CHECK_THRESHOLD);
 	}
-	cJSON_AddBoolToObject(check, "passed", !a->check || (info == 0 && resid < CHECK_THRESHOLD));
+	if (a->modeled)     /* no verdict: there is no result to judge */
+		cJSON_AddNullToObject(check, "passed");
+	else
+		cJSON_AddBoolToObject(check, "passed", !a->check || (info == 0 && resid < CHECK_THRESHOLD));
 	ranks = cJSON_AddArrayToObject(o, "ranks");
 	for (int k = 0; k < g->size; k++) {
 		const char *host = places + (size_t)k * PLACE_LEN;
@@ -427,7 +472,7 @@ int main(int argc, char **argv)
 	ret = 0;
 	if (g.rank == 0) {
 		print_result(&a, &g, max_seconds, resid, max_info, places);
-		if (max_info)
+		if (max_info && !a.modeled)     /* modeled: the factors are meaningless */
 			ret = EXIT_SCALAPACK;
 		else if (a.check && !(resid < CHECK_THRESHOLD))
 			ret = EXIT_CHECK_FAILED;

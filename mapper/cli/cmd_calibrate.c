@@ -127,6 +127,7 @@ struct cal_setup {
 	double tolerance, timeout, min_time;
 	int split;              /* one processor per rank, not per node */
 	int all_busy_only;      /* no busy-cores scale (no alone phase) */
+	int no_shapes;          /* no kernel models for the simulator (no shapes phase) */
 	int launcher_major;     /* Open MPI 4 or 5: their syntax differs */
 };
 
@@ -163,7 +164,7 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 		       const struct hm_launcher *l, const struct hm_placement *pl,
 		       const char *file, const char *platform, char **extra, int nextra)
 {
-	struct hm_launch x = { pl, file, NULL, cs->launcher_major, platform, cs->host_speed };
+	struct hm_launch x = { pl, file, NULL, cs->launcher_major, platform, cs->host_speed, 0 };
 
 	hm_mpirun_argv(a, l, x, cs->mpirun, extra, nextra);
 	hm_argv_add(a, cs->bench);
@@ -175,6 +176,8 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 	hm_argv_add(a, "--shadow");
 	if (!cs->split && !cs->all_busy_only && shares_a_host(h))
 		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
+	if (!cs->no_shapes)
+		hm_argv_add(a, "--shapes");    /* the kernel models of the simulator */
 	hm_argv_add(a, "--hosts");
 	{
 		size_t size = (size_t)h->n * 201 + 1, len = 0;
@@ -318,13 +321,14 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 	for (int i = 0; i < p->nr_procs; i++)
 		hm_text_addf(&t, "%s%s:%d", i ? "," : "", p->procs[i].name, p->procs[i].cores);
 	*hosts_text = hm_text_done(&t);
-	cs->platform_xml = hm_simgrid_platform(p, b, &err);
+	cs->platform_xml = hm_simgrid_platform(p, b, HM_SIM_EXECUTED, &err);
 	hm_platform_free(p);
 	if (!*hosts_text || !cs->platform_xml) {
 		hm_cli_error("calibrate: %s: %s", cs->platform, cs->platform_xml ? "out of memory" : err.msg);
 		return HM_EXIT_INPUT;
 	}
-	if ((ret = hm_simulator_host_speed("calibrate", cs->host_speed_text, b, &cs->host_speed)))
+	if ((ret = hm_simulator_host_speed("calibrate", cs->host_speed_text, b, HM_SIM_EXECUTED,
+					   &cs->host_speed)))
 		return ret;
 	fprintf(stderr, "calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
 		"%.3f GFLOP/s\n", cs->platform, b, cs->host_speed / 1e9);
@@ -334,7 +338,7 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
-				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0, 0 };
+				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0, 0, 0 };
 	char *sim_hosts = NULL;
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
@@ -368,6 +372,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
 			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
 			{ 0, "all-busy-only", HM_OPT_FLAG, &cs.all_busy_only, NULL, "measure with every core busy only: no busy-cores scale (faster)", 0, 0 },
+			{ 0, "no-shapes", HM_OPT_FLAG, &cs.no_shapes, NULL, "do not time kernel shapes: no kernel models for the simulator's modeled kernels (faster)", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 

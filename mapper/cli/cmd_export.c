@@ -14,7 +14,7 @@
 struct export_format {
 	const char *name;
 	const char *summary;
-	char *(*text)(const struct hm_platform *p, int b, struct hm_error *err);
+	char *(*text)(const struct hm_platform *p, int b, enum hm_sim_kernels kernels, struct hm_error *err);
 };
 
 static const struct export_format formats[] = {
@@ -37,10 +37,12 @@ static const char *help_formats(void)
 
 static const struct hm_usage usage = {
 	"export",
-	"hetmap export FORMAT -p PLATFORM [-b B] [-o FILE]",
+	"hetmap export FORMAT -p PLATFORM [-b B] [--kernels MODE] [-o FILE]",
 	"Write the platform in another tool's format (to standard output without -o).\n"
 	"Speeds that depend on the block size are taken at b (-b; default the\n"
-	"platform's middle candidate block size).",
+	"platform's middle candidate block size). --kernels modeled adds each host's\n"
+	"kernel models for programs linked with hetmap's modeled kernels\n"
+	"(wrappers/README.md).",
 	NULL,
 };
 
@@ -63,13 +65,14 @@ static int write_text(const char *out, const char *text)
 
 int cmd_export(int argc, char **argv)
 {
-	const char *platform = NULL, *out = NULL;
-	int b = 0, first, ret;
+	const char *platform = NULL, *out = NULL, *kernels_name = "executed";
+	int b = 0, first, ret, kernels;
 	const struct export_format *fmt = NULL;
 	struct hm_usage u = usage;
 	const struct hm_option opts[] = {
 		{ 'p', "platform", HM_OPT_STRING, &platform, "FILE", "platform JSON, or builtin:NAME", 0, 0 },
 		{ 'b', "block", HM_OPT_INT, &b, "B", "block size at which speeds are taken", 1, HM_MAX_BLOCK },
+		{ 0, "kernels", HM_OPT_STRING, &kernels_name, "MODE", "executed (default), modeled or modeled-as-executed: the simulator's kernels", 0, 0 },
 		{ 'o', "output", HM_OPT_STRING, &out, "FILE", "write there (atomically) instead of stdout", 0, 0 },
 		HM_OPT_TABLE_END,
 	};
@@ -98,6 +101,11 @@ int cmd_export(int argc, char **argv)
 			     formats[0].name);
 		return HM_EXIT_USAGE;
 	}
+	if ((kernels = hm_sim_kernels_parse(kernels_name)) < 0) {
+		hm_cli_error("export: --kernels must be one of %s, not '%s'", hm_sim_kernels_list(),
+			     kernels_name);
+		return HM_EXIT_USAGE;
+	}
 	hm_error_clear(&err);
 	if (out && hm_atomic_check(out, &err)) {
 		hm_cli_report(&err);
@@ -110,7 +118,7 @@ int cmd_export(int argc, char **argv)
 	hm_cli_warnings(p);
 	if (!b)
 		b = p->block_sizes[p->nr_block_sizes / 2];
-	if (!(text = fmt->text(p, b, &err))) {
+	if (!(text = fmt->text(p, b, (enum hm_sim_kernels)kernels, &err))) {
 		hm_cli_error("export: %s: %s", platform, err.msg);
 		ret = strstr(err.msg, "memory") ? HM_EXIT_FAILURE : HM_EXIT_INPUT;
 	} else {

@@ -6,6 +6,8 @@
 #include "mapper/launch/launcher_detect.h"
 #include "mapper/launch/job.h"
 #include "launch_opts.h"
+#include "judge.h"
+#include "models/util/clock.h"
 #include "mapper/launch/placement.h"
 
 #include <stdlib.h>
@@ -21,7 +23,15 @@ static const struct hm_usage usage = {
 	"block size b with the least predicted time, and print or write the plan.",
 	"Budgets stop a search early: the best plan so far is given and hetmap\n"
 	"exits with code 5.\n"
-	"example: hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 20 -o plan.json",
+	"--judge K: SMPI simulates the model's K best configurations and the users\n"
+	"GU, CU and EU at n with hetmap's driver, the kernels modeled (needs the\n"
+	"SMPI flavour), --judge-jobs at a time, all within --max-time (give it: one\n"
+	"simulation of n = 30000 on 1000 ranks takes minutes); the plan is the\n"
+	"simulated best, and its \"judge\" lists every candidate's predicted and\n"
+	"simulated time.\n"
+	"examples:\n"
+	"  hetmap plan -p builtin:torc -r lu -n 2048 -M BTM -d 20 -o plan.json\n"
+	"  hetmap plan -p cluster.json -n 30000 --judge 4 --max-time 3600 -o plan.json",
 };
 
 /* The launch directory 'out' for the plan: plan.json, the launcher file,
@@ -66,8 +76,11 @@ int cmd_plan(int argc, char **argv)
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
-	int stop, fmt, ret;
-	cJSON *json = NULL;
+	struct hm_judge_opts jo = HM_JUDGE_OPTS_INIT;
+	struct hm_judge jd = { 0 };
+	int stop, fmt, ret, judge_ret = HM_EXIT_OK;
+	cJSON *json = NULL, *judged = NULL;
+	double start = hm_now();
 
 	hm_problem_opts_init(&po);
 	lo.launcher_name = NULL;        /* 'run' has a default launcher; 'plan' writes none unless asked */
@@ -78,6 +91,7 @@ int cmd_plan(int argc, char **argv)
 			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
 			HM_LAUNCH_OPTIONS(lo, hm_help_launchers("write the launch directory for this launcher (with -o DIR)", 0)),
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
+			HM_JUDGE_OPTIONS(jo),
 			HM_OPT_TABLE_END,
 		};
 
@@ -104,16 +118,29 @@ int cmd_plan(int argc, char **argv)
 			return HM_EXIT_USAGE;
 		}
 	}
+	if ((jo.jobs || jo.dir || jo.host_speed) && !jo.k) {
+		hm_cli_error("plan: --judge-jobs, --judge-dir and --host-speed go with --judge K");
+		return HM_EXIT_USAGE;
+	}
 	ret = hm_problem_open(&po, &pb, &p);
 	if (ret)
 		return ret;
+	if ((ret = hm_judge_start(&jd, &jo, &pb)))
+		goto cleanup;
 	ret = hm_run_named(method, &pb, &budget, &res);
+	pb.collect = NULL;
 	if (ret)
 		goto cleanup;
 	{
 		struct hm_plan_inputs in = { po.platform, &pb, &budget };
 
-		json = hm_plan_json(&in, &res);
+		if (jo.k && res.found)
+			judge_ret = hm_judge_decide(&jd, &in, &res, budget.max_seconds > 0 ?
+						    start + budget.max_seconds : 0, &judged);
+		if ((json = hm_plan_json(&in, &res)) && judged)
+			cJSON_AddItemToObject(json, "judge", judged);
+		else
+			cJSON_Delete(judged);
 	}
 	if (!json) {
 		ret = HM_EXIT_FAILURE;
@@ -129,6 +156,8 @@ int cmd_plan(int argc, char **argv)
 		free(text);
 	} else {
 		hm_print_result(stdout, &pb, &res);
+		if (judged)
+			hm_judge_print(stdout, judged);
 		hm_report_depth_limit(stdout, &pb, &res, budget.max_seconds,
 				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
 	}
@@ -137,7 +166,7 @@ int cmd_plan(int argc, char **argv)
 			     res.method, hm_stop_name(res.stopped), res.evaluated);
 	/* a budget that ran out before any configuration was evaluated is a
 	 * budget stop, not a problem without solution */
-	ret = res.stopped ? HM_EXIT_BUDGET : !res.found ? HM_EXIT_NO_PLAN : HM_EXIT_OK;
+	ret = res.stopped ? HM_EXIT_BUDGET : !res.found ? HM_EXIT_NO_PLAN : judge_ret;
 	if (out && res.found) {
 		struct hm_error err;
 
@@ -155,6 +184,7 @@ int cmd_plan(int argc, char **argv)
 release:
 	hm_result_release(&res);
 cleanup:
+	hm_judge_release(&jd);
 	hm_platform_free(p);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "models/platform/hostname.h"
 #include "models/platform/simgrid_platform.h"
 #include "wrappers/driver_limits.h"
+#include "wrappers/smpi/kernel_terms.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -42,7 +43,11 @@ static const struct hm_usage usage = {
 	"Profiles (--profile; chosen by PROGRAM's name when not given):\n"
 	"%PROFILES%"
 	"Launcher options: --launcher-args 'WORDS' (split at blanks; no shell).\n"
-	"exit codes: 0 run and check passed; 3 bad usage; 7 the job failed or printed\n"
+	"Simulators (--launcher smpi): --kernels modeled spends each simulated host's\n"
+	"modeled kernel time instead of computing (the user's n on hundreds of ranks;\n"
+	"no residual to check, the record's verdict says 'modeled'); a program of\n"
+	"yours must be linked with libhetmap-smpi-kernels (wrappers/README.md).\n"
+	"exit codes: 0 run and check passed (modeled: nothing to check); 3 bad usage; 7 the job failed or printed\n"
 	"no result; 8 the launcher cannot be started; 9 timeout; 10 the program's\n"
 	"check failed or it skipped the test; 128+N stopped by signal N.\n"
 	"examples:\n"
@@ -55,6 +60,8 @@ struct run_setup {
 	const char *results, *keep_dir, *plan_file, *host_speed_text;
 	const char *platform;           /* -p, or the plan's (simulators need it) */
 	const char *sim_platform;       /* simulators: the simulated platform, if not that one */
+	const char *kernels_name;       /* simulators: --kernels */
+	enum hm_sim_kernels kernels;
 	double host_speed;              /* simulators: this machine's core, flop/s */
 	struct hm_launch_opts lo;
 	double timeout;
@@ -66,6 +73,7 @@ struct reading {
 	const struct hm_app_profile *profile;
 	struct hm_app_result result;
 	struct hm_placement_check check;
+	int kernels_modeled;            /* the program printed HM_KERNELS_MARK */
 };
 
 static void read_line(const char *line, void *ctx)
@@ -74,6 +82,10 @@ static void read_line(const char *line, void *ctx)
 
 	if (hm_placement_check_line(&rd->check, line))
 		return;
+	if (!strcmp(line, HM_KERNELS_MARK)) {
+		rd->kernels_modeled = 1;
+		return;
+	}
 	if (rd->profile->read_line && !rd->profile->output_file)
 		rd->profile->read_line(&rd->result, line);
 }
@@ -179,6 +191,8 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 		cJSON_AddNumberToObject(rec, "simulator_host_speed", j->host_speed);
 		if (rs->sim_platform)
 			cJSON_AddStringToObject(rec, "simulated_platform", rs->sim_platform);
+		cJSON_AddStringToObject(rec, "kernels", hm_sim_kernels_name(rd->kernels_modeled ? rs->kernels
+									    : HM_SIM_EXECUTED));
 	}
 	launcher = cJSON_AddObjectToObject(rec, "launcher");
 	cJSON_AddStringToObject(launcher, "name", j->l->name);
@@ -291,9 +305,17 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 	return HM_EXIT_OK;
 }
 
-/* The exit code for what the program said, after the launcher's. */
-static int verdict_exit(const struct hm_job *j, const struct hm_app_result *r, int ret)
+/* The exit code for what the program said, after the launcher's. A
+ * program whose kernels were modeled computed nothing: whatever its check
+ * said, there is nothing to judge. */
+static int verdict_exit(const struct hm_job *j, struct hm_app_result *r, int kernels_modeled, int ret)
 {
+	if (kernels_modeled && r->found)
+		r->verdict = HM_VERDICT_MODELED;
+	else if (j->modeled_kernels && !ret)
+		fprintf(stderr, "hetmap: run: warning: --kernels was asked but %s computed its kernels (link "
+			"it with libhetmap-smpi-kernels ahead of the BLAS: wrappers/README.md)\n",
+			j->program.v[0]);
 	if (r->verdict == HM_VERDICT_FAILED || r->verdict == HM_VERDICT_SKIPPED) {
 		hm_cli_error("run: %s %s the test%s%s", j->program.v[0],
 			     r->verdict == HM_VERDICT_FAILED ? "failed" : "skipped",
@@ -325,7 +347,8 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, %s's own "
 			"time); placement %s; record appended to %s\n", j->pl->predicted,
 			rd->result.seconds, j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
-			j->profile->name, j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
+			j->profile->name, rd->kernels_modeled ? "simulated, kernels modeled (no residual to check)" :
+			j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
 			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
 			? "as planned" : "NOT as planned (see the record)", rs->results);
 	else
@@ -340,7 +363,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	const char *probe = rs->no_check ? NULL : hm_sibling_program("hetmap-probe", probe_buf, sizeof(probe_buf));
 	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
 	struct hm_argv a = { 0 };
-	struct reading rd = { j->profile, { 0 }, { 0 } };
+	struct reading rd = { j->profile, { 0 }, { 0 }, 0 };
 	/* a simulator's ranks are threads of the launcher: its environment is theirs */
 	struct hm_spawn_opts so = { rs->timeout, 5, j->l->platform_file ? (const char *const *)j->env.v : env,
 				    stdout, read_line, NULL, &rd, j->dir };
@@ -360,7 +383,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
 		goto out;
 	read_output_file(&rd, j->dir);
-	ret = verdict_exit(j, &rd.result, ret);
+	ret = verdict_exit(j, &rd.result, rd.kernels_modeled, ret);
 	{
 		cJSON *rec = make_record(rs, j, lf, &a, &res, ret, &rd);
 
@@ -424,7 +447,7 @@ static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl,
 			hm_platform_free(p);
 			return HM_EXIT_INPUT;
 		}
-	*xml = hm_simgrid_platform(p, pl->b, &err);
+	*xml = hm_simgrid_platform(p, pl->b, rs->kernels, &err);
 	hm_platform_free(p);
 	if (!*xml) {
 		hm_cli_error("run: %s: %s", path, err.msg);
@@ -436,7 +459,7 @@ static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl,
 			"unless --host-speed is given\n");
 		return HM_EXIT_OK;
 	}
-	return hm_simulator_host_speed("run", rs->host_speed_text, pl->b, &rs->host_speed);
+	return hm_simulator_host_speed("run", rs->host_speed_text, pl->b, rs->kernels, &rs->host_speed);
 }
 
 /* The launch directory: -o DIR, or a fresh one under $TMPDIR. */
@@ -452,6 +475,7 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 		return ret;
 	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
 	rq.platform_text = xml, rq.host_speed = rs->host_speed;
+	rq.modeled_kernels = l->platform_file && hm_sim_kernels_modeled(rs->kernels);
 	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
 	if (rs->keep_dir)
 		rq.dir = rs->keep_dir;
@@ -511,7 +535,8 @@ int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
-	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, NULL, NULL, 0, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
+	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, NULL, NULL, "executed", HM_SIM_EXECUTED,
+				0, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
@@ -534,6 +559,7 @@ int cmd_run(int argc, char **argv)
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
 			{ 0, "sim-platform", HM_OPT_STRING, &rs.sim_platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 },
+			{ 0, "kernels", HM_OPT_STRING, &rs.kernels_name, "MODE", "simulators: the BLAS kernels executed (default), modeled or modeled-as-executed", 0, 0 },
 			{ 0, "host-speed", HM_OPT_STRING, &rs.host_speed_text, "RATE", "simulators: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
 			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
 			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },
@@ -545,11 +571,21 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((ret = hm_launch_opts_check("run", &rs.lo)))
 		return ret;
+	if ((ret = hm_sim_kernels_parse(rs.kernels_name)) < 0) {
+		hm_cli_error("run: --kernels must be one of %s, not '%s'", hm_sim_kernels_list(), rs.kernels_name);
+		return HM_EXIT_USAGE;
+	}
+	rs.kernels = (enum hm_sim_kernels)ret;
 	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
 		char names[128];
 
 		hm_cli_error("run: launcher must be %s%s", hm_launcher_names(1, ", ", names, sizeof(names)),
 			     l ? " ('hetmap plan --launcher' writes the others' files)" : "");
+		return HM_EXIT_USAGE;
+	}
+	if (rs.kernels != HM_SIM_EXECUTED && !l->platform_file) {
+		hm_cli_error("run: --kernels %s needs a simulator launcher (smpi): real hosts compute",
+			     rs.kernels_name);
 		return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);
@@ -563,6 +599,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */
 	rs.no_check |= l->platform_file != NULL;     /* simulated hosts: nothing to check */
+
 	ret = get_plan(&rs, &po, method, &budget, &pl);
 	if (!ret && !(ret = make_job(&rs, &pl, l, &lf, &job)))
 		have_job = 1;

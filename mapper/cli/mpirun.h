@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "mapper/launch/launcher.h"
 #include "mapper/launch/spawn.h"
+#include "models/platform/simgrid_platform.h"
 
 /* Into 'out': launcher l's command for launch 'x' (its env is set here:
  * the ranks' environment), with 'mpirun' as argv[0], then the user's
@@ -29,8 +30,10 @@ const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *n
 
 /* A simulator's rate of this machine's core (flop/s) into *speed: the
  * --host-speed text 'given' (a flop rate, "50Gf"), else measured at block
- * size b (host_speed.h) and said on stderr. HM_EXIT_OK, or an exit code
- * after a message naming 'cmd'. */
-int hm_simulator_host_speed(const char *cmd, const char *given, int b, double *speed);
+ * size b (host_speed.h: dgemm's, the panel's when the kernels are
+ * modeled) and said on stderr. HM_EXIT_OK, or an exit code after a
+ * message naming 'cmd'. */
+int hm_simulator_host_speed(const char *cmd, const char *given, int b, enum hm_sim_kernels kernels,
+			    double *speed);
 
 #endif /* HM_MPIRUN_H */

@@ -108,6 +108,7 @@ static void read_driver(struct hm_app_result *r, const char *line)
 {
 	cJSON *doc, *check;
 	const cJSON *s, *g;
+	const char *kernels;
 
 	if (strncmp(line, "{\"hetmap_driver\"", 16) || r->raw)
 		return;
@@ -122,8 +123,12 @@ static void read_driver(struct hm_app_result *r, const char *line)
 	check = cJSON_GetObjectItemCaseSensitive(doc, "check");
 	r->seconds = cJSON_IsNumber(s) ? s->valuedouble : -1;
 	r->gflops = cJSON_IsNumber(g) ? g->valuedouble : -1;
-	r->verdict = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(check, "passed")) ?
-		     HM_VERDICT_PASSED : HM_VERDICT_FAILED;
+	kernels = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "kernels"));
+	if (kernels && !strcmp(kernels, "modeled"))
+		r->verdict = HM_VERDICT_MODELED;
+	else
+		r->verdict = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(check, "passed")) ?
+			     HM_VERDICT_PASSED : HM_VERDICT_FAILED;
 }
 
 /* HPL 2.x (also inside HPCC's output): the row after the "T/V" header,
@@ -271,7 +276,7 @@ void hm_app_result_release(struct hm_app_result *r)
 
 const char *hm_verdict_name(enum hm_verdict v)
 {
-	static const char *const names[] = { "unknown", "passed", "failed", "skipped" };
+	static const char *const names[] = { "unknown", "passed", "failed", "skipped", "modeled" };
 
-	return (unsigned)v < 4 ? names[v] : "?";
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }

@@ -10,7 +10,10 @@
 #include <cJSON.h>
 #include "placement.h"
 
-enum hm_verdict { HM_VERDICT_UNKNOWN, HM_VERDICT_PASSED, HM_VERDICT_FAILED, HM_VERDICT_SKIPPED };
+/* MODELED: the simulated kernels computed nothing, so no result is judged
+ * (wrappers/README.md, "Modeled kernels"). */
+enum hm_verdict { HM_VERDICT_UNKNOWN, HM_VERDICT_PASSED, HM_VERDICT_FAILED, HM_VERDICT_SKIPPED,
+		  HM_VERDICT_MODELED };
 
 /* What a profile read from the program's output. */
 struct hm_app_result {
@@ -50,7 +53,7 @@ const char *hm_help_app_profiles(void);
 
 void hm_app_result_init(struct hm_app_result *r);
 void hm_app_result_release(struct hm_app_result *r);
-/* "passed", "failed", "skipped", "unknown". */
+/* "passed", "failed", "skipped", "modeled", "unknown". */
 const char *hm_verdict_name(enum hm_verdict v);
 
 #endif /* HM_APP_PROFILE_H */

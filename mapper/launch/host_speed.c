@@ -18,12 +18,12 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of processors[0].k3_dgemm[0] (s/flop), or 0. */
-static double median_k(const cJSON *doc)
+/* The median of processors[0].KERNEL[0] (s/flop), or 0. */
+static double median_k(const cJSON *doc, const char *kernel)
 {
 	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(doc, "processors");
 	const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(procs, 0),
-									    "k3_dgemm"), 0);
+									    kernel), 0);
 	double v[64];
 	int n = 0;
 	const cJSON *s;
@@ -37,7 +37,7 @@ static double median_k(const cJSON *doc)
 	return v[n / 2];
 }
 
-double hm_measure_host_speed(int b, struct hm_error *err)
+double hm_measure_host_speed(int b, const char *kernel, struct hm_error *err)
 {
 	char self[4096], bs[32], rows[32], repeat[32];
 	const char *bench = hm_sibling_program("hetmap-calibrate-bench", self, sizeof(self));
@@ -54,12 +54,12 @@ double hm_measure_host_speed(int b, struct hm_error *err)
 	snprintf(repeat, sizeof(repeat), "%d", REPEAT);
 	if (hm_spawn_run(argv, &so, &res) || res.status != HM_SPAWN_EXITED || res.exit_code) {
 		cJSON_Delete(doc);
-		hm_error_set(err, "measuring this machine's dgemm rate with %s failed", bench);
+		hm_error_set(err, "measuring this machine's %s rate with %s failed", kernel, bench);
 		return 0;
 	}
-	k = doc ? median_k(doc) : 0;
+	k = doc ? median_k(doc, kernel) : 0;
 	cJSON_Delete(doc);
 	if (!(k > 0))
-		hm_error_set(err, "%s printed no dgemm sample", bench);
+		hm_error_set(err, "%s printed no %s sample", bench, kernel);
 	return k > 0 ? 1.0 / k : 0;
 }

@@ -39,6 +39,7 @@ struct hm_job_request {
 					 * on the cluster (plan's files) */
 	const char *platform_text;      /* simulators: the simulated platform (launcher.h) */
 	double host_speed;              /* simulators: this machine's core, flop/s */
+	int modeled_kernels;            /* simulators: the platform models the kernels */
 };
 
 struct hm_job_input {
@@ -59,6 +60,8 @@ struct hm_job {
 	int ninputs;
 	int made_dir;                   /* the directory was made for this job */
 	double host_speed;              /* simulators */
+	int modeled_kernels;            /* simulators: kernels modeled, memory shared */
+	double shared_malloc_bytes;     /* simulators: SMPI shares allocations this big; 0 none */
 };
 
 /* Resolve the profile, render arguments and inputs, make the directory.

@@ -279,6 +279,8 @@ static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
 	hm_argv_add(a, "-np");
 	hm_argv_addf(a, "%d", x->pl->D);
 	hm_argv_addf(a, "--cfg=smpi/host-speed:%.6gf", x->host_speed);
+	if (x->shared_malloc_bytes > 0)
+		hm_argv_addf(a, "--cfg=smpi/auto-shared-malloc-thresh:%.0f", x->shared_malloc_bytes);
 	for (const char *const *c = smpi_config; *c; c++)
 		hm_argv_add(a, *c);
 }

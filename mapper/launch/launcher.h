@@ -18,6 +18,7 @@ struct hm_launch {
 	int major;                      /* the launcher's major version; 0 unknown */
 	const char *platform;           /* simulators: the platform file's path */
 	double host_speed;              /* simulators: this machine's core, flop/s */
+	double shared_malloc_bytes;     /* simulators: share allocations this big; 0 none */
 };
 
 struct hm_launcher {

@@ -288,6 +288,76 @@ static cJSON *types_json(const struct measured *m, int nproc, int ntypes, const 
 	return types;
 }
 
+/* The kernel models of type t (its "kernels"), from the shapes the bench
+ * timed (raw "shapes", each processor rank's "shape_seconds"): per shape
+ * the median over the type's ranks, then the fit of kernel_model.h.
+ * type_of_rank[r] is rank r's type. The worst relative error of each fit
+ * over its shapes goes to the record. Nothing when the bench timed no
+ * shapes. */
+static void kernels_json(const cJSON *raw, const int *type_of_rank, int nranks, int ntypes,
+			 cJSON *types, cJSON *record)
+{
+	const cJSON *shapes = cJSON_GetObjectItemCaseSensitive(raw, "shapes");
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(raw, "processors");
+	cJSON *fits = NULL;
+
+	if (!cJSON_IsObject(shapes))
+		return;
+	for (int t = 0; t < ntypes; t++) {
+		cJSON *type = cJSON_GetArrayItem(types, t), *kernels = NULL;
+
+		for (int k = 0; k < HM_NR_KERNELS; k++) {
+			const cJSON *list = cJSON_GetObjectItemCaseSensitive(shapes, hm_kernel_name((enum hm_kernel)k));
+			int count = cJSON_GetArraySize(list);
+			double (*shape)[3] = calloc((size_t)count + 1, sizeof(*shape));
+			double *secs = calloc((size_t)count + 1, sizeof(double)), worst = 0;
+			struct hm_kernel_model km;
+			int used = 0;
+
+			for (int i = 0; shape && secs && i < count; i++) {
+				const cJSON *sh = cJSON_GetArrayItem(list, i);
+				double v[4096];
+				int nv = 0;
+
+				for (int r = 0; r < nranks && nv < 4096; r++) {
+					const cJSON *per = cJSON_GetObjectItemCaseSensitive(
+						cJSON_GetArrayItem(procs, r), "shape_seconds");
+					const cJSON *x = cJSON_GetArrayItem(
+						cJSON_GetObjectItemCaseSensitive(per, hm_kernel_name((enum hm_kernel)k)), i);
+
+					if (type_of_rank[r] == t && cJSON_IsNumber(x) && x->valuedouble > 0)
+						v[nv++] = x->valuedouble;
+				}
+				if (!nv || cJSON_GetArraySize(sh) != 3)
+					continue;
+				for (int d = 0; d < 3; d++)
+					shape[used][d] = cJSON_GetArrayItem(sh, d)->valuedouble;
+				secs[used++] = median(v, nv);
+			}
+			if (shape && secs && !hm_kernel_fit((enum hm_kernel)k, (const double (*)[3])shape, secs,
+							     used, &km)) {
+				const char *const *terms = hm_kernel_term_names((enum hm_kernel)k);
+				cJSON *model;
+				char key[64];
+
+				if (!kernels)
+					kernels = cJSON_AddObjectToObject(type, "kernels");
+				model = cJSON_AddObjectToObject(kernels, hm_kernel_name((enum hm_kernel)k));
+				for (int j = 0; j < km.nterms; j++)
+					cJSON_AddNumberToObject(model, terms[j], km.c[j]);
+				for (int i = 0; i < used; i++)
+					worst = fmax(worst, fabs(hm_kernel_seconds(&km, (enum hm_kernel)k, shape[i][0],
+									    shape[i][1], shape[i][2]) / secs[i] - 1));
+				if (!fits)
+					fits = cJSON_AddObjectToObject(record, "kernel_fit_worst_relative_error");
+				snprintf(key, sizeof(key), "%s.%s", type->string, hm_kernel_name((enum hm_kernel)k));
+				cJSON_AddNumberToObject(fits, key, worst);
+			}
+			free(shape), free(secs);
+		}
+	}
+}
+
 /* Fit each link scope from its pairs (median one-way time over the pairs
  * at each size). measured[c] says whether scope c had a pair. */
 static int fit_network(const cJSON *raw, double t_s[NR_SCOPES], double t_w[NR_SCOPES],
@@ -514,6 +584,17 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 		 o->when, o->nproc, ntypes, ntypes == 1 ? "" : "s", 100 * o->tolerance);
 	cJSON_AddStringToObject(plat, "description", desc);
 	cJSON_AddItemToObject(plat, "types", types_json(m, o->nproc, ntypes, first, bs, nbs, record));
+	/* each rank's type: its node's, or its own */
+	for (int r = 0; r < ranks_o->nproc; r++) {
+		int n = r;
+
+		if (o != ranks_o)
+			for (n = 0; n < o->nproc && strcmp(o->hosts[n], ranks_o->hosts[r]); n++)
+				;
+		first[r] = n < o->nproc ? m[n].type : -1;
+	}
+	kernels_json(raw, first, ranks_o->nproc, ntypes, cJSON_GetObjectItemCaseSensitive(plat, "types"),
+		     record);
 	cJSON_AddItemToObject(plat, "processors", processors_json(o, m, nbs, record));
 	/* ranks are per processor, or per core when merged into nodes */
 	if (!(net = network_json(raw, record, o->per_node ? ranks_o->hosts : o->names, ranks_o->nproc,

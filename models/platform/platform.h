@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include "models/util/error.h"
+#include "kernel_model.h"
 
 #define HM_MAX_PROCESSORS 100000   /* keeps per-pair work and memory bounded */
 #define HM_MAX_PLATFORM_BYTES ((size_t)16 << 20) /* a 100000-processor file is ~10 MB */
@@ -47,6 +48,10 @@ struct hm_proc_type {
 	 * its k), by routine (index: enum hm_routine, lu then gemm); 1 when
 	 * not given. Measured by experiments/cores/stacking.sh. */
 	double stacked[HM_NR_STACKED];
+	/* The simulator's kernel models, fitted by calibrate from timed
+	 * shapes (kernel_model.h); nterms 0 where not given: the simulator
+	 * then reads the k tables above. */
+	struct hm_kernel_model kernels[HM_NR_KERNELS];
 };
 
 struct hm_processor {

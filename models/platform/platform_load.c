@@ -270,11 +270,55 @@ static int load_stacked(struct loader *ld, const cJSON *it, const char *path,
 	return 0;
 }
 
+/* "kernels": {"dgemm": {"mnk": 2e-11, ..., "1": 3e-6}, ...}: the terms of
+ * kernel_model.h, each a number of seconds per unit of its term, >= 0;
+ * terms not given are 0. */
+static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
+			struct hm_proc_type *ty)
+{
+	static const char *const kernels[HM_NR_KERNELS + 1] = { "dgemm", "dtrsm", "dger", NULL };
+	char sub[512];
+
+	if (!it)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.kernels", path);
+	if (want_object(ld, it, sub) || check_keys(ld, it, sub, kernels, MAX_FIXED_KEYS))
+		return -1;
+	for (int k = 0; k < HM_NR_KERNELS; k++) {
+		const cJSON *model = cJSON_GetObjectItemCaseSensitive(it, kernels[k]);
+		const char *const *terms = hm_kernel_term_names((enum hm_kernel)k);
+		struct hm_kernel_model *m = &ty->kernels[k];
+		int positive = 0;
+
+		if (!model)
+			continue;
+		snprintf(sub, sizeof(sub), "%s.kernels.%s", path, kernels[k]);
+		if (want_object(ld, model, sub) || check_keys(ld, model, sub, terms, MAX_FIXED_KEYS))
+			return -1;
+		for (m->nterms = 0; terms[m->nterms]; m->nterms++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(model, terms[m->nterms]);
+
+			if (!v)
+				continue;
+			snprintf(sub, sizeof(sub), "%s.kernels.%s.%s", path, kernels[k], terms[m->nterms]);
+			if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 1e3))
+				return hm_error_at(ld->err, sub, "expected a number of seconds per unit of the "
+						   "term, at least 0");
+			m->c[m->nterms] = v->valuedouble;
+			positive |= v->valuedouble > 0;
+		}
+		snprintf(sub, sizeof(sub), "%s.kernels.%s", path, kernels[k]);
+		if (!positive)      /* every call free: surely not what was measured */
+			return hm_error_at(ld->err, sub, "a kernel model needs at least one positive coefficient");
+	}
+	return 0;
+}
+
 static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		     struct hm_proc_type *ty)
 {
 	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2",
-					    "busy_cores_scale", "stacked", "description", NULL };
+					    "busy_cores_scale", "stacked", "kernels", "description", NULL };
 	const cJSON *busy = cJSON_GetObjectItemCaseSensitive(it, "busy_cores_scale");
 	const cJSON *stacked = cJSON_GetObjectItemCaseSensitive(it, "stacked");
 	const cJSON *k3 = cJSON_GetObjectItemCaseSensitive(it, "k3");
@@ -303,7 +347,8 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 	snprintf(sub, sizeof(sub), "%s.k2_dgetf2", path);
 	if (load_table(ld, k2, sub, &block_keys, &ty->k2_dgetf2))
 		return -1;
-	if (load_stacked(ld, stacked, path, ty))
+	if (load_stacked(ld, stacked, path, ty) ||
+	    load_kernels(ld, cJSON_GetObjectItemCaseSensitive(it, "kernels"), path, ty))
 		return -1;
 	return busy ? load_busy_scale(ld, busy, path, ty) : 0;
 }

@@ -1,13 +1,70 @@
 /* models/platform/simgrid_platform.c - see simgrid_platform.h. */
 #include "simgrid_platform.h"
+#include "models/util/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-double hm_simgrid_speed(const struct hm_platform *p, int proc, int b)
+static const char *const sim_kernels_names[HM_NR_SIM_KERNELS] = { "executed", "modeled",
+								   "modeled-as-executed" };
+
+const char *hm_sim_kernels_name(enum hm_sim_kernels k)
 {
-	return 1.0 / hm_table_at(&p->types[p->procs[proc].type].k3_dgemm, b);
+	return (unsigned)k < HM_NR_SIM_KERNELS ? sim_kernels_names[k] : "?";
+}
+
+static int sim_kernels_item(const void *ctx, int i, char *out, size_t room)
+{
+	return snprintf(out, room, "%s", sim_kernels_names[i]);
+}
+
+const char *hm_sim_kernels_list(void)
+{
+	static char text[128];
+
+	return text[0] ? text : hm_join(text, sizeof(text), HM_NR_SIM_KERNELS, ", ", sim_kernels_item, NULL);
+}
+
+int hm_sim_kernels_parse(const char *name)
+{
+	for (int k = 0; k < HM_NR_SIM_KERNELS; k++)
+		if (!strcmp(name, sim_kernels_names[k]))
+			return k;
+	return -1;
+}
+
+int hm_sim_kernels_modeled(enum hm_sim_kernels k)
+{
+	return k != HM_SIM_EXECUTED;
+}
+
+double hm_simgrid_speed(const struct hm_platform *p, int proc, int b, enum hm_sim_kernels kernels)
+{
+	const struct hm_proc_type *ty = &p->types[p->procs[proc].type];
+
+	return 1.0 / hm_table_at(kernels == HM_SIM_MODELED ? &ty->k2_dgetf2 : &ty->k3_dgemm, b);
+}
+
+/* A kernel's model as a host property's value (wrappers/smpi/kernels.c):
+ * the type's fitted model, or its k table over b. */
+static void put_kernel_model(FILE *f, const struct hm_proc_type *ty, enum hm_kernel k)
+{
+	static const char *const property[HM_NR_KERNELS] = { "hm_dgemm", "hm_dtrsm", "hm_dger" };
+	const struct hm_table *t = k == HM_KERNEL_DGEMM ? &ty->k3_dgemm : k == HM_KERNEL_DTRSM ? &ty->k3_dtrsm
+					: &ty->k2_dgetf2;
+
+	fprintf(f, "<prop id=\"%s\" value=\"", property[k]);
+	if (ty->kernels[k].nterms) {
+		fputs("poly", f);
+		for (int i = 0; i < ty->kernels[k].nterms; i++)
+			fprintf(f, " %.9g", ty->kernels[k].c[i]);
+	} else {
+		fputs("table", f);
+		for (int i = 0; i < t->n; i++)
+			fprintf(f, " %d:%.9g", t->n > 1 ? t->b[i] : 1, t->k[i]);
+	}
+	fputs("\"/>", f);
 }
 
 static int link_cmp(const void *a, const void *b)
@@ -75,13 +132,21 @@ static double card_bandwidth(const struct hm_platform *p, const int *first_of_ho
 	return best;
 }
 
-static void put_hosts_and_links(FILE *f, const struct hm_platform *p, int b, const int *first_of_host,
-				const struct hm_link *wires, int nwires)
+static void put_hosts_and_links(FILE *f, const struct hm_platform *p, int b, enum hm_sim_kernels kernels,
+				const int *first_of_host, const struct hm_link *wires, int nwires)
 {
 	for (int i = 0; i < p->nr_procs; i++) {
 		fputs("    <host id=\"", f);
 		put_name(f, p->procs[i].name);
-		fprintf(f, "\" speed=\"%.9gf\" core=\"%d\"/>\n", hm_simgrid_speed(p, i, b), p->procs[i].cores);
+		fprintf(f, "\" speed=\"%.9gf\" core=\"%d\"", hm_simgrid_speed(p, i, b, kernels), p->procs[i].cores);
+		if (!hm_sim_kernels_modeled(kernels)) {
+			fputs("/>\n", f);
+			continue;
+		}
+		fputc('>', f);
+		for (int k = 0; k < HM_NR_KERNELS; k++)
+			put_kernel_model(f, &p->types[p->procs[i].type], (enum hm_kernel)k);
+		fputs("</host>\n", f);
 	}
 	for (int h = 0; h < p->nr_hosts; h++)
 		fprintf(f, "    <link id=\"card%d\" bandwidth=\"%.9gBps\" latency=\"0s\" "
@@ -113,7 +178,8 @@ static void put_routes(FILE *f, const struct hm_platform *p, const struct hm_lin
 	}
 }
 
-char *hm_simgrid_platform(const struct hm_platform *p, int b, struct hm_error *err)
+char *hm_simgrid_platform(const struct hm_platform *p, int b, enum hm_sim_kernels kernels,
+			  struct hm_error *err)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -139,11 +205,12 @@ char *hm_simgrid_platform(const struct hm_platform *p, int b, struct hm_error *e
 	fputs("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n", f);
 	fputs("<!-- written by hetmap from the platform '", f);
 	put_name(f, p->name);
-	fprintf(f, "': speeds are 1/k3_dgemm at b = %d; see models/platform/README.md in hetmap's source -->\n", b);
+	fprintf(f, "': kernels %s, speeds are 1/%s at b = %d; see models/platform/README.md in hetmap's "
+		"source -->\n", hm_sim_kernels_name(kernels), kernels == HM_SIM_MODELED ? "k2_dgetf2" : "k3_dgemm", b);
 	fputs("<platform version=\"4.1\">\n  <zone id=\"", f);
 	put_name(f, p->name);
 	fputs("\" routing=\"Full\">\n", f);
-	put_hosts_and_links(f, p, b, first_of_host, wires, nwires);
+	put_hosts_and_links(f, p, b, kernels, first_of_host, wires, nwires);
 	put_routes(f, p, wires, nwires);
 	fputs("  </zone>\n</platform>\n", f);
 	free(first_of_host), free(wires);

@@ -26,11 +26,36 @@
 
 #define HM_SIMGRID_MAX_PROCESSORS 400
 
+/* What a simulated run does with the BLAS kernels ScaLAPACK spends its
+ * time in (wrappers/README.md, "Modeled kernels"):
+ *  - executed: the kernels compute, on this machine, and SMPI charges all
+ *    computation at this core's dgemm time scaled by the host's dgemm
+ *    rate (host speed 1/k3_dgemm(b));
+ *  - modeled: dgemm, dtrsm and dger spend the time of the host's kernel
+ *    models (host properties hm_dgemm, hm_dtrsm, hm_dger) and dgemm and
+ *    dtrsm compute nothing; the work between them (row swaps, copies,
+ *    level-1 BLAS) runs here and is charged at the host's panel rate
+ *    (host speed 1/k2_dgetf2(b)): memory-bound work, like the panel;
+ *  - modeled-as-executed: the kernels modeled, the rest charged as
+ *    'executed' charges it: to check the models against full execution. */
+enum hm_sim_kernels { HM_SIM_EXECUTED, HM_SIM_MODELED, HM_SIM_MODELED_AS_EXECUTED, HM_NR_SIM_KERNELS };
+
+/* "executed", "modeled", "modeled-as-executed"; parse: the mode or -1. */
+const char *hm_sim_kernels_name(enum hm_sim_kernels k);
+int hm_sim_kernels_parse(const char *name);
+/* "executed, modeled, modeled-as-executed": for messages and help. */
+const char *hm_sim_kernels_list(void);
+/* 1 for the modes that model the kernels. */
+int hm_sim_kernels_modeled(enum hm_sim_kernels k);
+
 /* The XML text (malloc'd) with speeds at block size b, or NULL with 'err'
  * set (too many processors, out of memory). */
-char *hm_simgrid_platform(const struct hm_platform *p, int b, struct hm_error *err);
+char *hm_simgrid_platform(const struct hm_platform *p, int b, enum hm_sim_kernels kernels,
+			  struct hm_error *err);
 
-/* A processor's speed in flop/s at block size b, as exported. */
-double hm_simgrid_speed(const struct hm_platform *p, int proc, int b);
+/* A processor's speed in flop/s at block size b, as exported: what SMPI
+ * divides the computation it times by (smpi/host-speed is this machine's
+ * rate of the same kind: dgemm's, or the panel's when modeled). */
+double hm_simgrid_speed(const struct hm_platform *p, int proc, int b, enum hm_sim_kernels kernels);
 
 #endif /* HM_SIMGRID_PLATFORM_H */

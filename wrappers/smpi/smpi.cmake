@@ -6,7 +6,8 @@
 #     parts never call MPI; SimGrid 3.32's smpif90 misnames the objects of
 #     fixed-form sources), smpi_compat.h force-included into the C parts;
 #  2. hetmap-driver-smpi and hetmap-calibrate-bench-smpi, the native
-#     sources compiled with smpicc (wrappers/smpi/CMakeLists.txt).
+#     sources compiled with smpicc, the modeled kernels' library and
+#     ScaLAPACK's LU tester as a user's program (wrappers/smpi/CMakeLists.txt).
 # Once per build tree: the tarball is unpacked and built on the first
 # build only. Both land beside hetmap, which looks for them there.
 set(HETMAP_SMPI_SCALAPACK "" CACHE FILEPATH
@@ -55,7 +56,7 @@ ExternalProject_Add(scalapack-smpi
   INSTALL_COMMAND ""
   BUILD_BYPRODUCTS <BINARY_DIR>/lib/libscalapack.a
   LOG_CONFIGURE ON LOG_BUILD ON LOG_OUTPUT_ON_FAILURE ON)
-ExternalProject_Get_Property(scalapack-smpi BINARY_DIR)
+ExternalProject_Get_Property(scalapack-smpi BINARY_DIR SOURCE_DIR)
 ExternalProject_Add(hetmap-smpi
   SOURCE_DIR ${CMAKE_SOURCE_DIR}/wrappers/smpi
   PREFIX ${CMAKE_BINARY_DIR}/smpi/programs
@@ -64,6 +65,8 @@ ExternalProject_Add(hetmap-smpi
     -DCMAKE_C_COMPILER=${HM_SMPICC}
     -DHETMAP_SOURCE=${CMAKE_SOURCE_DIR}
     -DSCALAPACK_LIB=${BINARY_DIR}/lib/libscalapack.a
+    -DSCALAPACK_SOURCE=${SOURCE_DIR}
+    -DCMAKE_Fortran_COMPILER=${HM_GFORTRAN}
     -DOUT_DIR=${CMAKE_BINARY_DIR}
   INSTALL_COMMAND ""
   BUILD_ALWAYS ON

@@ -1,0 +1,480 @@
+/* mapper/cli/judge.c - the simulator as the plan's judge (see judge.h).
+ *
+ * Each candidate is one 'hetmap run --plan cNN.json --launcher smpi
+ * --kernels modeled' child, its output in cNN.log and its record in
+ * cNN.jsonl of the judge's directory: the run command already knows how to
+ * make the job, bound it in time and record it, so the judge only
+ * schedules. Children stay in hetmap's process group: Ctrl-C reaches them,
+ * and each stops its own simulation. */
+#define _GNU_SOURCE /* nftw's FTW_DEPTH | FTW_PHYS */
+#include "judge.h"
+#include "mpirun.h"
+#include "mapper/launch/job.h"
+#include "models/util/clock.h"
+#include "models/util/read_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum status { WAITING, RUNNING, SIMULATED, FAILED, TIMED_OUT, NOT_RUN, SAME };
+
+static const char *const status_names[] = { "waiting", "running", "simulated", "failed",
+					     "timeout", "not run: out of time", "same as another" };
+
+struct candidate {
+	char label[32];
+	struct hm_result r;     /* configuration and prediction (owned) */
+	int same_as;            /* SAME: the candidate it repeats */
+	enum status st;
+	pid_t pid;
+	double started, wall, simulated, host_speed;
+};
+
+struct judging {
+	struct hm_judge *jd;
+	const struct hm_plan_inputs *in;
+	struct candidate c[HM_TOP_K_MAX + 3];
+	int n;
+	char dir[4096];
+	int made_dir;
+	char self[4096];        /* this hetmap */
+};
+
+int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm_problem *pb)
+{
+	struct hm_error err;
+	char path[4096];
+
+	memset(jd, 0, sizeof(*jd));
+	jd->o = *o;
+	if (!o->k)
+		return HM_EXIT_OK;
+	if (access(hm_sibling_program("hetmap-driver-smpi", path, sizeof(path)), X_OK)) {
+		hm_cli_error("plan: --judge simulates hetmap's driver under SMPI, and %s is missing (build "
+			     "the SMPI flavour: wrappers/README.md)", path);
+		return HM_EXIT_NO_MPIRUN;
+	}
+	hm_error_clear(&err);
+	if (hm_top_k_init(&jd->top, o->k, pb->platform->nr_procs, &err)) {
+		hm_cli_error("plan: --judge: %s", err.msg);
+		return HM_EXIT_FAILURE;
+	}
+	pb->collect = &jd->top;
+	return HM_EXIT_OK;
+}
+
+void hm_judge_release(struct hm_judge *jd)
+{
+	hm_top_k_release(&jd->top);
+}
+
+static int same_config(const struct hm_result *a, const struct hm_result *b)
+{
+	return a->D == b->D && a->r == b->r && a->c == b->c && a->b == b->b &&
+	       !memcmp(a->d, b->d, (size_t)a->P * sizeof(int));
+}
+
+/* Add a candidate (its result taken over); a repeat is kept as SAME. */
+static void add(struct judging *jg, struct hm_result *r, const char *label)
+{
+	struct candidate *c = &jg->c[jg->n++];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->label, sizeof(c->label), "%s", label);
+	c->r = *r;
+	memset(r, 0, sizeof(*r));
+	c->simulated = NAN;
+	for (int i = 0; i < jg->n - 1; i++)
+		if (same_config(&jg->c[i].r, &c->r) && jg->c[i].st != SAME) {
+			c->st = SAME, c->same_as = i;
+			break;
+		}
+}
+
+/* The model's choice first, then the users (the comparison a person
+ * wants even when time runs short), then the model's next best. */
+static int gather(struct judging *jg, struct hm_result *plan)
+{
+	static const char *const users[] = { "GU", "CU", "EU" };
+	struct hm_problem pb = *jg->in->pb;
+	const struct hm_top_k *top = &jg->jd->top;
+	struct hm_error err;
+	struct hm_result r;
+	char label[32];
+	int rank = 1;
+
+	pb.collect = NULL;
+	hm_error_clear(&err);
+	snprintf(label, sizeof(label), "%s", plan->method);
+	if (hm_evaluate_config(&pb, plan->d, plan->r, plan->c, plan->b, plan->method, &r, &err))
+		goto fail;
+	add(jg, &r, label);
+	for (int u = 0; u < 3; u++) {
+		const struct hm_method *m = hm_method_find(users[u]);
+		struct hm_budget none = { 0, 0 };
+
+		if (hm_method_applies(m, &pb, &err))
+			continue;
+		if (hm_search(m, &pb, &none, &r, &err))
+			goto fail;
+		if (r.found)
+			add(jg, &r, users[u]);
+		else
+			hm_result_release(&r);
+	}
+	for (int i = 0; i < top->n && rank < top->k; i++) {
+		const struct hm_candidate *e = &top->e[i];
+
+		if (e->D == plan->D && e->r == plan->r && e->c == plan->c && e->b == plan->b &&
+		    !memcmp(e->d, plan->d, (size_t)plan->P * sizeof(int)))
+			continue;
+		if (hm_evaluate_config(&pb, e->d, e->r, e->c, e->b, plan->method, &r, &err))
+			goto fail;
+		snprintf(label, sizeof(label), "%s #%d", plan->method, ++rank);
+		add(jg, &r, label);
+	}
+	return HM_EXIT_OK;
+fail:
+	hm_cli_error("plan: --judge: %s", err.msg);
+	return HM_EXIT_FAILURE;
+}
+
+/* This machine's panel rate at each candidate's b, measured once per b
+ * before any simulation loads the machine. */
+static int host_speeds(struct judging *jg)
+{
+	for (int i = 0; i < jg->n; i++) {
+		struct candidate *c = &jg->c[i];
+		int ret;
+
+		for (int j = 0; j < i && !c->host_speed; j++)
+			if (jg->c[j].r.b == c->r.b && jg->c[j].host_speed > 0)
+				c->host_speed = jg->c[j].host_speed;
+		if (c->st == SAME || c->host_speed > 0)
+			continue;
+		if ((ret = hm_simulator_host_speed("plan", jg->jd->o.host_speed, c->r.b, HM_SIM_MODELED,
+						   &c->host_speed)))
+			return ret;
+	}
+	return HM_EXIT_OK;
+}
+
+static void file_of(const struct judging *jg, int i, const char *suffix, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/c%02d%s", jg->dir, i, suffix);
+}
+
+static int prepare_dir(struct judging *jg)
+{
+	struct hm_error err;
+	int ret;
+
+	if (!jg->jd->o.dir) {
+		if ((ret = hm_mpirun_temp_dir("judge", jg->dir, sizeof(jg->dir))))
+			return ret;
+		jg->made_dir = 1;
+	} else {
+		snprintf(jg->dir, sizeof(jg->dir), "%s", jg->jd->o.dir);
+		if (mkdir(jg->dir, 0777) && errno != EEXIST) {
+			hm_cli_error("plan: --judge-dir %s: %s", jg->dir, strerror(errno));
+			return HM_EXIT_OUTPUT;
+		}
+	}
+	for (int i = 0; i < jg->n; i++) {
+		char path[4200];
+		cJSON *doc;
+
+		if (jg->c[i].st == SAME)
+			continue;
+		file_of(jg, i, ".json", path, sizeof(path));
+		hm_error_clear(&err);
+		if (!(doc = hm_plan_json(jg->in, &jg->c[i].r)) || hm_json_write(path, doc, &err)) {
+			cJSON_Delete(doc);
+			hm_cli_report(&err);
+			return HM_EXIT_OUTPUT;
+		}
+		cJSON_Delete(doc);
+	}
+	return HM_EXIT_OK;
+}
+
+/* Start candidate i: 'hetmap run' on its plan, output into its log. */
+static int start(struct judging *jg, int i, double deadline)
+{
+	struct candidate *c = &jg->c[i];
+	char plan[4200], launch[4200], results[4200], log[4200];
+	struct hm_argv a = { 0 };
+	pid_t pid;
+
+	file_of(jg, i, ".json", plan, sizeof(plan));
+	file_of(jg, i, "", launch, sizeof(launch));
+	file_of(jg, i, ".jsonl", results, sizeof(results));
+	file_of(jg, i, ".log", log, sizeof(log));
+	hm_argv_add(&a, jg->self);
+	hm_argv_add(&a, "run");
+	hm_argv_add(&a, "--plan");
+	hm_argv_add(&a, plan);
+	hm_argv_add(&a, "--launcher");
+	hm_argv_add(&a, "smpi");
+	hm_argv_add(&a, "--kernels");
+	hm_argv_add(&a, "modeled");
+	hm_argv_add(&a, "--host-speed");
+	hm_argv_addf(&a, "%.9gMf", c->host_speed / 1e6);
+	hm_argv_add(&a, "--results");
+	hm_argv_add(&a, results);
+	hm_argv_add(&a, "-o");
+	hm_argv_add(&a, launch);
+	if (deadline > 0) {
+		hm_argv_add(&a, "--timeout");
+		hm_argv_addf(&a, "%.3f", fmax(deadline - hm_now(), 1));
+	}
+	if (a.failed) {
+		hm_argv_free(&a);
+		return -1;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(127);
+		execv(a.v[0], a.v);
+		fprintf(stderr, "hetmap: judge: %s: %s\n", a.v[0], strerror(errno));
+		_exit(127);
+	}
+	hm_argv_free(&a);
+	if (pid < 0)
+		return -1;
+	c->pid = pid, c->st = RUNNING, c->started = hm_now();
+	fprintf(stderr, "hetmap: judge: simulating %s (%d x %d, b = %d, %d processes; predicted %.4g s)\n",
+		c->label, c->r.r, c->r.c, c->r.b, c->r.D, c->r.eet);
+	return 0;
+}
+
+/* A finished child: its record's simulated time. */
+static void finish(struct judging *jg, int i, int wstatus)
+{
+	struct candidate *c = &jg->c[i];
+	char path[4200], *text, *last;
+	enum hm_read_status st;
+	size_t len;
+	cJSON *rec = NULL;
+	const cJSON *t, *code;
+
+	c->wall = hm_now() - c->started;
+	c->st = FAILED;
+	file_of(jg, i, ".jsonl", path, sizeof(path));
+	if ((text = hm_read_file(path, 64u << 20, &len, &st))) {
+		while (len > 0 && text[len - 1] == '\n')
+			text[--len] = '\0';
+		last = strrchr(text, '\n');
+		rec = cJSON_Parse(last ? last + 1 : text);
+		free(text);
+	}
+	t = cJSON_GetObjectItemCaseSensitive(rec, "measured_s");
+	code = cJSON_GetObjectItemCaseSensitive(rec, "exit_code");
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && cJSON_IsNumber(t) && t->valuedouble > 0) {
+		c->st = SIMULATED;
+		c->simulated = t->valuedouble;
+	} else if ((cJSON_IsNumber(code) && code->valueint == HM_EXIT_TIMEOUT) ||
+		   (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == HM_EXIT_TIMEOUT)) {
+		c->st = TIMED_OUT;
+	}
+	cJSON_Delete(rec);
+	file_of(jg, i, ".log", path, sizeof(path));
+	if (c->st == SIMULATED)
+		fprintf(stderr, "hetmap: judge: %s simulated %.4g s (predicted %.4g s), %.1f s of wall time\n",
+			c->label, c->simulated, c->r.eet, c->wall);
+	else
+		fprintf(stderr, "hetmap: judge: %s %s after %.1f s (its output: %s)\n", c->label,
+			status_names[c->st], c->wall, jg->jd->o.dir ? path : "removed with the directory");
+}
+
+static int running(const struct judging *jg)
+{
+	int k = 0;
+
+	for (int i = 0; i < jg->n; i++)
+		k += jg->c[i].st == RUNNING;
+	return k;
+}
+
+/* Keep 'jobs' children busy until every candidate ran or the deadline
+ * passed; a child past the deadline by more than its own timeout's grace
+ * is stopped. */
+static void simulate(struct judging *jg, int jobs, double deadline)
+{
+	int next = 0;
+
+	for (;;) {
+		int wstatus;
+		pid_t pid;
+
+		while (next < jg->n && running(jg) < jobs) {
+			struct candidate *c = &jg->c[next++];
+
+			if (c->st != WAITING)
+				continue;
+			if ((deadline > 0 && hm_now() >= deadline) || start(jg, next - 1, deadline))
+				c->st = NOT_RUN;
+		}
+		if (!running(jg))
+			return;
+		if ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+			for (int i = 0; i < jg->n; i++)
+				if (jg->c[i].st == RUNNING && jg->c[i].pid == pid)
+					finish(jg, i, wstatus);
+			continue;
+		}
+		if (pid < 0 && errno != EINTR)
+			return;
+		for (int i = 0; deadline > 0 && hm_now() > deadline + 30 && i < jg->n; i++)
+			if (jg->c[i].st == RUNNING)
+				kill(jg->c[i].pid, SIGTERM);
+		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	}
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st, (void)flag, (void)f;
+	remove(path);       /* what cannot go stays: the directory is only ours */
+	return 0;
+}
+
+static cJSON *record_json(const struct judging *jg, int chosen, int jobs)
+{
+	cJSON *o = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(o, "candidates");
+	const struct candidate *model = &jg->c[0];
+
+	cJSON_AddStringToObject(o, "engine", "smpi");
+	cJSON_AddStringToObject(o, "kernels", "modeled");
+	cJSON_AddNumberToObject(o, "jobs", jobs);
+	if (jg->jd->o.dir)
+		cJSON_AddStringToObject(o, "dir", jg->dir);
+	for (int i = 0; i < jg->n; i++) {
+		const struct candidate *c = &jg->c[i];
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "label", c->label);
+		cJSON_AddStringToObject(e, "method", c->r.method);
+		cJSON_AddNumberToObject(e, "D", c->r.D);
+		cJSON_AddNumberToObject(e, "r", c->r.r);
+		cJSON_AddNumberToObject(e, "c", c->r.c);
+		cJSON_AddNumberToObject(e, "b", c->r.b);
+		cJSON_AddItemToObject(e, "d", cJSON_CreateIntArray(c->r.d, c->r.P));
+		cJSON_AddNumberToObject(e, "predicted_s", c->r.eet);
+		if (c->st == SIMULATED)
+			cJSON_AddNumberToObject(e, "simulated_s", c->simulated);
+		else
+			cJSON_AddNullToObject(e, "simulated_s");
+		cJSON_AddStringToObject(e, "status", status_names[c->st]);
+		if (c->st == SAME)
+			cJSON_AddStringToObject(e, "same_as", jg->c[c->same_as].label);
+		if (c->wall > 0)
+			cJSON_AddNumberToObject(e, "wall_s", c->wall);
+		if (c->host_speed > 0)
+			cJSON_AddNumberToObject(e, "host_speed", c->host_speed);
+		cJSON_AddItemToArray(list, e);
+	}
+	cJSON_AddStringToObject(o, "decided_by", chosen >= 0 ? "simulator" : "model");
+	cJSON_AddStringToObject(o, "chosen", jg->c[chosen >= 0 ? chosen : 0].label);
+	cJSON_AddStringToObject(o, "model_choice", model->label);
+	if (chosen >= 0 && model->st == SIMULATED)
+		cJSON_AddNumberToObject(o, "chosen_over_model_choice", jg->c[chosen].simulated / model->simulated);
+	return o;
+}
+
+int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct hm_result *res,
+		    double deadline, cJSON **record)
+{
+	struct judging *jg = calloc(1, sizeof(*jg));
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = jd->o.jobs ? jd->o.jobs : cores > 0 ? (int)cores : 1;
+	int ret, chosen = -1;
+
+	*record = NULL;
+	if (!jg) {
+		hm_cli_error("plan: out of memory");
+		return HM_EXIT_FAILURE;
+	}
+	jg->jd = jd, jg->in = in;
+	hm_sibling_program("hetmap", jg->self, sizeof(jg->self));
+	if (!(ret = gather(jg, res)) && !(ret = host_speeds(jg)) && !(ret = prepare_dir(jg))) {
+		fprintf(stderr, "hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
+		simulate(jg, jobs, deadline);
+	}
+	for (int i = 0; i < jg->n; i++)
+		if (jg->c[i].st == SIMULATED &&
+		    (chosen < 0 || jg->c[i].simulated < jg->c[chosen].simulated))
+			chosen = i;
+	if (jg->n > 0)
+		*record = record_json(jg, chosen, jobs);
+	if (chosen >= 0) {
+		struct hm_result *w = &jg->c[chosen].r;
+
+		/* the search that found the candidates is the plan's */
+		w->evaluated = res->evaluated, w->pruned = res->pruned;
+		w->level_reached = res->level_reached, w->stopped = res->stopped;
+		w->seconds = res->seconds, w->seconds_to_best = res->seconds_to_best;
+		hm_result_release(res);
+		*res = *w;
+		memset(w, 0, sizeof(*w));
+	} else if (!ret) {
+		int out_of_time = 0;
+
+		for (int i = 0; i < jg->n; i++)
+			out_of_time |= jg->c[i].st == NOT_RUN || jg->c[i].st == TIMED_OUT;
+		hm_cli_error("plan: --judge: no candidate could be simulated%s: the plan is the model's",
+			     out_of_time ? " within --max-time" : "");
+		ret = out_of_time ? HM_EXIT_BUDGET : HM_EXIT_JOB_FAILED;
+	}
+	if (jg->made_dir)
+		nftw(jg->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	for (int i = 0; i < jg->n; i++)
+		hm_result_release(&jg->c[i].r);
+	free(jg);
+	return ret;
+}
+
+void hm_judge_print(FILE *f, const cJSON *record)
+{
+	const cJSON *e;
+
+	fprintf(f, "  judge        SMPI, kernels modeled; decided by the %s: %s\n",
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "decided_by")),
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "chosen")));
+	fprintf(f, "               %-10s %5s %11s %5s %12s %12s  %s\n", "candidate", "D", "grid", "b",
+		"predicted", "simulated", "status");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(record, "candidates")) {
+		const cJSON *sim = cJSON_GetObjectItemCaseSensitive(e, "simulated_s");
+		char grid[32], simt[32];
+
+		snprintf(grid, sizeof(grid), "%d x %d",
+			 cJSON_GetObjectItemCaseSensitive(e, "r")->valueint,
+			 cJSON_GetObjectItemCaseSensitive(e, "c")->valueint);
+		if (cJSON_IsNumber(sim))
+			snprintf(simt, sizeof(simt), "%.4g s", sim->valuedouble);
+		else
+			snprintf(simt, sizeof(simt), "-");
+		const char *same = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "same_as"));
+
+		fprintf(f, "               %-10s %5d %11s %5d %10.4g s %12s  %s%s\n",
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "label")),
+			cJSON_GetObjectItemCaseSensitive(e, "D")->valueint, grid,
+			cJSON_GetObjectItemCaseSensitive(e, "b")->valueint,
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "predicted_s")), simt,
+			same ? "same as " : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "status")),
+			same ? same : "");
+	}
+}

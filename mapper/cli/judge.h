@@ -1,0 +1,58 @@
+/* mapper/cli/judge.h - the simulator as the plan's judge ('hetmap plan --judge K',
+ * mapper/README.md, "The judge").
+ *
+ * The model ranks configurations; its errors are largest exactly where
+ * nothing else checks it (hundreds of cores, n in the tens of thousands).
+ * The judge takes the model's K best distinct configurations (d, r, c, b)
+ * the search priced (search/top_k.h) and the modeled users' GU, CU and EU,
+ * runs each as a simulated job - hetmap's driver under SimGrid's SMPI, the
+ * kernels modeled, at the user's n - several at a time, within the
+ * search's --max-time, and keeps the one the simulator finds fastest. The
+ * plan records every candidate's predicted and simulated time and which
+ * engine decided. */
+#ifndef HM_JUDGE_H
+#define HM_JUDGE_H
+
+#include "cli.h"
+#include "mapper/launch/plan.h"
+#include "search/top_k.h"
+
+struct hm_judge_opts {
+	int k;                  /* the model's candidates; 0: no judge */
+	int jobs;               /* simulations at once; 0: this machine's cores */
+	const char *dir;        /* where the simulations run (kept), or NULL: a
+				 * temporary directory, removed */
+	const char *host_speed; /* this machine's panel rate ("5Gf"), or NULL: measured once */
+};
+
+#define HM_JUDGE_OPTS_INIT { 0, 0, NULL, NULL }
+
+#define HM_JUDGE_OPTIONS(jo) \
+	{ 0, "judge", HM_OPT_INT, &(jo).k, "K", "simulate the model's K best configurations and GU, CU, EU (SMPI, kernels modeled) and keep the simulated best", 1, HM_TOP_K_MAX }, \
+	{ 0, "judge-jobs", HM_OPT_INT, &(jo).jobs, "J", "the judge's simulations at once (default: this machine's cores)", 1, 256 }, \
+	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there (default: a temporary directory, removed)", 0, 0 }, \
+	{ 0, "host-speed", HM_OPT_STRING, &(jo).host_speed, "RATE", "the judge's simulator: this machine's panel rate per core, e.g. 5Gf (default: measured)", 0, 0 }
+
+struct hm_judge {
+	struct hm_judge_opts o;
+	struct hm_top_k top;    /* the search's best configurations */
+};
+
+/* Before the search: the collector set in pb (pb->collect). HM_EXIT_OK,
+ * or an exit code after a message (the SMPI flavour missing, ...). */
+int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm_problem *pb);
+
+/* After it: simulate the candidates until 'deadline' (hm_now() time, 0:
+ * none) and decide. *res becomes the simulated best (the model's plan
+ * stays when nothing could be simulated); *record, the "judge" object of
+ * the plan, is added to 'plan_doc' by the caller. An exit code, with a
+ * message when it is not HM_EXIT_OK; the record is made either way. */
+int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct hm_result *res,
+		    double deadline, cJSON **record);
+
+/* What the judge did, for a person: one line per candidate. */
+void hm_judge_print(FILE *f, const cJSON *record);
+
+void hm_judge_release(struct hm_judge *jd);
+
+#endif /* HM_JUDGE_H */
