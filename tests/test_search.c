@@ -234,7 +234,7 @@ static void methods_should_match_brute_force(void)
 
 	for (trial = 0; trial < 40; trial++) {
 		struct hm_platform *p = random_platform(6);
-		struct hm_problem pb;
+		struct hm_problem pb = { 0 };
 		struct hm_error err;
 		struct hm_tree t;
 		double opt;
@@ -389,7 +389,7 @@ static void exact_should_match_exhaustive(void)
 
 	for (trial = 0; trial < 300; trial++) {
 		struct hm_platform *p = random_platform(12);
-		struct hm_problem pb;
+		struct hm_problem pb = { 0 };
 		struct hm_result ex, ref;
 		struct hm_error err;
 

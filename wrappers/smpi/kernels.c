@@ -68,9 +68,19 @@ static void parse(const char *text, struct kernel_model *m)
  * first host with a model says so on standard output, once: 'hetmap run'
  * reads that line to know the program's kernels were modeled (its
  * residual means nothing) and warns when a modeled run never prints it. */
+static void announce(void)
+{
+	/* each rank has its own copy of this file's variables (SMPI privatizes
+	 * them); the environment is the one process's */
+	if (getenv("HETMAP_KERNELS_ANNOUNCED"))
+		return;
+	setenv("HETMAP_KERNELS_ANNOUNCED", "1", 1);    /* SMPI runs one rank at a time */
+	printf("%s\n", HM_KERNELS_MARK);
+	fflush(stdout);
+}
+
 static const struct host_models *models_here(void)
 {
-	static int announced;   /* SMPI runs one rank at a time: no race */
 	sg_host_t host = sg_host_self();
 	struct host_models *hm = sg_host_get_data(host);
 
@@ -81,11 +91,8 @@ static const struct host_models *models_here(void)
 		}
 		for (int i = 0; i < HM_NR_KERNELS; i++) {
 			parse(sg_host_get_property_value(host, property[i]), &hm->kernel[i]);
-			if (hm->kernel[i].kind && !announced) {
-				announced = 1;
-				printf("%s\n", HM_KERNELS_MARK);
-				fflush(stdout);
-			}
+			if (hm->kernel[i].kind)
+				announce();
 		}
 		sg_host_set_data(host, hm);
 	}
