@@ -9,10 +9,11 @@ script installs it).
     analysis.py simulation DIR [--elapsed S] [--budget S]
         DIR/all.jsonl (one 'hetmap compare -f json' document a line) ->
         DIR/summary.md, DIR/ratio.png, DIR/time.png
-    analysis.py distinct PLANDIR
+    analysis.py distinct PLANDIR [--skip RUNS]
         print the plan files of PLANDIR (NNN-GROUP-LABEL.json, from
         'hetmap plan/predict -f json') that are distinct configurations,
-        one per line: the ones a study of plans runs
+        one per line: the ones a study of plans runs (less those the
+        records RUNS hold: a study resumed)
     analysis.py record PLANDIR OUT --study vcluster|smpi --model M --elapsed S
                        --cluster NAME --command TEXT
         the end of a study of plans: OUT/plans.tsv (what ran, who chose it)
@@ -44,6 +45,26 @@ script installs it).
         configurations beside the methods' plans, 'procs:RxC:b' lines
     analysis.py trust NATIVE SMPI
         SMPI's simulated times against the native runs' (smpi/trust.sh)
+    analysis.py modeled DIR [--elapsed S] [--command TEXT]
+        DIR/runs.jsonl (smpi/modeled.sh: every configuration simulated with
+        kernels executed and modeled) -> a Markdown summary on stdout
+    analysis.py measured-plans DIR OUTDIR
+        a study's distinct measured configurations as plan files in OUTDIR
+    analysis.py against RUNS DIR... [--elapsed S] [--command TEXT]
+        simulated records (RUNS) against the median measured runs of the
+        studies DIR... -> a Markdown summary on stdout (smpi/against_runs.sh)
+    analysis.py judged PLAN [JUDGEDIR RUNS] [--plans PREFIX]
+        after 'hetmap plan --judge': its candidates' records into RUNS, or
+        their plan files PREFIX-LABEL.json (scale/study.sh)
+    analysis.py targets DIR PLATFORMS [--elapsed S] [--command TEXT]
+        scale/targets.sh's jobs (DIR/cost.tsv, DIR/runs.jsonl, platforms in
+        PLATFORMS) -> a Markdown summary on stdout
+    analysis.py derive CALIBRATED DESCRIPTION
+        a generator description whose types say {"like": T, "slower": F},
+        made concrete from CALIBRATED's type T (k tables, kernel models)
+    analysis.py kernels PLATFORM CALIBRATED
+        PLATFORM with kernel models for the simulator on every type lacking
+        them: CALIBRATED's, scaled by the ratio of the types' k values
     analysis.py core-part PLATFORM [--remove 1]
         the calibrated PLATFORM with t_w_core on its links between
         processors as 'hetmap calibrate' writes it (or without, the
@@ -67,6 +88,7 @@ script installs it).
         BTM per problem (medians), and the searches at scale
 """
 import argparse
+import csv
 import json
 import math
 import os
@@ -276,7 +298,7 @@ def read_plans(plandir):
 
 
 def distinct(args):
-    seen = set()
+    seen = set(measurements(args.skip)) if args.skip and os.path.exists(args.skip) else set()
     for group, label, key, pred, path in read_plans(args.plandir):
         if key not in seen:
             seen.add(key)
@@ -317,14 +339,21 @@ def record(args):
 
 
 def measurements(runs):
-    """key -> [(measured seconds or nan, check passed)] in the order run."""
+    """key -> [(measured seconds or nan, check passed; None when the
+    kernels were modeled: nothing to check)] in the order run."""
     out = {}
     for rec in read_jsonl(runs):
         key, _ = plan_config(rec)
         m = rec.get("measured_s")
-        passed = bool((rec.get("check") or {}).get("passed"))
+        passed = None if rec.get("kernels") == "modeled" else bool((rec.get("check") or {}).get("passed"))
         out.setdefault(key, []).append((m if isinstance(m, (int, float)) else float("nan"), passed))
     return out
+
+
+def checks_cell(passed):
+    """'passed/runs' of the residual checks, 'modeled' when none could run."""
+    checked = [p for p in passed if p is not None]
+    return "%d/%d" % (sum(checked), len(checked)) if checked or not passed else "modeled"
 
 
 def vcluster_table(plans, measured):
@@ -341,7 +370,7 @@ def vcluster_table(plans, measured):
         ok = [t for t in times if not math.isnan(t)]
         rows[(group, key)] = {"group": group, "labels": [label], "key": key, "predicted": pred,
                               "runs": times, "median": statistics.median(ok) if ok else float("nan"),
-                              "checks": "%d/%d" % (sum(p for _, p in runs), len(runs))}
+                              "checks": checks_cell([p for _, p in runs])}
         order.append((group, key))
     return [rows[k] for k in order]
 
@@ -394,9 +423,11 @@ def summarize(args):
     stats = group_stats(rows)
     reps = max((len(r["runs"]) for r in rows), default=0)
     text = study_summary(stats, reps, info)
-    if info["study"] == "smpi":
+    if info["study"] in ("smpi", "scale"):
         text += ("\n## The plan against what the cluster could give\n\n" +
                  efficiency_table(out, PLAN_METHOD))
+    if os.path.isdir(os.path.join(out, "judge")):
+        text += ("\n## What the judge changes (plan --judge)\n\n" + judge_table(out))
     write_atomic(os.path.join(out, "summary.md"), text)
     study_plot(rows, info, out)
     if os.path.exists(os.path.join(out, "nodes.jsonl")):
@@ -411,13 +442,17 @@ def study_summary(stats, reps, info):
               "%.2fx" % (s["CU"] / s["plan"]), "%.2fx" % (s["EU"] / s["plan"]),
               "%.3f" % (s["plan"] / s["best"])] for s in stats]
     total = sum(s["n"] for s in stats)
-    simulated = info["study"] == "smpi"
-    head = (("# Plans simulated under SMPI (real ScaLAPACK, simulated clusters)\n\n"
-             "Model: %s. Generated by `%s` (%s s of runs). One simulated\n"
-             "run per configuration; every run checked by the driver (residual).\n\n") if simulated else
-            ("# Plans measured on the emulated cluster\n\n"
-             "Model: %%s. Generated by `%%s` (%%s s of runs). Median of %d\n"
-             "runs per configuration; every run checked by the driver (residual).\n\n" % reps))
+    simulated = info["study"] in ("smpi", "scale")
+    head = {"smpi": "# Plans simulated under SMPI (real ScaLAPACK, simulated clusters)\n\n"
+                    "Model: %s. Generated by `%s` (%s s of runs). One simulated\n"
+                    "run per configuration; every run checked by the driver (residual).\n\n",
+            "scale": "# Plans at scale, simulated under SMPI with modeled kernels\n\n"
+                     "Model: %s. Generated by `%s` (%s s of runs). One simulated\n"
+                     "run per configuration; the kernels modeled (no residual to check).\n\n",
+            "vcluster": "# Plans measured on the emulated cluster\n\n"
+                        "Model: %%s. Generated by `%%s` (%%s s of runs). Median of %d\n"
+                        "runs per configuration; every run checked by the driver (residual).\n\n" % reps}
+    head = head[info["study"]]
     return (head % (info["model"], info["command"], info["elapsed_s"]) +
             markdown_table(["group", "configurations", "MAPE", "Spearman", "plan (%s) s" % PLAN_METHOD,
                             "GU s", "CU s", "EU s", "best s", "plan/GU speedup", "plan/CU",
@@ -699,6 +734,257 @@ def scale(args):
     print(json.dumps(doc, indent=1))
 
 
+# ---- kernel models for described platforms (smpi/modeled.sh, scale/study.sh) ----
+
+KERNEL_RATIO = {"dgemm": ("k3_dgemm", "k3"), "dtrsm": ("k3_dtrsm", "k3"), "dger": ("k2_dgetf2",)}
+
+
+def type_k(t, keys, b):
+    """A type's k (s/flop) of the first of 'keys' it has, at block size b."""
+    v = next(t[k] for k in keys if k in t)
+    if isinstance(v, dict):
+        v = v.get(str(b), v[sorted(v, key=int)[len(v) // 2]])
+    return seconds_per_flop(v)
+
+
+def scaled_type(t, factor):
+    """Type t 'factor' times slower: every k and kernel coefficient times factor."""
+    out = {}
+    for k, v in t.items():
+        if k in ("k3", "k3_dgemm", "k3_dtrsm", "k2_dgetf2"):
+            out[k] = {b: x * factor for b, x in v.items()} if isinstance(v, dict) else v * factor
+        elif k == "kernels":
+            out[k] = {kern: {term: c * factor for term, c in m.items()} for kern, m in v.items()}
+        elif k != "busy_cores_scale":
+            out[k] = v
+    return out
+
+
+def derive(args):
+    """A generator description whose types read {"like": TYPE, "slower": F}
+    made concrete from a calibrated platform: TYPE's k tables and kernel
+    models, all F times slower. Its kernels are then this machine's, scaled,
+    so that executed and modeled kernels charge the same (smpi/modeled.sh)."""
+    cal = json.load(open(args.calibrated))
+    desc = json.load(open(args.description))
+    for name, t in desc["types"].items():
+        if "like" in t:
+            desc["types"][name] = scaled_type(cal["types"][t["like"]], float(t.get("slower", 1)))
+    print(json.dumps(desc, indent=1))
+
+
+def kernels(args):
+    """The platform with kernel models on every type that has none: the
+    calibrated platform's first type's, each kernel scaled by the ratio of
+    its k (dgemm, dtrsm, the panel's for dger) at the platform's middle
+    block size: a described cluster's kernels shaped like this machine's."""
+    cal = json.load(open(args.calibrated))
+    doc = json.load(open(args.platform))
+    ref = next(iter(cal["types"].values()))
+    blocks = doc.get("block_sizes") or [64]
+    b = blocks[len(blocks) // 2]
+    for t in doc["types"].values():
+        if "kernels" in t:
+            continue
+        t["kernels"] = {kern: {term: c * type_k(t, keys, b) / type_k(ref, keys, b)
+                               for term, c in ref["kernels"][kern].items()}
+                        for kern, keys in KERNEL_RATIO.items()}
+    print(json.dumps(doc, indent=1))
+
+
+def modeled(args):
+    """smpi/modeled.sh: per group (platform, routine, n), each configuration
+    simulated with its kernels executed and with them modeled: the ratio,
+    the largest error, the Spearman correlation of the two rankings, and
+    what each cost in wall time."""
+    runs = {}
+    for rec in read_jsonl(os.path.join(args.dir, "runs.jsonl")):
+        key, pred = plan_config(rec)
+        if isinstance(rec.get("measured_s"), (int, float)):
+            runs.setdefault(key, {})[rec.get("kernels", "executed")] = (rec["measured_s"], rec["wall_s"], pred)
+    groups = {}
+    for key, by in runs.items():
+        if "executed" in by and "modeled-as-executed" in by:
+            groups.setdefault("%s %s %d" % key[:3], []).append((key, by["executed"], by["modeled-as-executed"]))
+    rows, detail, worst = [], [], 0.0
+    for g, items in groups.items():
+        ex = [e[0] for _, e, _ in items]
+        mo = [m[0] for _, _, m in items]
+        err = [abs(m / e - 1) * 100 for e, m in zip(ex, mo)]
+        worst = max([worst] + err)
+        rows.append([g, len(items), "%.1f%%" % statistics.fmean(err), "%.1f%%" % max(err),
+                     "%.3f" % spearman(ex, mo), "%.0f s / %.0f s" % (sum(e[1] for _, e, _ in items),
+                                                                     sum(m[1] for _, _, m in items))])
+        for (key, e, m) in items:
+            detail.append([g, "[%s]" % ",".join(map(str, key[3])), "%dx%d" % key[4:6], key[6],
+                           "%.4g" % e[2], "%.4g" % e[0], "%.4g" % m[0], "%+.1f%%" % ((m[0] / e[0] - 1) * 100)])
+    print("# Modeled kernels against full execution (SMPI)\n")
+    print("Generated by `%s` (%s s of runs). Same platform, same host speed; the kernels executed\n"
+          "(residual checked) or modeled, everything else charged alike (`--kernels\n"
+          "modeled-as-executed`). Targets: every configuration within 5 %%, Spearman >= 0.95.\n"
+          % (args.command, args.elapsed))
+    print(markdown_table(["group", "configurations", "mean error", "largest error", "Spearman",
+                          "wall: executed / modeled"], rows))
+    print("\nLargest error over all configurations: %.1f%%.\n" % worst)
+    print(markdown_table(["group", "d", "grid", "b", "predicted s", "executed s", "modeled s", "modeled / executed"],
+                         detail))
+
+
+ROUTINE_FLOPS = {"lu": lambda n: 2.0 * n ** 3 / 3, "gemm": lambda n: 2.0 * n ** 3}
+
+
+def dgemm_rates(platform, plan):
+    """The summed dgemm rates (flop/s, at the plan's b) of the cores the plan
+    uses (a processor's min(d, cores)) and of all the platform's cores."""
+    used = every = 0.0
+    b = plan["b"]
+    for proc, d in zip(platform["processors"], plan["d"]):
+        rate = 1.0 / type_k(platform["types"][proc["type"]], ("k3_dgemm", "k3"), b)
+        cores = proc.get("cores", 1)
+        used += rate * min(d, cores)
+        every += rate * cores
+    return used, every
+
+
+def targets(args):
+    """scale/targets.sh: each job's simulated time and rate, its share of
+    the summed dgemm rates, and what simulating it cost (wall, memory)."""
+    cost = list(csv.DictReader(open(os.path.join(args.dir, "cost.tsv")), delimiter="\t"))
+    rows = []
+    for c in cost:
+        platform = json.load(open(os.path.join(args.platforms, c["platform"] + ".json")))
+        if c["simulated_s"] in ("", "None"):
+            rows.append([c["platform"], c["routine"], c["n"], c["method"], "failed"] + [""] * 6)
+            continue
+        plan = {"b": int(c["b"]), "d": [int(x) for x in c["d"].split(",")]}
+        used, every = dgemm_rates(platform, plan)
+        rate = ROUTINE_FLOPS[c["routine"]](float(c["n"])) / float(c["simulated_s"])
+        rows.append([c["platform"], c["routine"], c["n"], c["method"],
+                     "%s (%sx%s, b %s)" % (c["D"], c["r"], c["c"], c["b"]), "%.2f" % float(c["simulated_s"]),
+                     "%.0f" % (rate / 1e9), "%.0f%% / %.0f%%" % (100 * rate / used, 100 * rate / every),
+                     "%.1f min" % (float(c["wall_s"]) / 60), "%.2f GB" % (float(c["peak_pss_kB"]) / 1e6),
+                     "%.2f GB" % (float(c["used_rise_kB"]) / 1e6)])
+    print("# Simulating at the user's scale: what it costs\n")
+    print("Generated by `%s` (%s s). Kernels modeled, one simulation at a time on one core of\n"
+          "this machine. Rate: the routine's flops over the simulated time; 'of dgemm': that rate over\n"
+          "the summed dgemm rates (at b) of the cores the configuration uses / of all the platform's\n"
+          "cores. Memory: the simulator's peak PSS (the shared matrix counted once) and the rise of\n"
+          "the machine's used memory. Targets: LU n=50000 on 320 ranks <= 10 min and <= 4 GB; n=30000\n"
+          "on 1024 ranks <= 20 min; the plan >= 70 %% of its cores' dgemm rate at n=50000.\n"
+          % (args.command, args.elapsed))
+    print(markdown_table(["platform", "routine", "n", "method", "D (grid, b)", "simulated s", "GFLOP/s",
+                          "of dgemm: used / all", "wall", "peak PSS", "used memory rise"], rows))
+
+
+JUDGE_LABELS = {"GU": "GU", "CU": "CU", "EU": "EU"}
+
+
+def judge_label(label):
+    """A judge candidate's label as a study's plan label: the model's plan
+    'GPTM', its next best 'GPTM #2' -> 'top2', the users as they are."""
+    return JUDGE_LABELS.get(label) or ("top" + label.split("#")[1] if "#" in label else label)
+
+
+def judged(args):
+    """scale/study.sh, after 'hetmap plan --judge K': with JUDGEDIR and RUNS,
+    the candidates' simulated records (JUDGEDIR/cNN.jsonl) appended to RUNS;
+    with --plans PREFIX, a plan file PREFIX-LABEL.json per candidate and
+    PREFIX-judged.json for what the judge chose."""
+    doc = json.load(open(args.plan))
+    if args.judgedir:
+        with open(args.runs, "a") as out:
+            for name in sorted(os.listdir(args.judgedir)):
+                if name.endswith(".jsonl"):
+                    out.write(open(os.path.join(args.judgedir, name)).read())
+    if args.plans:
+        for c in doc["judge"]["candidates"] + [dict(doc["plan"], label="judged", predicted_s=doc["plan"]["predicted"]["total_s"])]:
+            plan = {"method": c["method"], "d": c["d"], "r": c["r"], "c": c["c"], "b": c["b"],
+                    "predicted": {"total_s": c["predicted_s"]}}
+            write_atomic("%s-%s.json" % (args.plans, judge_label(c["label"])),
+                         json.dumps({"hetmap_plan": 1, "inputs": doc["inputs"], "plan": plan}) + "\n")
+
+
+def judge_table(out):
+    """Per group of a study at scale (out/judge/GROUP.json, the plans
+    'hetmap plan --judge' wrote): the model's choice and the judge's, their
+    simulated times, and both against the group's best simulated."""
+    best = {}
+    for r in vcluster_table(read_plan_list(out), measurements(os.path.join(out, "runs.jsonl"))):
+        if not math.isnan(r["median"]):
+            best[r["group"]] = min(best.get(r["group"], float("inf")), r["median"])
+    rows = []
+    for name in sorted(os.listdir(os.path.join(out, "judge"))):
+        if not name.endswith(".json"):
+            continue
+        group = name[:-5]
+        j = json.load(open(os.path.join(out, "judge", name)))["judge"]
+        sim = {c["label"]: c.get("simulated_s") for c in j["candidates"]}
+        for c in j["candidates"]:
+            if c.get("same_as"):
+                sim[c["label"]] = sim.get(c["same_as"])
+        model, chosen = sim.get(j["model_choice"]), sim.get(j["chosen"])
+        b = best.get(group)
+        rows.append([group, j["model_choice"], "%.4g" % model if model else "-", j["chosen"],
+                     "%.4g" % chosen if chosen else "-", j["decided_by"],
+                     "%.3f" % (model / b) if model and b else "-", "%.3f" % (chosen / b) if chosen and b else "-",
+                     "%d" % sum(1 for c in j["candidates"] if c.get("simulated_s") is not None)])
+    return markdown_table(["group", "model's choice", "simulated s", "judge's choice", "simulated s",
+                           "decided by", "model / best", "judge / best", "simulated"], rows)
+
+
+def measured_plans(args):
+    """A study's distinct measured configurations as plan files in OUTDIR
+    (NNN.json; 'measured_s', the median of its runs, kept beside the plan):
+    what smpi/against_runs.sh simulates."""
+    by = {}
+    for rec in read_jsonl(os.path.join(args.dir, "runs.jsonl")):
+        if isinstance(rec.get("measured_s"), (int, float)) and (rec.get("check") or {}).get("passed"):
+            key, _ = plan_config(rec)
+            by.setdefault(key, (rec, []))[1].append(rec["measured_s"])
+    for i, (rec, times) in enumerate(by.values()):
+        doc = {"hetmap_plan": 1, "inputs": rec["inputs"], "plan": rec["plan"],
+               "measured_s": statistics.median(times), "study": os.path.basename(os.path.normpath(args.dir))}
+        write_atomic(os.path.join(args.outdir, "%03d.json" % i), json.dumps(doc) + "\n")
+
+
+def against(args):
+    """smpi/against_runs.sh: each simulated configuration against the
+    median of its measured runs, per study and kernels mode."""
+    measured = {}
+    for d in args.dirs:
+        study = os.path.basename(os.path.normpath(d))
+        for rec in read_jsonl(os.path.join(d, "runs.jsonl")):
+            if isinstance(rec.get("measured_s"), (int, float)) and (rec.get("check") or {}).get("passed"):
+                measured.setdefault((study, plan_config(rec)[0]), []).append(rec["measured_s"])
+    errors = {}
+    for rec in read_jsonl(args.runs):
+        if not isinstance(rec.get("measured_s"), (int, float)):
+            continue
+        study = os.path.basename(os.path.dirname(rec["simulated_platform"]))
+        real = measured.get((study, plan_config(rec)[0]))
+        if real:
+            e = (rec["measured_s"] / statistics.median(real) - 1) * 100
+            errors.setdefault((study, rec.get("kernels", "executed")), []).append(e)
+    modes = sorted({m for _, m in errors})
+    rows = []
+    for study in dict.fromkeys(s for s, _ in errors):
+        cells = []
+        for m in modes:
+            e = errors.get((study, m), [])
+            cells.append("%.1f%% (%+.1f%%, n=%d)" % (statistics.fmean(abs(x) for x in e), statistics.fmean(e), len(e))
+                         if e else "-")
+        rows.append([study] + cells)
+    allm = {m: [abs(x) for (s, mm), v in errors.items() if mm == m for x in v] for m in modes}
+    rows.append(["all"] + ["%.1f%% (n=%d)" % (statistics.fmean(v), len(v)) if v else "-" for v in allm.values()])
+    print("# SMPI against the emulated cluster's measured runs\n")
+    print("Generated by `%s` (%s s of runs). Each distinct configuration that ran on a study's\n"
+          "emulated cluster, simulated on the platform the study calibrated there; the error is\n"
+          "|simulated - median measured| / median measured, mean over the configurations (in\n"
+          "parentheses the mean signed error and their number). Target for modeled kernels: mean <= 10 %%.\n"
+          % (args.command, args.elapsed))
+    print(markdown_table(["study"] + ["kernels %s" % m for m in modes], rows))
+
+
 def core_part(args):
     """A calibrated platform's links between processors with t_w_core as
     'hetmap calibrate' writes it (the same-processor t_w, when below the
@@ -787,8 +1073,8 @@ def trust(args):
 def efficiency_table(out, method):
     """Per group of a simulated study (out/plans.tsv, out/runs.jsonl, the
     clusters in out/clusters/): the plan's GFLOP/s (the driver's) against
-    the sum of the dgemm speeds, at the plan's b, of every core of the
-    simulated cluster (what it could use)."""
+    the summed dgemm rates, at the plan's b, of the cores it uses and of
+    every core of the simulated cluster (dgemm_rates)."""
     chosen = {}
     for r in read_table(os.path.join(out, "plans.tsv")):
         if r["label"] == method:
@@ -799,18 +1085,14 @@ def efficiency_table(out, method):
         group = "%s-%s-%d" % (inp["platform_name"].replace("-measured", ""), inp["routine"], inp["n"])
         if (group, ",".join(map(str, plan["d"])), plan["r"], plan["c"], plan["b"]) not in chosen:
             continue
-        with open(os.path.join(out, "clusters", os.path.basename(rec["simulated_platform"]))) as f:
-            doc = json.load(f)
-        b = str(plan["b"])
-
-        def k3(t):
-            v = t.get("k3_dgemm", t.get("k3"))
-            return seconds_per_flop(v[b] if isinstance(v, dict) and b in v else v)
-        peak = sum(p.get("cores", 1) / k3(doc["types"][p["type"]]) for p in doc["processors"]) / 1e9
+        cluster = rec.get("simulated_platform") or inp["platform"]
+        with open(os.path.join(out, "clusters", os.path.basename(cluster))) as f:
+            used, every = dgemm_rates(json.load(f), plan)
         got = (rec.get("driver") or {}).get("gflops", float("nan"))
-        rows.append([group, "%.1f" % got, "%.1f" % peak, "%.1f%%" % (100 * got / peak)])
-    return markdown_table(["group", "plan (%s) GFLOP/s" % method,
-                           "sum of the cores' dgemm GFLOP/s", "fraction"], rows)
+        rows.append([group, "%.1f" % got, "%.1f" % (used / 1e9), "%.1f%%" % (100e9 * got / used),
+                     "%.1f" % (every / 1e9), "%.1f%%" % (100e9 * got / every)])
+    return markdown_table(["group", "plan (%s) GFLOP/s" % method, "its cores' dgemm GFLOP/s", "fraction",
+                           "all cores' dgemm GFLOP/s", "fraction"], rows)
 
 SMPI_TARGETS = ("plan >= 1.25x faster than GU, not slower than CU or EU, within 5% of the best\n"
                 "simulated; model error < 15%, rank correlation >= 0.9.")
@@ -1003,7 +1285,7 @@ def stacked_plans(args):
 
 COMMANDS = {
     "simulation": (simulation, [("dir", None), ("--elapsed", "?"), ("--budget", "?")]),
-    "distinct": (distinct, [("plandir", None)]),
+    "distinct": (distinct, [("plandir", None), ("--skip", "?")]),
     "record": (record, [("plandir", None), ("out", None), ("--study", "vcluster"), ("--model", "grid"),
                         ("--elapsed", "0"), ("--cluster", "?"), ("--command", "?")]),
     "summarize": (summarize, [("dir", None)]),
@@ -1014,6 +1296,13 @@ COMMANDS = {
     "models": (models, [("dirs", "*")]),
     "scale": (scale, [("platform", None), ("--factor", "0"), ("--fastest", "0")]),
     "core-part": (core_part, [("platform", None), ("--remove", "0")]),
+    "modeled": (modeled, [("dir", None), ("--elapsed", "?"), ("--command", "?")]),
+    "measured-plans": (measured_plans, [("dir", None), ("outdir", None)]),
+    "against": (against, [("runs", None), ("dirs", "*"), ("--elapsed", "?"), ("--command", "?")]),
+    "derive": (derive, [("calibrated", None), ("description", None)]),
+    "kernels": (kernels, [("platform", None), ("calibrated", None)]),
+    "judged": (judged, [("plan", None), ("judgedir", "?"), ("runs", "?"), ("--plans", None)]),
+    "targets": (targets, [("dir", None), ("platforms", None), ("--elapsed", "?"), ("--command", "?")]),
     "trust": (trust, [("native", None), ("smpi", None)]),
     "sweep": (sweep, [("platform", None), ("--max", "24")]),
     "speed": (speed, [("dir", None), ("--elapsed", "?"), ("--repeats", "?")]),
@@ -1031,6 +1320,8 @@ def main():
         for arg, default in arguments:
             if default == "*":
                 s.add_argument(arg, nargs="*")
+            elif default == "?" and not arg.startswith("--"):
+                s.add_argument(arg, nargs="?")
             elif default is None and not arg.startswith("--"):
                 s.add_argument(arg)
             else:

@@ -57,3 +57,90 @@ runs_end() {
 	mv "$runs" "$out/runs.jsonl"
 	elapsed=$(($(date +%s) - start))
 }
+
+# core_rate B [KERNEL]: sets $rate to this machine's rate per core at block
+# size B of KERNEL (k3_dgemm, or k2_dgetf2: the panel's), e.g. "49.2Gf":
+# what a simulator scales the computation it times here by; measured once
+# per (B, KERNEL) in a study (call it in the script's shell, not in $(...))
+core_rate() {
+	kernel=${2:-k3_dgemm}
+	rate=$(echo "${rates:-}" | tr ' ' '\n' | sed -n "s/^$1:$kernel=//p")
+	if [ -z "$rate" ]; then
+		rate=$(build/hetmap-calibrate-bench --block-sizes "$1" --rows 1024 --repeat 5 \
+			--min-time 0.05 --hosts localhost 2>/dev/null | python3 -c '
+import json, sys, statistics
+d = json.loads(sys.stdin.read())
+print("%.6gGf" % (1e-9 / statistics.median(d["processors"][0][sys.argv[1]][0])))' "$kernel")
+		rates="${rates:-} $1:$kernel=$rate"
+	fi
+}
+
+# group_of SPEC: a study group 'platform:routine:n' into $name, $routine, $n
+# and $group (name-routine-n, how its plan files are named)
+group_of() {
+	name=${1%%:*} rest=${1#*:}
+	routine=${rest%%:*} n=${rest#*:}
+	group="$name-$routine-$n"
+}
+
+# plan_block PLAN: the plan file's block size b
+plan_block() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plan"]["b"])' "$1"
+}
+
+# method_plans GROUP "METHOD..." PLAN-OPTION...: each method's (or user's)
+# plan by 'hetmap plan -M METHOD PLAN-OPTION...' into
+# $tmp/plans/NNN-GROUP-METHOD.json, NNN counting on from $k
+method_plans() {
+	plans_group=$1 plans_methods=$2
+	shift 2
+	for m in $plans_methods; do
+		k=$((k + 1))
+		f=$tmp/plans/$(printf %03d $k)-$plans_group-$m.json
+		"$hm" plan -M "$m" -f json "$@" >"$f" 2>/dev/null || rm -f "$f"
+	done
+}
+
+# each_distinct FUNCTION: 'FUNCTION FILE' for every distinct configuration
+# among $tmp/plans (analysis.py distinct), with $j of $total counted and $b
+# the plan's block size
+each_distinct() {
+	total=$(python3 experiments/analysis.py distinct "$tmp/plans" | wc -l)
+	j=0
+	for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
+		j=$((j + 1))
+		b=$(plan_block "$f")
+		"$1" "$f"
+	done
+}
+
+# sweep_plans GROUP PLATFORM MAX PREDICT-OPTION...: the sweep of PLATFORM's
+# configurations (analysis.py sweep, at most MAX of a kind), each predicted
+# by 'hetmap predict PREDICT-OPTION...' into $tmp/plans/NNN-GROUP-sI.json,
+# NNN counting on from $k
+sweep_plans() {
+	sweep_group=$1 sweep_platform=$2 sweep_max=$3
+	shift 3
+	i=0
+	for s in $(python3 experiments/analysis.py sweep "$sweep_platform" --max "$sweep_max"); do
+		i=$((i + 1)) k=$((k + 1))
+		procs=${s%%:*} r=${s#*:}
+		f=$tmp/plans/$(printf %03d $k)-$sweep_group-s$i.json
+		"$hm" predict "$@" --procs "$procs" --grid "${r%%:*}" -b "${r#*:}" -f json >"$f" 2>/dev/null ||
+			rm -f "$f"
+	done
+}
+
+# here_calibration: sets $cal to this machine's calibration with its kernel
+# shapes, the source of every modeled study's kernel models
+# (experiments/smpi/results/modeled/here.json, committed; measured here only
+# when missing: delete it to measure again, about 30 s)
+here_calibration() {
+	cal=experiments/smpi/results/modeled/here.json
+	if [ ! -s "$cal" ]; then
+		echo "$(basename "$0" .sh): calibrating this machine (kernel shapes included)" >&2
+		mkdir -p "$(dirname "$cal")"
+		"$hm" calibrate -o "$cal" --name here --block-sizes 32,64,128 2>"$tmp/cal.err" ||
+			{ cat "$tmp/cal.err" >&2; exit 1; }
+	fi
+}

@@ -113,5 +113,37 @@ with tempfile.TemporaryDirectory() as tmp:
     check("| GU | 2.0000 | 1.7500 |" in text, "simulation: GU's worst and mean ratio, random family left out")
     check("| random-25 | 2 | 100 | 1.000 / 0.01 / 2 | 9.000 / 0.01 / 2 |" in text, "simulation: the depth-30 row")
 
+# kernels: a described type gets the calibrated type's kernel models, each
+# scaled by the ratio of the types' k (dgemm's for dgemm, the panel's for dger)
+cal = {"types": {"T1": {"k3_dgemm": {"64": 2e-11}, "k3_dtrsm": {"64": 4e-11}, "k2_dgetf2": 1e-10,
+                        "kernels": {"dgemm": {"mnk": 4e-11, "mn": 1e-10}, "dtrsm": {"ttr": 4e-11},
+                                    "dger": {"mn": 1e-10, "1": 3e-8}}}}}
+desc = {"types": {"slow": {"k3_dgemm": {"64": 6e-11}, "k3_dtrsm": {"64": 4e-11}, "k2_dgetf2": "5GFLOP/s"}},
+        "processors": [{"name": "a", "type": "slow", "cores": 4}], "block_sizes": [64]}
+with tempfile.TemporaryDirectory() as tmp:
+    for name, doc in (("cal.json", cal), ("p.json", desc)):
+        with open(os.path.join(tmp, name), "w") as f:
+            json.dump(doc, f)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        analysis.kernels(types.SimpleNamespace(platform=os.path.join(tmp, "p.json"),
+                                               calibrated=os.path.join(tmp, "cal.json")))
+    k = json.loads(out.getvalue())["types"]["slow"]["kernels"]
+check(near(k["dgemm"]["mnk"], 12e-11) and near(k["dgemm"]["mn"], 3e-10), "kernels: dgemm 3x slower")
+check(near(k["dtrsm"]["ttr"], 4e-11), "kernels: dtrsm as fast")
+check(near(k["dger"]["mn"], 2e-10) and near(k["dger"]["1"], 6e-8), "kernels: dger at the panel's ratio (2x)")
+
+# dgemm_rates: the cores a plan uses (min(d, cores)) and all cores, at its b
+plat = {"types": {"f": {"k3_dgemm": {"64": 1e-10, "128": 5e-11}}, "s": {"k3": 2e-10}},
+        "processors": [{"type": "f", "cores": 4}, {"type": "s", "cores": 2}, {"type": "s"}]}
+used, every = analysis.dgemm_rates(plat, {"b": 128, "d": [6, 1, 0]})
+check(near(used, 4 * 2e10 + 5e9) and near(every, 4 * 2e10 + 3 * 5e9), "dgemm_rates: used and all cores")
+
+# the judge's labels as plan labels; a modeled run's checks
+check([analysis.judge_label(x) for x in ("GPTM", "GPTM #3", "GU", "EU")] == ["GPTM", "top3", "GU", "EU"],
+      "judge labels")
+check(analysis.checks_cell([None, None]) == "modeled" and analysis.checks_cell([True, False]) == "1/2"
+      and analysis.checks_cell([]) == "0/0", "checks: modeled runs have none")
+
 print("test_analysis: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

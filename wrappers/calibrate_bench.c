@@ -275,14 +275,39 @@ static void make_shapes(const struct bench_args *a, struct shapes *sh)
 		}
 }
 
+/* The pool the matrix dgemm and dtrsm update is taken from, in turn: 64
+ * MiB per rank (at least two of the largest operand), several times a
+ * core's share of a last-level cache when every core times at once, so
+ * that each call finds it cold, as LU's trailing update and row block find
+ * the local matrix at the user's scale (and an SMPI rank after the others
+ * ran); their inputs (panel, triangle) stay in buf[], warm, as the panel
+ * just factored is. dger updates the panel itself, warm: buf[2]. */
+#define COLD_POOL_WORDS ((size_t)8 << 20)
+
+struct cold_pool {
+	double *w;
+	size_t len, cursor;
+};
+
+/* The next 'words' words of the pool. */
+static double *cold_operand(struct cold_pool *pool, size_t words)
+{
+	if (pool->cursor + words > pool->len)
+		pool->cursor = 0;
+	pool->cursor += words;
+	return pool->w + pool->cursor - words;
+}
+
 /* Seconds of one call of 'kernel' at shape s (the median of 'repeat'
- * samples, each repeating the call for at least min_time / 10). */
+ * samples, each repeating the call for at least min_time / 10), what it
+ * updates cold or warm as LU finds it (cold_operand). */
 static double time_shape(enum hm_kernel kernel, const double *s, int repeat, double min_time,
-			 double *buf[3])
+			 double *buf[3], struct cold_pool *pool)
 {
 	static const double one_d = 1.0, minus_one = -1.0;
 	static const int one = 1;
 	int x = (int)s[0], y = (int)s[1], z = (int)s[2];
+	size_t words = (size_t)x * (size_t)y;
 	double samples[64];
 
 	if (repeat > 64)
@@ -292,13 +317,15 @@ static double time_shape(enum hm_kernel kernel, const double *s, int repeat, dou
 		long calls = 0;
 
 		do {
+			double *out = kernel == HM_KERNEL_DGER ? buf[2] : cold_operand(pool, words);
+
 			if (kernel == HM_KERNEL_DGEMM)
 				dgemm_("N", "N", &x, &y, &z, &minus_one, buf[0], &x, buf[1], &z, &one_d,
-				       buf[2], &x, 1, 1);
+				       out, &x, 1, 1);
 			else if (kernel == HM_KERNEL_DTRSM)
-				dtrsm_("L", "L", "N", "U", &x, &y, &one_d, buf[0], &x, buf[1], &x, 1, 1, 1, 1);
+				dtrsm_("L", "L", "N", "U", &x, &y, &one_d, buf[0], &x, out, &x, 1, 1, 1, 1);
 			else
-				dger_(&x, &y, &minus_one, buf[0], &one, buf[1], &one, buf[2], &x);
+				dger_(&x, &y, &minus_one, buf[0], &one, buf[1], &one, out, &x);
 			calls++;
 		} while (now() - start < min_time / 10);
 		if (rep >= 0)
@@ -320,19 +347,23 @@ static void measure_shapes(const struct bench_args *a, const struct shapes *sh,
 	size_t len = (size_t)a->rows * a->rows;
 	double *buf[3] = { malloc(len * sizeof(double)), malloc(len * sizeof(double)),
 			   malloc(len * sizeof(double)) };
+	struct cold_pool pool = { NULL, len * 2 > COLD_POOL_WORDS ? len * 2 : COLD_POOL_WORDS, 0 };
 
-	if (!buf[0] || !buf[1] || !buf[2]) {
+	pool.w = malloc(pool.len * sizeof(double));
+	if (!buf[0] || !buf[1] || !buf[2] || !pool.w) {
 		fprintf(stderr, "hetmap-calibrate-bench: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
 	for (int i = 0; i < 3; i++)
 		fill(buf[i], len, 7 + (unsigned)i);
+	fill(pool.w, pool.len, 11);
 	for (size_t i = 0; i < (size_t)a->rows; i++)     /* a unit triangle: dtrsm stays finite */
 		buf[0][i * a->rows + i] = 1.0;
 	for (int k = 0; k < HM_NR_KERNELS; k++)
 		for (int i = 0; i < sh->count[k]; i++)
-			out[k][i] = time_shape((enum hm_kernel)k, sh->shape[k][i], a->repeat, a->min_time, buf);
-	free(buf[0]), free(buf[1]), free(buf[2]);
+			out[k][i] = time_shape((enum hm_kernel)k, sh->shape[k][i], a->repeat, a->min_time,
+					       buf, &pool);
+	free(buf[0]), free(buf[1]), free(buf[2]), free(pool.w);
 }
 
 /* One-way time per message size between ranks a and b (median of the

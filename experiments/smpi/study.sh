@@ -40,9 +40,7 @@ cluster_file() {        # name -> the simulated cluster's description, kept in O
 mkdir -p "$tmp/plans"
 k=0
 for spec in $groups; do
-	name=${spec%%:*} rest=${spec#*:}
-	routine=${rest%%:*} n=${rest#*:}
-	group="$name-$routine-$n"
+	group_of "$spec"
 	cluster=$(cluster_file "$name")
 	measured=$out/clusters/$name-measured.json
 	if [ ! -s "$measured" ]; then
@@ -51,48 +49,24 @@ for spec in $groups; do
 			--block-sizes 32,64,128 --repeat 3 --min-time 0.02 2>"$tmp/cal.err" ||
 			{ cat "$tmp/cal.err" >&2; exit 1; }
 	fi
-	for m in exact BTM BGRM GRM GCTM GPTM GU CU EU; do
-		k=$((k + 1))
-		"$hm" plan -p "$measured" -r "$routine" -n "$n" -M "$m" -m "$model" --max-time 20 -f json \
-			>"$tmp/plans/$(printf %03d $k)-$group-$m.json" 2>/dev/null || rm -f "$tmp/plans/$(printf %03d $k)-$group-$m.json"
-	done
-	i=0
-	for s in $(python3 experiments/analysis.py sweep "$cluster"); do
-		i=$((i + 1)) k=$((k + 1))
-		procs=${s%%:*} r=${s#*:}
-		"$hm" predict -p "$measured" -r "$routine" -n "$n" --procs "$procs" --grid "${r%%:*}" \
-			-b "${r#*:}" -m "$model" -f json >"$tmp/plans/$(printf %03d $k)-$group-s$i.json" 2>/dev/null ||
-			rm -f "$tmp/plans/$(printf %03d $k)-$group-s$i.json"
-	done
+	method_plans "$group" "exact BTM BGRM GRM GCTM GPTM GU CU EU" -p "$measured" -r "$routine" -n "$n" \
+		-m "$model" --max-time 20
+	sweep_plans "$group" "$cluster" 24 -p "$measured" -r "$routine" -n "$n" -m "$model"
 	echo "$group $cluster" >> "$tmp/groups"
 done
 
-# speeds of this machine's core at each b, measured once (a simulation
-# scales what it times here by this rate over the simulated host's)
-speeds=""
-runs_begin
-total=$(python3 experiments/analysis.py distinct "$tmp/plans" | wc -l)
-j=0
-for f in $(python3 experiments/analysis.py distinct "$tmp/plans"); do
-	j=$((j + 1))
-	group=$(basename "$f" .json | cut -d- -f2- | sed 's/-[^-]*$//')
+# this machine's core at each b, measured once (core_rate, lib.sh)
+simulate() {            # the plan file $1 on its group's cluster
+	group=$(basename "$1" .json | cut -d- -f2- | sed 's/-[^-]*$//')
 	name=${group%-*}; name=${name%-*}
-	cluster=$(cluster_file "$name")
-	b=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plan"]["b"])' "$f")
-	speed=$(echo "$speeds" | tr ' ' '\n' | sed -n "s/^$b=//p")
-	if [ -z "$speed" ]; then
-		speed=$(build/hetmap-calibrate-bench --block-sizes "$b" --rows 1024 --repeat 5 \
-			--min-time 0.05 --hosts localhost 2>/dev/null | python3 -c '
-import json, sys, statistics
-d = json.loads(sys.stdin.read())
-print("%.6gGf" % (1e-9 / statistics.median(d["processors"][0]["k3_dgemm"][0])))')
-		speeds="$speeds $b=$speed"
-	fi
-	echo "study: [$j/$total] $(basename "$f" .json) (this core: $speed at b = $b)" >&2
-	"$hm" run --plan "$f" --sim-platform "$cluster" --launcher smpi --host-speed "$speed" \
+	core_rate "$b"
+	echo "study: [$j/$total] $(basename "$1" .json) (this core: $rate at b = $b)" >&2
+	"$hm" run --plan "$1" --sim-platform "$(cluster_file "$name")" --launcher smpi --host-speed "$rate" \
 		--results "$runs" --timeout 600 >/dev/null 2>"$tmp/err" ||
 		echo "study: run failed: $(tail -1 "$tmp/err")" >&2
-done
+}
+runs_begin
+each_distinct simulate
 runs_end
 python3 experiments/analysis.py record "$tmp/plans" "$out" --study smpi --model "$model" \
 	--elapsed "$elapsed" --cluster "$(cut -d' ' -f1 "$tmp/groups" | sed 's/-[a-z]*-[0-9]*$//' | uniq | paste -sd, - | sed 's/,/, /g')" \

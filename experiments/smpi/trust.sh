@@ -3,10 +3,10 @@
 # "Simulated clusters"): localhost is calibrated natively (two processors of one core
 # each); then the same configurations run for real through Open MPI (REPS
 # times) and simulated once under SMPI on the calibrated platform, under
-# hetmap's SMPI configuration and with each of its two choices back at
-# SMPI's default; analysis.py trust writes the simulated/measured ratio
+# hetmap's SMPI configuration, with each of its two choices back at
+# SMPI's default, and with the kernels modeled; analysis.py trust writes the simulated/measured ratio
 # per configuration to OUT/summary.md (default experiments/smpi/results/trust).
-#   sh experiments/smpi/trust.sh          about 3 minutes
+#   sh experiments/smpi/trust.sh          about 4 minutes
 set -eu
 . "$(dirname "$0")/../lib.sh"
 needs "the SMPI flavour (sh tests/setup.sh run SCALAPACK_TARBALL builds it)" test -x build/hetmap-driver-smpi
@@ -27,9 +27,15 @@ for spec in lu:2000 gemm:1500; do
 				echo "trust: native run failed: $c" >&2
 		done
 		# SMPI's configurations: hetmap's default (CM02, smpi/test 0), then
-		# each of those two back at SMPI's own default
-		for cfg in "" "--cfg=network/model:SMPI" "--cfg=smpi/test:1e-4"; do
-			"$hm" run --plan "$f" --launcher smpi --results "$tmp/one.jsonl" ${cfg:+--launcher-args "$cfg"} \
+		# each of those two back at SMPI's own default, then hetmap's with
+		# the kernels modeled (the calibration's fitted models)
+		for cfg in "" "--cfg=network/model:SMPI" "--cfg=smpi/test:1e-4" "--kernels modeled"; do
+			case $cfg in
+			--kernels*) set -- --kernels modeled ;;
+			?*) set -- --launcher-args "$cfg" ;;
+			*) set -- ;;
+			esac
+			"$hm" run --plan "$f" --launcher smpi --results "$tmp/one.jsonl" "$@" \
 				>/dev/null 2>&1 || echo "trust: simulated run failed: $c $cfg" >&2
 			python3 -c 'import json, sys
 rec = json.loads(open(sys.argv[1]).read().splitlines()[-1]); rec["smpi_config"] = sys.argv[2] or "default"

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Plans at the user's scale, judged by the simulator (experiments/README.md,
+# "At scale"), one command:
+#   sh experiments/scale/study.sh      hours on this machine; resumable
+# For every group (platform, routine, n), kernels modeled throughout:
+#  1. the platform (experiments/scale/platforms.sh: described clusters with
+#     kernel models scaled from this machine's), copied to OUT/clusters/;
+#  2. 'hetmap plan --judge K': the model's plan (GPTM), its K-1 next best
+#     configurations (top2..), GU, CU and EU, simulated JOBS at a time; the
+#     plan it writes (OUT/judge/GROUP.json) says what the judge changed;
+#  3. the sweep (analysis.py sweep: the k fastest processors on 1 x D and
+#     square grids, other b, stacked processes) predicted and simulated;
+#  4. OUT (default experiments/scale/results/MODEL): runs.jsonl, plans.tsv,
+#     study.json, then analysis.py summarize: summary.md (MAPE, Spearman,
+#     plan vs GU/CU/EU and the best, the plan's share of the dgemm rates,
+#     the judge), predicted-vs-measured.png, table.md/.tsv.
+# Interrupted, it resumes: OUT/runs.jsonl.partial, OUT/elapsed.partial and
+# OUT/judge/ are kept, and what they hold is not simulated again (delete
+# them to start over).
+# STUDY_GROUPS='lab-320:lu:30000 ...' chooses groups; MODEL the model,
+# JUDGE_K (4) and JOBS (2) the judge's candidates and parallel simulations,
+# SWEEP_MAX (12) the sweep's size (analysis.py sweep --max).
+set -eu
+. "$(dirname "$0")/../lib.sh"
+needs "the SMPI flavour (sh tests/setup.sh run SCALAPACK_TARBALL builds it)" test -x build/hetmap-driver-smpi
+model=${MODEL:-grid}
+study_out "experiments/scale/results/$model"
+groups=${STUDY_GROUPS:-lab-320:lu:30000 lab-320:gemm:30000 lab-320-slow:lu:30000 lab-320-slow:gemm:30000 modern-1024:lu:30000 modern-1024:gemm:30000}
+platforms=$(sh experiments/scale/platforms.sh)
+mkdir -p "$out/clusters" "$out/judge" "$tmp/plans"
+start=$(date +%s)
+runs=$out/runs.jsonl.partial
+touch "$runs"
+before=$(cat "$out/elapsed.partial" 2>/dev/null || echo 0)
+save_elapsed() { echo $((before + $(date +%s) - start)) >"$out/elapsed.partial"; }
+cleanup() { save_elapsed; }
+
+# the configurations of $tmp/plans not simulated yet, JOBS at a time
+simulate_pending() {
+	pending=$(python3 experiments/analysis.py distinct "$tmp/plans" --skip "$runs")
+	total=$(echo "$pending" | grep -c . || true)
+	for f in $pending; do    # every b's rate measured before any simulation runs beside it
+		core_rate "$(plan_block "$f")" k2_dgetf2
+	done
+	j=0
+	for f in $pending; do
+		j=$((j + 1))
+		core_rate "$(plan_block "$f")" k2_dgetf2
+		echo "scale: [$j/$total] $(basename "$f" .json)" >&2
+		"$hm" run --plan "$f" --launcher smpi --kernels modeled --host-speed "$rate" \
+			--results "$tmp/r$j.jsonl" --timeout 3600 -o "$tmp/job$j" >/dev/null 2>"$tmp/err$j" &
+		if [ $((j % ${JOBS:-2})) -eq 0 ] || [ "$j" -eq "$total" ]; then
+			wait || true
+			cat "$tmp"/r*.jsonl >>"$runs" 2>/dev/null || true
+			rm -rf "$tmp"/r*.jsonl "$tmp"/job*
+			save_elapsed
+		fi
+	done
+}
+
+k=0
+for spec in $groups; do
+	group_of "$spec"
+	cluster=$out/clusters/$name.json
+	[ -s "$cluster" ] || cp "$platforms/$name.json" "$cluster"
+	judged=$out/judge/$group.json
+	if [ ! -s "$judged" ]; then
+		echo "scale: $group: the judge (plan --judge ${JUDGE_K:-4})" >&2
+		"$hm" plan -p "$cluster" -r "$routine" -n "$n" -M GPTM -m "$model" --max-time 7200 \
+			--judge "${JUDGE_K:-4}" --judge-jobs "${JOBS:-2}" --judge-dir "$tmp/judge" -f json \
+			-o "$judged.partial" >/dev/null || echo "scale: $group: the judge failed (exit $?)" >&2
+		python3 experiments/analysis.py judged "$judged.partial" "$tmp/judge" "$runs" &&
+			mv "$judged.partial" "$judged"
+		rm -rf "$tmp/judge"
+	fi
+	k=$((k + 1))
+	python3 experiments/analysis.py judged "$judged" --plans "$tmp/plans/$(printf %03d $k)-$group"
+	sweep_plans "$group" "$cluster" "${SWEEP_MAX:-12}" -p "$cluster" -r "$routine" -n "$n" -m "$model"
+	simulate_pending        # the sweep's configurations the judge did not simulate
+done
+mv "$runs" "$out/runs.jsonl"
+elapsed=$((before + $(date +%s) - start))
+cleanup() { rm -f "$out/elapsed.partial"; }
+python3 experiments/analysis.py record "$tmp/plans" "$out" --study scale --model "$model" \
+	--elapsed "$elapsed" --cluster "$(for s in $groups; do echo "${s%%:*}"; done | uniq | paste -sd, - | sed 's/,/, /g')" \
+	--command "${MODEL:+MODEL=$MODEL }${STUDY_GROUPS:+STUDY_GROUPS='$STUDY_GROUPS' }sh experiments/scale/study.sh"
+python3 experiments/analysis.py summarize "$out"

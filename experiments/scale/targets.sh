@@ -1,0 +1,63 @@
+#!/bin/sh
+# The simulator's cost at the user's scale (experiments/README.md, "At
+# scale"), one command:
+#   sh experiments/scale/targets.sh       about 40 minutes on this machine
+# Each job below is simulated once with the kernels modeled, alone on a core,
+# while its peak memory is sampled every 2 s (PSS: the shared matrix counted
+# once, not once per rank; and the machine's used memory, MemTotal -
+# MemAvailable, over what it was before). JOBS='platform:routine:n:method ...'
+# chooses jobs (method: a hetmap method or user); platforms are
+# experiments/scale/platforms.sh's. -> OUT/runs.jsonl, OUT/cost.tsv,
+# OUT/summary.md (default experiments/scale/results/targets).
+set -eu
+. "$(dirname "$0")/../lib.sh"
+needs "the SMPI flavour (sh tests/setup.sh run SCALAPACK_TARBALL builds it)" test -x build/hetmap-driver-smpi
+study_out experiments/scale/results/targets
+jobs=${JOBS:-lab-320:lu:50000:GPTM lab-320:lu:50000:GU modern-1024:lu:30000:GU}
+platforms=$(sh experiments/scale/platforms.sh)
+
+# peak_memory PID FILE: until PID ends, the largest PSS of the simulator and
+# the largest rise of the machine's used memory (kB), written to FILE
+peak_memory() {
+	base=$(awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{print t-a}' /proc/meminfo)
+	pss=0 used=0
+	while kill -0 "$1" 2>/dev/null; do
+		for p in $(pgrep -f smpimain); do
+			v=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+			[ "${v:-0}" -gt "$pss" ] && pss=$v
+		done
+		u=$(($(awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{print t-a}' /proc/meminfo) - base))
+		[ "$u" -gt "$used" ] && used=$u
+		echo "$pss $used" >"$2"
+		sleep 2
+	done
+}
+
+runs_begin
+printf 'platform\troutine\tn\tmethod\td\tD\tr\tc\tb\tsimulated_s\twall_s\tpeak_pss_kB\tused_rise_kB\n' >"$tmp/cost.tsv"
+for spec in $jobs; do
+	IFS=: read -r name routine n method <<EOF
+$spec
+EOF
+	p=$platforms/$name.json
+	"$hm" plan -p "$p" -r "$routine" -n "$n" -M "$method" -f json >"$tmp/plan.json" 2>/dev/null
+	core_rate "$(plan_block "$tmp/plan.json")" k2_dgetf2
+	echo "targets: $spec (this core's panel rate $rate)" >&2
+	"$hm" run --plan "$tmp/plan.json" --launcher smpi --kernels modeled --host-speed "$rate" \
+		--results "$runs" --timeout 3600 -o "$tmp/job" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	peak_memory "$pid" "$tmp/peak" &
+	wait "$pid" || echo "targets: run failed: $(tail -1 "$tmp/err")" >&2
+	wait
+	rm -rf "$tmp/job"
+	python3 -c '
+import json, sys
+rec = json.loads(open(sys.argv[1]).read().splitlines()[-1]); p = rec["plan"]
+pss, used = open(sys.argv[2]).read().split()
+print("\t".join(map(str, sys.argv[3:7] + [",".join(map(str, p["d"])), p["D"], p["r"], p["c"], p["b"], rec["measured_s"],
+                 "%.0f" % rec["wall_s"], pss, used])))' "$runs" "$tmp/peak" "$name" "$routine" "$n" "$method" >>"$tmp/cost.tsv"
+done
+runs_end
+mv "$tmp/cost.tsv" "$out/cost.tsv"
+python3 experiments/analysis.py targets "$out" "$platforms" --elapsed "$elapsed" \
+	--command "${JOBS:+JOBS='$JOBS' }sh experiments/scale/targets.sh" | tee "$out/summary.md"
