@@ -516,10 +516,12 @@ def config_cmd(args):
 
 def study_platform(out, group):
     """The platform a study of plans predicted on: the emulated cluster's
-    calibration (platform.json), or the SMPI group's (clusters/NAME-measured.json)."""
+    calibration (platform.json), the SMPI group's (clusters/NAME-measured.json),
+    or the cluster as described (clusters/NAME.json: the study at scale)."""
     if os.path.exists(os.path.join(out, "platform.json")):
         return os.path.join(out, "platform.json")
-    return os.path.join(out, "clusters", "-".join(group.split("-")[:-2]) + "-measured.json")
+    name = os.path.join(out, "clusters", "-".join(group.split("-")[:-2]))
+    return name + "-measured.json" if os.path.exists(name + "-measured.json") else name + ".json"
 
 
 def predict(model, platform, routine, n, d, r, c, b):

@@ -1,11 +1,11 @@
 #!/bin/sh
 # The simulator's cost at the user's scale (experiments/README.md, "At
 # scale"), one command:
-#   sh experiments/scale/targets.sh       about 40 minutes on this machine
+#   sh experiments/scale/targets.sh       about 50 minutes on this machine
 # Each job below is simulated once with the kernels modeled, alone on a core,
 # while its peak memory is sampled every 2 s (PSS: the shared matrix counted
 # once, not once per rank; and the machine's used memory, MemTotal -
-# MemAvailable, over what it was before). JOBS='platform:routine:n:method ...'
+# MemAvailable, over what it was before: run nothing else beside it). JOBS='platform:routine:n:method ...'
 # chooses jobs (method: a hetmap method or user); platforms are
 # experiments/scale/platforms.sh's. -> OUT/runs.jsonl, OUT/cost.tsv,
 # OUT/summary.md (default experiments/scale/results/targets).
@@ -22,7 +22,7 @@ peak_memory() {
 	base=$(awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{print t-a}' /proc/meminfo)
 	pss=0 used=0
 	while kill -0 "$1" 2>/dev/null; do
-		for p in $(pgrep -f smpimain); do
+		for p in $(pgrep -f "smpimain.*$tmp/job/"); do      # this job's simulator only
 			v=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
 			[ "${v:-0}" -gt "$pss" ] && pss=$v
 		done
