@@ -298,7 +298,9 @@ def read_plans(plandir):
 
 
 def distinct(args):
-    seen = set(measurements(args.skip)) if args.skip and os.path.exists(args.skip) else set()
+    seen = set()
+    if args.skip and os.path.exists(args.skip):        # measured: a time, not a failure
+        seen = {key for key, runs in measurements(args.skip).items() if any(not math.isnan(t) for t, _ in runs)}
     for group, label, key, pred, path in read_plans(args.plandir):
         if key not in seen:
             seen.add(key)

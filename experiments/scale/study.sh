@@ -35,27 +35,23 @@ before=$(cat "$out/elapsed.partial" 2>/dev/null || echo 0)
 save_elapsed() { echo $((before + $(date +%s) - start)) >"$out/elapsed.partial"; }
 cleanup() { save_elapsed; }
 
-# the configurations of $tmp/plans not simulated yet, JOBS at a time
+# the configurations of $tmp/plans not simulated yet, JOBS at a time, the
+# next starting as soon as one ends; each record is appended to $runs when
+# its simulation ends (one write(2): mapper/launch/results.h)
 simulate_pending() {
-	pending=$(python3 experiments/analysis.py distinct "$tmp/plans" --skip "$runs")
-	total=$(echo "$pending" | grep -c . || true)
-	for f in $pending; do    # every b's rate measured before any simulation runs beside it
-		core_rate "$(plan_block "$f")" k2_dgetf2
+	: >"$tmp/queue"
+	for f in $(python3 experiments/analysis.py distinct "$tmp/plans" --skip "$runs"); do
+		core_rate "$(plan_block "$f")" k2_dgetf2   # measured before any simulation runs beside it
+		echo "$f $rate" >>"$tmp/queue"
 	done
-	j=0
-	for f in $pending; do
-		j=$((j + 1))
-		core_rate "$(plan_block "$f")" k2_dgetf2
-		echo "scale: [$j/$total] $(basename "$f" .json)" >&2
-		"$hm" run --plan "$f" --launcher smpi --kernels modeled --host-speed "$rate" \
-			--results "$tmp/r$j.jsonl" --timeout 3600 -o "$tmp/job$j" >/dev/null 2>"$tmp/err$j" &
-		if [ $((j % ${JOBS:-2})) -eq 0 ] || [ "$j" -eq "$total" ]; then
-			wait || true
-			cat "$tmp"/r*.jsonl >>"$runs" 2>/dev/null || true
-			rm -rf "$tmp"/r*.jsonl "$tmp"/job*
-			save_elapsed
-		fi
-	done
+	echo "scale: $(grep -c . "$tmp/queue") configurations to simulate" >&2
+	HM=$hm RUNS=$runs xargs -P "${JOBS:-2}" -L 1 sh -c '
+		echo "scale: $(basename "$0" .json)" >&2
+		"$HM" run --plan "$0" --launcher smpi --kernels modeled --host-speed "$1" --results "$RUNS" \
+			--timeout 3600 -o "$0.job" >/dev/null 2>"$0.err" ||
+			echo "scale: $(basename "$0" .json) failed: $(tail -1 "$0.err")" >&2
+		rm -rf "$0.job"' <"$tmp/queue" || true
+	save_elapsed
 }
 
 k=0
