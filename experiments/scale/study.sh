@@ -33,7 +33,10 @@ runs=$out/runs.jsonl.partial
 touch "$runs"
 before=$(cat "$out/elapsed.partial" 2>/dev/null || echo 0)
 save_elapsed() { echo $((before + $(date +%s) - start)) >"$out/elapsed.partial"; }
-cleanup() { save_elapsed; }
+# kept every minute too: a study killed outright (SIGKILL) still counts its time
+(while sleep 60; do save_elapsed; done) &
+ticker=$!
+cleanup() { kill "$ticker" 2>/dev/null; save_elapsed; }
 
 # the configurations of $tmp/plans not simulated yet, JOBS at a time, the
 # next starting as soon as one ends; each record is appended to $runs when
@@ -76,6 +79,7 @@ for spec in $groups; do
 done
 mv "$runs" "$out/runs.jsonl"
 elapsed=$((before + $(date +%s) - start))
+kill "$ticker" 2>/dev/null
 cleanup() { rm -f "$out/elapsed.partial"; }
 python3 experiments/analysis.py record "$tmp/plans" "$out" --study scale --model "$model" \
 	--elapsed "$elapsed" --cluster "$(for s in $groups; do echo "${s%%:*}"; done | uniq | paste -sd, - | sed 's/,/, /g')" \
