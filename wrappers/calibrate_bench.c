@@ -37,7 +37,6 @@
 enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20 };
 enum kernel { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };
 static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
-static const char *const shape_names[HM_NR_KERNELS] = { "dgemm", "dtrsm", "dger" };
 
 struct bench_args {
 	int bs[MAX_BS], nbs;
@@ -552,7 +551,7 @@ int main(int argc, char **argv)
 			cJSON *shapes = cJSON_AddObjectToObject(root, "shapes");
 
 			for (int k = 0; k < HM_NR_KERNELS; k++) {
-				cJSON *list = cJSON_AddArrayToObject(shapes, shape_names[k]);
+				cJSON *list = cJSON_AddArrayToObject(shapes, hm_kernel_names()[k]);
 
 				for (int i = 0; i < sh.count[k]; i++)
 					cJSON_AddItemToArray(list, cJSON_CreateDoubleArray(sh.shape[k][i], 3));
@@ -607,7 +606,7 @@ int main(int argc, char **argv)
 				cJSON *per = cJSON_AddObjectToObject(e, "shape_seconds");
 
 				for (int k = 0; k < HM_NR_KERNELS; k++)
-					cJSON_AddItemToObject(per, shape_names[k], cJSON_CreateDoubleArray(
+					cJSON_AddItemToObject(per, hm_kernel_names()[k], cJSON_CreateDoubleArray(
 						all_shapes + ((size_t)r * HM_NR_KERNELS + k) * MAX_SHAPES,
 						sh.count[k]));
 			}

@@ -9,20 +9,19 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const kernel_names[HM_NR_KERNELS] = { "dgemm", "dtrsm", "dger" };
 static const char *const dgemm_terms[] = { "mnk", "mn", "mk", "nk", "1", NULL };
 static const char *const dtrsm_terms[] = { "ttr", "tr", "tt", "1", NULL };
 static const char *const dger_terms[] = { "mn", "m", "n", "1", NULL };
 
 const char *hm_kernel_name(enum hm_kernel k)
 {
-	return (unsigned)k < HM_NR_KERNELS ? kernel_names[k] : "?";
+	return (unsigned)k < HM_NR_KERNELS ? hm_kernel_names()[k] : "?";
 }
 
 int hm_kernel_parse(const char *name)
 {
 	for (int k = 0; k < HM_NR_KERNELS; k++)
-		if (!strcmp(name, kernel_names[k]))
+		if (!strcmp(name, hm_kernel_names()[k]))
 			return k;
 	return -1;
 }

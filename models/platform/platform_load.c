@@ -47,6 +47,12 @@ static int want_object(struct loader *ld, const cJSON *it, const char *path)
 	return 0;
 }
 
+/* 0 if 'it' is an object whose keys are all among 'keys', else -1. */
+static int object_with_keys(struct loader *ld, const cJSON *it, const char *path, const char *const *keys)
+{
+	return want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS) ? -1 : 0;
+}
+
 static int get_name(struct loader *ld, const cJSON *it, const char *path,
 		    const char **out)
 {
@@ -254,7 +260,7 @@ static int load_stacked(struct loader *ld, const cJSON *it, const char *path,
 	if (!it)
 		return 0;
 	snprintf(sub, sizeof(sub), "%s.stacked", path);
-	if (want_object(ld, it, sub) || check_keys(ld, it, sub, routines, MAX_FIXED_KEYS))
+	if (object_with_keys(ld, it, sub, routines))
 		return -1;
 	for (int r = 0; r < HM_NR_STACKED; r++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, routines[r]);
@@ -276,13 +282,13 @@ static int load_stacked(struct loader *ld, const cJSON *it, const char *path,
 static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
 			struct hm_proc_type *ty)
 {
-	static const char *const kernels[HM_NR_KERNELS + 1] = { "dgemm", "dtrsm", "dger", NULL };
+	const char *const *kernels = hm_kernel_names();
 	char sub[512];
 
 	if (!it)
 		return 0;
 	snprintf(sub, sizeof(sub), "%s.kernels", path);
-	if (want_object(ld, it, sub) || check_keys(ld, it, sub, kernels, MAX_FIXED_KEYS))
+	if (object_with_keys(ld, it, sub, kernels))
 		return -1;
 	for (int k = 0; k < HM_NR_KERNELS; k++) {
 		const cJSON *model = cJSON_GetObjectItemCaseSensitive(it, kernels[k]);
@@ -293,7 +299,7 @@ static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
 		if (!model)
 			continue;
 		snprintf(sub, sizeof(sub), "%s.kernels.%s", path, kernels[k]);
-		if (want_object(ld, model, sub) || check_keys(ld, model, sub, terms, MAX_FIXED_KEYS))
+		if (object_with_keys(ld, model, sub, terms))
 			return -1;
 		for (m->nterms = 0; terms[m->nterms]; m->nterms++) {
 			const cJSON *v = cJSON_GetObjectItemCaseSensitive(model, terms[m->nterms]);
@@ -327,7 +333,7 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 	const cJSON *k2 = cJSON_GetObjectItemCaseSensitive(it, "k2_dgetf2");
 	char sub[512];
 
-	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
+	if (object_with_keys(ld, it, path, keys))
 		return -1;
 	/* "k3" is a shorthand for equal k3_dgemm and k3_dtrsm, as in the thesis */
 	if (k3 && (gemm || trsm))
@@ -414,7 +420,7 @@ static int load_processor(struct loader *ld, const cJSON *it, const char *path,
 	const char *s;
 	long v;
 
-	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
+	if (object_with_keys(ld, it, path, keys))
 		return -1;
 	if (!(x = member(it, path, "name", sub)))
 		return hm_error_at(ld->err, path, "missing 'name'");
@@ -513,7 +519,7 @@ static int load_link(struct loader *ld, const cJSON *it, const char *path,
 	const cJSON *x;
 	char sub[512];
 
-	if (want_object(ld, it, path) || check_keys(ld, it, path, keys, MAX_FIXED_KEYS))
+	if (object_with_keys(ld, it, path, keys))
 		return -1;
 	if (!cJSON_GetObjectItemCaseSensitive(it, "t_s"))
 		return hm_error_at(ld->err, path, "missing 't_s'");
@@ -634,7 +640,7 @@ static int load_network(struct loader *ld, const cJSON *net)
 
 	if (!net)
 		return -1;
-	if (want_object(ld, net, "network") || check_keys(ld, net, "network", keys, MAX_FIXED_KEYS))
+	if (object_with_keys(ld, net, "network", keys))
 		return -1;
 	for (c = 0; c < HM_LINK_NSCOPES; c++) {
 		const cJSON *it = cJSON_GetObjectItemCaseSensitive(net, hm_link_scope_name((enum hm_link_scope)c));

@@ -13,9 +13,20 @@
 #ifndef HM_KERNEL_TERMS_H
 #define HM_KERNEL_TERMS_H
 
+#include <stddef.h>
+
 enum hm_kernel { HM_KERNEL_DGEMM, HM_KERNEL_DTRSM, HM_KERNEL_DGER, HM_NR_KERNELS };
 
 #define HM_KERNEL_MAX_TERMS 5
+
+/* The kernels' names, NULL-terminated: a platform's "kernels" keys, the
+ * calibration's shape records. */
+static inline const char *const *hm_kernel_names(void)
+{
+	static const char *const names[HM_NR_KERNELS + 1] = { "dgemm", "dtrsm", "dger", NULL };
+
+	return names;
+}
 
 /* The line a program prints once when its kernels are modeled. */
 #define HM_KERNELS_MARK "hetmap-kernels: modeled"
