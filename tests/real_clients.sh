@@ -107,7 +107,7 @@ expect 3 "program '$tmp/nope'" -- "$hm" run -p "$plat" -n 500 --dry-run -- "$tmp
 expect 3 "profile 'hpl' needs its program after" -- "$hm" run -p "$plat" -n 500 --dry-run --profile hpl
 expect 3 "the program's name is empty" -- "$hm" run -p "$plat" -n 500 --dry-run -- ""
 touch "$tmp/a-file"
-expect 3 "exists and is not a directory" -- "$hm" run -p "$plat" -n 500 --dry-run -o "$tmp/a-file" -- /bin/true
+expect 4 "exists and is not a directory" -- "$hm" run -p "$plat" -n 500 --dry-run -o "$tmp/a-file" -- /bin/true
 # a launch directory whose run.sh is a symbolic link: refused, and the link stays
 mkdir "$tmp/linked" && ln -s /etc/passwd "$tmp/linked/run.sh"
 expect 4 "run.sh: exists and is not a regular file" -- "$hm" run -p "$plat" -n 500 --dry-run -o "$tmp/linked" -- /bin/true

@@ -70,7 +70,7 @@ expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher
 	--results "$res"
 check "modeled: its panel rate measured, a time simulated" python3 -c '
 import sys; assert float(sys.argv[1]) > 0' "$(field measured_s)"
-expect 3 "needs a simulator launcher" -- "$hm" run -p "$p" -n 600 --kernels modeled --results "$res"
+expect 3 "need a simulator launcher" -- "$hm" run -p "$p" -n 600 --kernels modeled --results "$res"
 expect 3 "--kernels must be one of executed, modeled, modeled-as-executed" -- "$hm" run -p "$p" -n 600 \
 	--launcher smpi --kernels fake --results "$res"
 # a user's program built with smpicc: ScaLAPACK's own LU tester, as it is

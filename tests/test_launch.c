@@ -35,6 +35,36 @@ static void slurm_host_lists_should_expand(void)
 	free(cpus);
 	CHECK(hm_slurm_cpus("4(x2", &cpus, &err) < 0);
 	CHECK(hm_slurm_cpus("0", &cpus, &err) < 0);
+	/* numbers beyond their range are refused, never saturated, wrapped
+	 * or truncated into another number */
+	{
+		static const char *const lists[] = {
+			"n[9223372036854775807]", "n[9223372036854775806-9223372036854775807]",
+			"n[99999999999999999999]", "n[1-99999999999999999999]", "n[1000000000]", "n[+1]",
+			"n[ 1]", "n[-1]", "n[1--2]",
+		};
+		static const char *const specs[] = {
+			"4294967298", "2147483648", "99999999999999999999", "2(x4294967297)", "2(x99999999999999999999)",
+			"+2", " 2", "1048577",
+		};
+
+		for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+			names = NULL;
+			CHECK(hm_slurm_hostlist(lists[i], &names, &err) < 0 && !names);
+		}
+		for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+			cpus = NULL;
+			CHECK(hm_slurm_cpus(specs[i], &cpus, &err) < 0 && !cpus);
+		}
+		n = hm_slurm_hostlist("n[999999998-999999999]", &names, &err);
+		CHECK(n == 2 && !strcmp(names[1], "n999999999"));
+		for (int i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		n = hm_slurm_cpus("1048576", &cpus, &err);
+		CHECK(n == 1 && cpus[0] == 1048576);
+		free(cpus);
+	}
 }
 
 /* Four ranks: a, a, b, a with cores 0, 1, 0, 2. */

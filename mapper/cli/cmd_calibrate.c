@@ -248,7 +248,7 @@ static int calibrate(const struct cal_setup *cs, const struct host_list *h, char
 	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
 	struct hm_placement pl;
 	struct hm_argv a = { 0 };
-	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, hm_calibration_raw_line, NULL, NULL, NULL };
+	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, hm_calibration_raw_line, NULL, NULL, dir };
 	struct hm_spawn_result res;
 	struct hm_error err;
 	cJSON *raw = NULL;

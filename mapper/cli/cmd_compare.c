@@ -2,6 +2,7 @@
  * on one problem, with the ratio of each to the exhaustive optimum. */
 #include "cli.h"
 #include "mapper/launch/plan.h"
+#include "models/util/clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,9 +17,11 @@ static const struct hm_usage usage = {
 	"row each: the decision, its predicted time, its ratio to the model\n"
 	"optimum, the time to solution, nodes evaluated and the level reached.",
 	"The optimum is the first of 'exact' or 'exhaustive' in the list that\n"
-	"completes. Each run has its own budget (--max-nodes,\n"
-	"--max-time); if no exact run completes, ratios are to the best time any\n"
-	"run found, and the table says so.\n"
+	"completes. --max-time is the whole comparison's: each run gets an equal\n"
+	"share of the time left, and a run that ends early leaves its share to\n"
+	"the rest; --max-nodes bounds each run. Runs a budget stopped are listed\n"
+	"under the table. If no exact run completes, ratios are to the best time\n"
+	"any run found, and the table says so.\n"
 	"example: hetmap compare -p builtin:sunet -n 7680 -d 25 --methods exhaustive,exact,BTM,GPTM,GU",
 };
 
@@ -30,11 +33,16 @@ static int is_exact(const char *name)
 	return !strcmp(name, "exact") || !strcmp(name, "exhaustive");
 }
 
-/* Run every name of the comma-separated 'list'; rows filled, an exit code. */
+/* Run every name of the comma-separated 'list'; rows filled, an exit code.
+ * The time budget is the comparison's: each run gets an equal share of
+ * what is left (a run that ends early leaves its share to the others),
+ * so the whole stays within it. */
 static int run_list(const char *list, const struct hm_problem *pb, const struct hm_budget *budget,
-		    struct hm_result *rows, int *nr)
+		    struct hm_result *rows, int *nr, double *shares)
 {
-	char names[512], *name, *next;
+	char names[512], *name[MAX_ROWS], *next;
+	int count = 0;
+	double start = hm_now();
 
 	if (strlen(list) >= sizeof(names)) {
 		hm_cli_error("compare: --methods list too long");
@@ -43,32 +51,55 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 	strcpy(names, list);
 	/* every name between commas counts: ",BTM" or "BTM,,GU" is an error,
 	 * not a shorter list */
-	for (name = names; name; name = next) {
+	for (char *n = names; n; n = next) {
 		const struct hm_method *m;
 		struct hm_error err;
-		int ret;
 
-		if ((next = strchr(name, ',')))
+		if ((next = strchr(n, ',')))
 			*next++ = '\0';
-		if (!*name) {
+		if (!*n) {
 			hm_cli_error("compare: empty method name in --methods '%s'", list);
 			return HM_EXIT_USAGE;
 		}
-		if (*nr == MAX_ROWS) {
+		if (count == MAX_ROWS) {
 			hm_cli_error("compare: at most %d methods", MAX_ROWS);
 			return HM_EXIT_USAGE;
 		}
-		if ((m = hm_method_find(name)) && hm_method_applies(m, pb, &err)) {
+		if ((m = hm_method_find(n)) && hm_method_applies(m, pb, &err))
 			/* one method that cannot take the problem does not stop the rest */
 			fprintf(stderr, "hetmap: compare: %s skipped: %s\n", m->name, err.msg);
-			continue;
-		}
-		fprintf(stderr, "hetmap: compare: running %s...\n", name);
-		if ((ret = hm_run_named(name, pb, budget, &rows[*nr])))
+		else
+			name[count++] = n;
+	}
+	for (int i = 0; i < count; i++) {
+		struct hm_budget b = *budget;
+		double left = budget->max_seconds - (hm_now() - start);
+		int ret;
+
+		if (budget->max_seconds > 0)
+			b.max_seconds = (left > 0 ? left : 1e-3) / (count - i);
+		shares[*nr] = b.max_seconds;
+		if (b.max_seconds > 0)
+			fprintf(stderr, "hetmap: compare: running %s (at most %.3g s of the %.3g s left)...\n",
+				name[i], b.max_seconds, left);
+		else
+			fprintf(stderr, "hetmap: compare: running %s...\n", name[i]);
+		if ((ret = hm_run_named(name[i], pb, &b, &rows[*nr])))
 			return ret;
 		(*nr)++;
 	}
 	return HM_EXIT_OK;
+}
+
+/* Under the table: which runs a budget stopped, so that no one reads
+ * their row as the method's answer. */
+static void print_stopped(const struct hm_result *rows, int nr, const double *shares)
+{
+	for (int i = 0; i < nr; i++)
+		if (rows[i].stopped != HM_STOP_COMPLETE)
+			printf("%s was stopped by its %s (%.3g s of the comparison's budget) after %ld nodes: "
+			       "its row is the best it had found%s\n", rows[i].method, hm_stop_name(rows[i].stopped),
+			       shares[i], rows[i].evaluated, rows[i].found ? "" : " (none)");
 }
 
 static void print_text(const struct hm_problem *pb, struct hm_result *rows, int nr,
@@ -115,7 +146,7 @@ static void print_csv(const struct hm_problem *pb, struct hm_result *rows, int n
 
 /* The comparison as one JSON document (NULL when out of memory). */
 static cJSON *compare_json(const struct hm_problem *pb, const char *path, struct hm_result *rows,
-			   int nr, double ref, int ref_exact)
+			   int nr, double ref, int ref_exact, double budget_s, const double *shares)
 {
 	cJSON *o = cJSON_CreateObject(), *arr;
 	int i;
@@ -130,11 +161,13 @@ static cJSON *compare_json(const struct hm_problem *pb, const char *path, struct
 	cJSON_AddStringToObject(o, "model", pb->model->name);
 	cJSON_AddNumberToObject(o, "reference_s", ref);
 	cJSON_AddBoolToObject(o, "reference_is_optimum", ref_exact);
+	cJSON_AddNumberToObject(o, "budget_s", budget_s);
 	arr = cJSON_AddArrayToObject(o, "results");
 	for (i = 0; i < nr; i++) {
 		cJSON *r = hm_result_json(pb->platform, &rows[i]);
 
 		cJSON_AddNumberToObject(r, "ratio", rows[i].eet / ref);
+		cJSON_AddNumberToObject(r, "budget_s", shares[i]);
 		cJSON_AddItemToArray(arr, r);
 	}
 	return o;
@@ -146,6 +179,7 @@ int cmd_compare(int argc, char **argv)
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	const char *format = "text";
 	struct hm_result rows[MAX_ROWS];
+	double shares[MAX_ROWS];
 	const char *methods = DEFAULT_METHODS, *json_out = NULL;
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
@@ -158,7 +192,7 @@ int cmd_compare(int argc, char **argv)
 			HM_PROBLEM_OPTIONS(po),
 			HM_DEPTH_OPTION(po),
 			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "node budget of each run (default: none)", 0, 1e15 },
-			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of each run (default " HM_STR(HM_DEFAULT_MAX_TIME) " s)", 0, 1e9 },
+			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of the whole comparison, shared by the runs (default " HM_STR(HM_DEFAULT_MAX_TIME) " s; 0 = none)", 0, 1e9 },
 			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ")", 0, 0 },
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text, csv or json", 0, 0 },
 			{ 'o', "output", HM_OPT_STRING, &json_out, "FILE", "also write the JSON document there (atomically)", 0, 0 },
@@ -174,7 +208,7 @@ int cmd_compare(int argc, char **argv)
 	ret = hm_problem_open(&po, &pb, &p);
 	if (ret)
 		return ret;
-	if ((ret = run_list(methods, &pb, &budget, rows, &nr)))
+	if ((ret = run_list(methods, &pb, &budget, rows, &nr, shares)))
 		goto cleanup;
 	/* the reference: the first exact run that completed, else the best found */
 	ref_exact = 0;
@@ -186,13 +220,15 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < nr && !ref_exact; i++)
 		if (rows[i].eet < ref)
 			ref = rows[i].eet;
-	if (fmt == HM_FORMAT_TEXT)
+	if (fmt == HM_FORMAT_TEXT) {
 		print_text(&pb, rows, nr, ref, ref_exact);
+		print_stopped(rows, nr, shares);
+	}
 	else if (fmt == HM_FORMAT_CSV)
 		print_csv(&pb, rows, nr, ref);
 	if (fmt == HM_FORMAT_JSON || json_out) {
 		/* one run, two forms: a study needs the table and the document */
-		cJSON *doc = compare_json(&pb, po.platform, rows, nr, ref, ref_exact);
+		cJSON *doc = compare_json(&pb, po.platform, rows, nr, ref, ref_exact, budget.max_seconds, shares);
 		char *text = fmt == HM_FORMAT_JSON && doc ? cJSON_Print(doc) : NULL;
 		struct hm_error err;
 

@@ -7,6 +7,7 @@
 #include "mapper/launch/job.h"
 #include "launch_opts.h"
 #include "judge.h"
+#include "sim_opts.h"
 #include "models/util/clock.h"
 #include "mapper/launch/placement.h"
 
@@ -35,32 +36,54 @@ static const struct hm_usage usage = {
 };
 
 /* The launch directory 'out' for the plan: plan.json, the launcher file,
- * the profile's input and run.sh (job.h). The placement reads the plan
- * document it is given, which stays the caller's. */
+ * the profile's input and run.sh (job.h); for a simulator also the
+ * simulated platform and this machine's rate (sim_opts.h). The placement
+ * reads the plan document it is given, which stays the caller's. An exit
+ * code, after a message when it is not HM_EXIT_OK. */
 static int write_launch_dir(const char *out, cJSON *json, const struct hm_launcher *launcher,
-			    const struct hm_launch_opts *lo, struct hm_error *err)
+			    const struct hm_launch_opts *lo, const struct hm_sim_opts *so,
+			    const char *platform)
 {
 	struct hm_placement pl;
 	struct hm_launcher_found lf;
 	struct hm_job job;
 	struct hm_job_request rq;
+	struct hm_error err;
+	char *xml = NULL;
+	double speed = 0;
 	int ret;
 
-	if (hm_placement_from_plan(&pl, json, "(plan)", err))
-		return -1;
+	hm_error_clear(&err);
+	if (hm_placement_from_plan(&pl, json, "(plan)", &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_FAILURE;
+	}
 	pl.owner = json;
-	err->file[0] = '\0';
+	if (launcher->platform_file && (ret = hm_sim_setup("plan", so, platform, &pl, 0, &xml, &speed)))
+		goto out;
+	hm_error_clear(&err);
 	/* files for another machine: the launcher need not be here */
-	hm_launcher_detect(launcher, lo->mpirun, lo->launcher_version, 0, &lf, err);
+	hm_launcher_detect(launcher, lo->mpirun, lo->launcher_version, 0, &lf, &err);
 	hm_launch_request(&rq, lo, &pl, launcher, out, 1, 0);
 	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
-	ret = hm_job_prepare(&job, &rq, err);
-	if (!ret) {
-		ret = hm_job_write(&job, err);
-		if (ret && job.made_dir)        /* nothing was put in it */
-			rmdir(job.dir);
-		hm_job_release(&job);
+	rq.platform_text = xml, rq.host_speed = speed;
+	rq.modeled_kernels = launcher->platform_file && hm_sim_kernels_modeled(so->kernels);
+	hm_error_clear(&err);
+	if ((ret = hm_job_prepare(&job, &rq, &err))) {
+		hm_cli_error("plan: %s", err.msg);
+		ret = ret == HM_JOB_NO_DIR ? HM_EXIT_OUTPUT : HM_EXIT_USAGE;
+		goto out;
 	}
+	ret = HM_EXIT_OK;
+	if (hm_job_write(&job, &err)) {
+		hm_cli_report(&err);
+		ret = HM_EXIT_OUTPUT;
+		if (job.made_dir)        /* nothing was put in it */
+			rmdir(job.dir);
+	}
+	hm_job_release(&job);
+out:
+	free(xml);
 	pl.owner = NULL;
 	hm_placement_release(&pl);
 	return ret;
@@ -77,6 +100,7 @@ int cmd_plan(int argc, char **argv)
 	struct hm_platform *p = NULL;
 	struct hm_result res;
 	struct hm_judge_opts jo = HM_JUDGE_OPTS_INIT;
+	struct hm_sim_opts so = HM_SIM_OPTS_INIT;
 	struct hm_judge jd = { 0 };
 	int stop, fmt, ret, judge_ret = HM_EXIT_OK;
 	cJSON *json = NULL, *judged = NULL;
@@ -92,6 +116,7 @@ int cmd_plan(int argc, char **argv)
 			HM_LAUNCH_OPTIONS(lo, hm_help_launchers("write the launch directory for this launcher (with -o DIR)", 0)),
 			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
 			HM_JUDGE_OPTIONS(jo),
+			HM_SIM_OPTIONS(so),
 			HM_OPT_TABLE_END,
 		};
 
@@ -118,10 +143,17 @@ int cmd_plan(int argc, char **argv)
 			return HM_EXIT_USAGE;
 		}
 	}
-	if ((jo.jobs || jo.dir || jo.host_speed) && !jo.k) {
-		hm_cli_error("plan: --judge-jobs, --judge-dir and --host-speed go with --judge K");
+	if ((jo.jobs || jo.dir) && !jo.k) {
+		hm_cli_error("plan: --judge-jobs and --judge-dir go with --judge K");
 		return HM_EXIT_USAGE;
 	}
+	if (so.host_speed && !jo.k && !(launcher && launcher->platform_file)) {
+		hm_cli_error("plan: --host-speed goes with --judge K or a simulator's --launcher (smpi)");
+		return HM_EXIT_USAGE;
+	}
+	if ((ret = hm_sim_opts_check("plan", &so, launcher)))
+		return ret;
+	jo.host_speed = so.host_speed;
 	ret = hm_problem_open(&po, &pb, &p);
 	if (ret)
 		return ret;
@@ -169,13 +201,16 @@ int cmd_plan(int argc, char **argv)
 	ret = res.stopped ? HM_EXIT_BUDGET : !res.found ? HM_EXIT_NO_PLAN : judge_ret;
 	if (out && res.found) {
 		struct hm_error err;
+		int wret;
 
 		hm_error_clear(&err);
-		if (launcher ? write_launch_dir(out, json, launcher, &lo, &err) :
-			       hm_json_write(out, json, &err)) {
+		if (launcher)
+			wret = write_launch_dir(out, json, launcher, &lo, &so, po.platform);
+		else if ((wret = hm_json_write(out, json, &err) ? HM_EXIT_OUTPUT : HM_EXIT_OK))
 			hm_cli_report(&err);
-			ret = HM_EXIT_OUTPUT;
-		} else if (fmt == HM_FORMAT_TEXT) {
+		if (wret)
+			ret = wret;
+		else if (fmt == HM_FORMAT_TEXT) {
 			printf("  %s written to %s%s\n", launcher ? "plan, launcher file and run.sh" : "plan",
 			       out, launcher ? "/" : "");
 		}

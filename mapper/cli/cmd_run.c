@@ -11,6 +11,7 @@
 #include "launch_opts.h"
 #include "mapper/launch/launcher_detect.h"
 #include "mpirun.h"
+#include "sim_opts.h"
 #include "mapper/launch/results.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "models/util/read_file.h"
@@ -21,6 +22,7 @@
 
 #include <cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +49,8 @@ static const struct hm_usage usage = {
 	"modeled kernel time instead of computing (the user's n on hundreds of ranks;\n"
 	"no residual to check, the record's verdict says 'modeled'); a program of\n"
 	"yours must be linked with libhetmap-smpi-kernels (wrappers/README.md).\n"
-	"exit codes: 0 run and check passed (modeled: nothing to check); 3 bad usage; 7 the job failed or printed\n"
+	"exit codes: 0 run and check passed (modeled: nothing to check); 3 bad usage; 4 the\n"
+	"results file or the launch directory cannot be written; 7 the job failed or printed\n"
 	"no result; 8 the launcher cannot be started; 9 timeout; 10 the program's\n"
 	"check failed or it skipped the test; 128+N stopped by signal N.\n"
 	"examples:\n"
@@ -57,11 +60,9 @@ static const struct hm_usage usage = {
 };
 
 struct run_setup {
-	const char *results, *keep_dir, *plan_file, *host_speed_text;
+	const char *results, *keep_dir, *plan_file;
 	const char *platform;           /* -p, or the plan's (simulators need it) */
-	const char *sim_platform;       /* simulators: the simulated platform, if not that one */
-	const char *kernels_name;       /* simulators: --kernels */
-	enum hm_sim_kernels kernels;
+	struct hm_sim_opts sim;
 	double host_speed;              /* simulators: this machine's core, flop/s */
 	struct hm_launch_opts lo;
 	double timeout;
@@ -154,19 +155,44 @@ static void add_program_record(cJSON *rec, const struct hm_job *j, const struct 
 	cJSON_AddStringToObject(prog, "grid_order", j->pl->column_major ? "column" : "row");
 }
 
-static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
-			  const struct hm_launcher_found *lf, const struct hm_argv *argv,
-			  const struct hm_spawn_result *res, int exit_code, const struct reading *rd)
+/* Every record starts so. */
+static cJSON *record_start(void)
 {
-	cJSON *rec = cJSON_CreateObject(), *cmd = cJSON_CreateArray(), *launcher;
-	const cJSON *plan_doc = j->pl->owner;
-	const struct hm_app_result *r = &rd->result;
+	cJSON *rec = cJSON_CreateObject();
 	char stamp[32], host[256] = "";
 
 	gethostname(host, sizeof(host) - 1);
 	cJSON_AddNumberToObject(rec, "hetmap_result", 1);
 	cJSON_AddStringToObject(rec, "time", hm_utc_timestamp(stamp, sizeof(stamp)));
 	cJSON_AddStringToObject(rec, "launched_from", host);
+	return rec;
+}
+
+/* The launcher and how its child ended. */
+static void record_outcome(cJSON *rec, const struct hm_launcher *l, const struct hm_launcher_found *lf,
+			   const struct hm_spawn_result *res, int exit_code)
+{
+	cJSON *launcher = cJSON_AddObjectToObject(rec, "launcher");
+
+	cJSON_AddStringToObject(launcher, "name", l->name);
+	cJSON_AddStringToObject(launcher, "program", lf->program);
+	cJSON_AddStringToObject(launcher, "version", lf->version);
+	cJSON_AddStringToObject(rec, "mpirun_status", hm_spawn_status_name(res->status));
+	cJSON_AddNumberToObject(rec, "mpirun_exit_code", res->exit_code);
+	if (res->signal)
+		cJSON_AddNumberToObject(rec, "signal", res->signal);
+	cJSON_AddNumberToObject(rec, "wall_s", res->seconds);
+	cJSON_AddNumberToObject(rec, "exit_code", exit_code);
+}
+
+static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
+			  const struct hm_launcher_found *lf, const struct hm_argv *argv,
+			  const struct hm_spawn_result *res, int exit_code, const struct reading *rd)
+{
+	cJSON *rec = record_start(), *cmd = cJSON_CreateArray();
+	const cJSON *plan_doc = j->pl->owner;
+	const struct hm_app_result *r = &rd->result;
+
 	cJSON_AddItemToObject(rec, "inputs", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "inputs"), 1));
 	cJSON_AddItemToObject(rec, "plan", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "plan"), 1));
 	cJSON_AddNumberToObject(rec, "predicted_s", j->pl->predicted);
@@ -189,21 +215,12 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 	cJSON_AddBoolToObject(rec, "simulated", j->l->platform_file != NULL);
 	if (j->l->platform_file) {
 		cJSON_AddNumberToObject(rec, "simulator_host_speed", j->host_speed);
-		if (rs->sim_platform)
-			cJSON_AddStringToObject(rec, "simulated_platform", rs->sim_platform);
-		cJSON_AddStringToObject(rec, "kernels", hm_sim_kernels_name(rd->kernels_modeled ? rs->kernels
+		if (rs->sim.platform)
+			cJSON_AddStringToObject(rec, "simulated_platform", rs->sim.platform);
+		cJSON_AddStringToObject(rec, "kernels", hm_sim_kernels_name(rd->kernels_modeled ? rs->sim.kernels
 									    : HM_SIM_EXECUTED));
 	}
-	launcher = cJSON_AddObjectToObject(rec, "launcher");
-	cJSON_AddStringToObject(launcher, "name", j->l->name);
-	cJSON_AddStringToObject(launcher, "program", lf->program);
-	cJSON_AddStringToObject(launcher, "version", lf->version);
-	cJSON_AddStringToObject(rec, "mpirun_status", hm_spawn_status_name(res->status));
-	cJSON_AddNumberToObject(rec, "mpirun_exit_code", res->exit_code);
-	if (res->signal)
-		cJSON_AddNumberToObject(rec, "signal", res->signal);
-	cJSON_AddNumberToObject(rec, "wall_s", res->seconds);
-	cJSON_AddNumberToObject(rec, "exit_code", exit_code);
+	record_outcome(rec, j->l, lf, res, exit_code);
 	for (int i = 0; i < argv->n; i++)
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv->v[i]));
 	cJSON_AddItemToObject(rec, "command", cmd);
@@ -355,6 +372,43 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 		fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
 }
 
+/* A time printed as 0 ("0.00": below the program's resolution) or as
+ * infinite measures nothing: no measured_s, no ratio, no rate. */
+static void no_measurement(const struct hm_job *j, struct hm_app_result *r)
+{
+	if (r->seconds != 0 && !isinf(r->seconds))
+		return;
+	fprintf(stderr, "hetmap: run: %s printed its time as %g (below its resolution): no measurement "
+		"recorded\n", j->program.v[0], r->seconds);
+	if (!r->note[0])
+		snprintf(r->note, sizeof(r->note), "time printed as %g: below the program's resolution", r->seconds);
+	r->seconds = r->gflops = -1;
+}
+
+/* A signal before the job started (while the launcher was asked its
+ * version): a record says so, as it would later in the run. */
+static void record_interrupted_early(const struct run_setup *rs, const struct hm_launcher *l,
+				     const struct hm_launcher_found *lf, int exit_code, int results_fd)
+{
+	struct hm_spawn_result res = { HM_SPAWN_INTERRUPTED, 0, lf->signal, 0, 0 };
+	cJSON *rec = record_start();
+	struct hm_error err;
+
+	cJSON_AddStringToObject(rec, "stage", "launcher version check");
+	cJSON_AddNullToObject(rec, "plan");
+	cJSON_AddNullToObject(rec, "measured_s");
+	record_outcome(rec, l, lf, &res, exit_code);
+	if (rs->plan_file)
+		cJSON_AddStringToObject(rec, "plan_file", rs->plan_file);
+	hm_error_clear(&err);
+	snprintf(err.file, sizeof(err.file), "%s", rs->results);
+	if (!rec || hm_results_append(results_fd, rec, &err))
+		hm_cli_report(&err);
+	else
+		fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
+	cJSON_Delete(rec);
+}
+
 /* Run, read, record. */
 static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_launcher_found *lf,
 		  int results_fd)
@@ -383,6 +437,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
 		goto out;
 	read_output_file(&rd, j->dir);
+	no_measurement(j, &rd.result);
 	ret = verdict_exit(j, &rd.result, rd.kernels_modeled, ret);
 	{
 		cJSON *rec = make_record(rs, j, lf, &a, &res, ret, &rd);
@@ -420,48 +475,6 @@ static int print_command(const struct hm_job *j)
 	return HM_EXIT_OK;
 }
 
-/* A simulator's inputs: the simulated platform (--sim-platform; else the
- * one the plan was made for: -p, or with --plan the plan's own), exported at the plan's b, and this machine's dgemm rate. */
-static int simulation_setup(struct run_setup *rs, const struct hm_placement *pl, char **xml)
-{
-	const char *path = rs->sim_platform ? rs->sim_platform : rs->platform;
-	struct hm_platform *p = NULL;
-	struct hm_error err;
-
-	if (!path)
-		path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(pl->owner, "inputs"), "platform"));
-	hm_error_clear(&err);
-	if (!path) {
-		hm_cli_error("run: a simulated run needs the platform: give -p PLATFORM");
-		return HM_EXIT_USAGE;
-	}
-	if (hm_platform_load(path, &p, &err)) {
-		hm_cli_report(&err);
-		return HM_EXIT_INPUT;
-	}
-	for (int k = 0; k < pl->D; k++)
-		if (hm_platform_find(p, pl->ranks[k].processor) < 0) {
-			hm_cli_error("run: the plan puts rank %d on processor '%s', which platform %s does not have",
-				     k, pl->ranks[k].processor, path);
-			hm_platform_free(p);
-			return HM_EXIT_INPUT;
-		}
-	*xml = hm_simgrid_platform(p, pl->b, rs->kernels, &err);
-	hm_platform_free(p);
-	if (!*xml) {
-		hm_cli_error("run: %s: %s", path, err.msg);
-		return HM_EXIT_INPUT;
-	}
-	if (rs->dry_run && !rs->host_speed_text) {
-		rs->host_speed = 1e9;
-		fprintf(stderr, "hetmap: run: --dry-run: host speed not measured; run.sh says 1 GFLOP/s "
-			"unless --host-speed is given\n");
-		return HM_EXIT_OK;
-	}
-	return hm_simulator_host_speed("run", rs->host_speed_text, pl->b, rs->kernels, &rs->host_speed);
-}
-
 /* The launch directory: -o DIR, or a fresh one under $TMPDIR. */
 static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct hm_launcher *l,
 		    const struct hm_launcher_found *lf, struct hm_job *j)
@@ -471,11 +484,12 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 	struct hm_error err;
 	int ret;
 
-	if (l->platform_file && (ret = simulation_setup(rs, pl, &xml)))
+	if (l->platform_file &&
+	    (ret = hm_sim_setup("run", &rs->sim, rs->platform, pl, rs->dry_run, &xml, &rs->host_speed)))
 		return ret;
 	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
 	rq.platform_text = xml, rq.host_speed = rs->host_speed;
-	rq.modeled_kernels = l->platform_file && hm_sim_kernels_modeled(rs->kernels);
+	rq.modeled_kernels = l->platform_file && hm_sim_kernels_modeled(rs->sim.kernels);
 	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
 	if (rs->keep_dir)
 		rq.dir = rs->keep_dir;
@@ -492,7 +506,7 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 		hm_cli_error("run: %s", err.msg);
 		if (!rs->keep_dir)
 			rmdir(tmp);
-		return HM_EXIT_USAGE;
+		return ret == HM_JOB_NO_DIR ? HM_EXIT_OUTPUT : HM_EXIT_USAGE;
 	}
 	if (!rs->keep_dir)
 		j->made_dir = 1;
@@ -535,8 +549,8 @@ int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
-	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, NULL, NULL, "executed", HM_SIM_EXECUTED,
-				0, HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
+	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, HM_SIM_OPTS_INIT, 0,
+				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
@@ -558,9 +572,7 @@ int cmd_run(int argc, char **argv)
 			HM_LAUNCH_OPTIONS(rs.lo, hm_help_launchers("launcher", 1)),
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
-			{ 0, "sim-platform", HM_OPT_STRING, &rs.sim_platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 },
-			{ 0, "kernels", HM_OPT_STRING, &rs.kernels_name, "MODE", "simulators: the BLAS kernels executed (default), modeled or modeled-as-executed", 0, 0 },
-			{ 0, "host-speed", HM_OPT_STRING, &rs.host_speed_text, "RATE", "simulators: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
+			HM_SIM_OPTIONS(rs.sim),
 			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
 			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },
 			HM_OPT_TABLE_END,
@@ -571,11 +583,6 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((ret = hm_launch_opts_check("run", &rs.lo)))
 		return ret;
-	if ((ret = hm_sim_kernels_parse(rs.kernels_name)) < 0) {
-		hm_cli_error("run: --kernels must be one of %s, not '%s'", hm_sim_kernels_list(), rs.kernels_name);
-		return HM_EXIT_USAGE;
-	}
-	rs.kernels = (enum hm_sim_kernels)ret;
 	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
 		char names[128];
 
@@ -583,19 +590,21 @@ int cmd_run(int argc, char **argv)
 			     l ? " ('hetmap plan --launcher' writes the others' files)" : "");
 		return HM_EXIT_USAGE;
 	}
-	if (rs.kernels != HM_SIM_EXECUTED && !l->platform_file) {
-		hm_cli_error("run: --kernels %s needs a simulator launcher (smpi): real hosts compute",
-			     rs.kernels_name);
-		return HM_EXIT_USAGE;
-	}
+	if ((ret = hm_sim_opts_check("run", &rs.sim, l)))
+		return ret;
 	hm_error_clear(&err);
-	if (hm_launcher_detect(l, rs.lo.mpirun, rs.lo.launcher_version, !rs.dry_run, &lf, &err)) {
-		hm_cli_error("run: %s", err.msg);
-		return HM_EXIT_NO_MPIRUN;
-	}
 	if (!rs.dry_run && (results_fd = hm_results_open(rs.results, &err)) < 0) {
 		hm_cli_report(&err);
 		return HM_EXIT_OUTPUT;
+	}
+	if (hm_launcher_detect(l, rs.lo.mpirun, rs.lo.launcher_version, !rs.dry_run, &lf, &err)) {
+		hm_cli_error("run: %s", err.msg);
+		ret = lf.signal ? 128 + lf.signal : HM_EXIT_NO_MPIRUN;
+		if (lf.signal && results_fd >= 0)
+			record_interrupted_early(&rs, l, &lf, ret, results_fd);
+		if (results_fd >= 0)
+			close(results_fd);
+		return ret;
 	}
 	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */
 	rs.no_check |= l->platform_file != NULL;     /* simulated hosts: nothing to check */
@@ -609,7 +618,7 @@ int cmd_run(int argc, char **argv)
 		ret = print_command(&job);
 	} else if (!ret) {
 		ret = launch(&rs, &job, &lf, results_fd);
-		launched = 1;
+		launched = ret != HM_EXIT_NO_MPIRUN;    /* else the launcher never started */
 	}
 	if (have_job) {
 		/* a temporary directory goes, unless it is the dry run's answer or

@@ -22,7 +22,8 @@ struct hm_judge_opts {
 	int jobs;               /* simulations at once; 0: this machine's cores */
 	const char *dir;        /* where the simulations run (kept), or NULL: a
 				 * temporary directory, removed */
-	const char *host_speed; /* this machine's panel rate ("5Gf"), or NULL: measured once */
+	const char *host_speed; /* this machine's panel rate ("5Gf"), or NULL: measured once
+				 * (plan's --host-speed, sim_opts.h) */
 };
 
 #define HM_JUDGE_OPTS_INIT { 0, 0, NULL, NULL }
@@ -30,8 +31,7 @@ struct hm_judge_opts {
 #define HM_JUDGE_OPTIONS(jo) \
 	{ 0, "judge", HM_OPT_INT, &(jo).k, "K", "simulate the model's K best configurations and GU, CU, EU (SMPI, kernels modeled) and keep the simulated best", 1, HM_TOP_K_MAX }, \
 	{ 0, "judge-jobs", HM_OPT_INT, &(jo).jobs, "J", "the judge's simulations at once (default: this machine's cores)", 1, 256 }, \
-	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there (default: a temporary directory, removed)", 0, 0 }, \
-	{ 0, "host-speed", HM_OPT_STRING, &(jo).host_speed, "RATE", "the judge's simulator: this machine's panel rate per core, e.g. 5Gf (default: measured)", 0, 0 }
+	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there (default: a temporary directory, removed)", 0, 0 }
 
 struct hm_judge {
 	struct hm_judge_opts o;

@@ -1,6 +1,7 @@
 /* mapper/cli/options.c - declared options over getopt_long: parsing, checks of
  * numbers against their range, and the help text (see cli.h). */
 #include "cli.h"
+#include "models/util/decimal.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -65,7 +66,7 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 		return 0;
 	}
 	errno = 0;
-	v = strtod(arg, &end);
+	v = hm_strtod_decimal(arg, &end, 1);
 	if (end == arg || *end || errno || !isfinite(v)) {
 		hm_cli_error("%s: option '--%s' expects a number, not '%s'", u->name, o->long_name, arg);
 		return -1;

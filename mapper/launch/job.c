@@ -1,6 +1,7 @@
 /* mapper/launch/job.c - one launch under a plan (see job.h). */
 #define _GNU_SOURCE /* asprintf */
 #include "job.h"
+#include "launcher_detect.h"
 #include "models/util/atomic_file.h"
 #include "models/util/read_file.h"
 
@@ -37,12 +38,8 @@ static int add_file(struct hm_job *j, const char *name, char *text, const char *
 	return 0;
 }
 
-static int add_input(struct hm_job *j, const char *name, const char *template, const char *what,
-		     struct hm_error *err)
+static int check_input_name(const struct hm_job *j, const char *name, const char *what, struct hm_error *err)
 {
-	struct hm_run_values v = { j->pl, 0, j->dir };
-	char *text;
-
 	if (bad_file_name(name) || reserved_name(j, name) ||
 	    (j->l->platform_file && !strcmp(name, j->l->platform_file)))
 		return hm_error_set(err, "%s: '%s' cannot be an input file's name in the launch directory "
@@ -51,6 +48,17 @@ static int add_input(struct hm_job *j, const char *name, const char *template, c
 	for (int i = 0; i < j->ninputs; i++)
 		if (!strcmp(j->inputs[i].name, name))
 			return hm_error_set(err, "%s: input file '%s' is given twice", what, name);
+	return 0;
+}
+
+static int add_input(struct hm_job *j, const char *name, const char *template, const char *what,
+		     struct hm_error *err)
+{
+	struct hm_run_values v = { j->pl, 0, j->dir };
+	char *text;
+
+	if (check_input_name(j, name, what, err))
+		return -1;
 	if (!(text = hm_render(template, &v, what, err)))
 		return -1;
 	return add_file(j, name, text, what, err);
@@ -66,7 +74,8 @@ static int add_user_input(struct hm_job *j, const char *spec, struct hm_error *e
 	char *template;
 	int ret;
 
-	if (colon && !strchr(colon, '/')) {
+	/* TEMPLATE:NAME at the last ':', unless the whole names a file */
+	if (colon && access(spec, F_OK)) {
 		snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
 		name = colon + 1;
 	} else {
@@ -74,6 +83,8 @@ static int add_user_input(struct hm_job *j, const char *spec, struct hm_error *e
 		name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	}
 	snprintf(what, sizeof(what), "--input %s", spec);
+	if (check_input_name(j, name, what, err))
+		return -1;
 	if (!(template = hm_read_file(path, MAX_TEMPLATE_BYTES, &len, &st))) {
 		char why[128];
 
@@ -102,6 +113,11 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		program = rq->program[0];
 		if (!*program)
 			return hm_error_set(err, "the program's name is empty");
+		if (program[0] == '-')
+			return hm_error_set(err, "program '%s': a name that starts with '-' would reach the "
+					    "launcher as an option (write ./%s)", program, program);
+		if (!strchr(program, '/') && rq->program_here && hm_find_program(program))
+			return hm_error_set(err, "program '%s': not found in PATH (give its path)", program);
 		for (int i = 1; i < rq->nprogram; i++)
 			hm_argv_add(&args, rq->program[i]);
 	} else {
@@ -204,7 +220,7 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 	if (column_major && !j->pl->column_major && hm_placement_column_major(j->pl))
 		return hm_error_set(err, "out of memory");
 	if (make_dir(j, rq->dir, err))
-		return -1;
+		return HM_JOB_NO_DIR;
 	v.dir = j->dir;
 	if (set_program(j, rq, err))
 		goto fail;
@@ -286,24 +302,40 @@ char *hm_job_launcher_variable(const struct hm_job *j)
 	return s;
 }
 
-/* One word of run.sh: the job's directory becomes "$here". */
+/* One word of run.sh, quoted, with every mention of the job's directory
+ * (a word of its own, a launcher file inside an option's value, {dir}
+ * inside an argument) made "$here", so that the script travels. */
 static void script_word(struct hm_text *t, const char *dir, const char *w)
 {
 	size_t n = strlen(dir);
 	char *q = malloc(4 * strlen(w) + 3);
+	const char *p, *from = w;
 
 	if (!q) {
 		t->failed = 1;
 		return;
 	}
-	q[0] = '\0';
-	if (!strncmp(w, dir, n) && (w[n] == '/' || !w[n])) {
+	if (!*w)
+		hm_text_addf(t, "''");
+	while (*from) {
+		for (p = strstr(from, dir); p && p[n] && p[n] != '/'; p = strstr(p + 1, dir))
+			;
+		if (p != from) {
+			size_t len = p ? (size_t)(p - from) : strlen(from);
+			char *part = strndup(from, len);
+
+			if (!part) {
+				t->failed = 1;
+				break;
+			}
+			hm_shell_quote(q, 0, part);
+			hm_text_addf(t, "%s", q);
+			free(part);
+			if (!p)
+				break;
+		}
 		hm_text_addf(t, "\"$here\"");
-		w += n;
-	}
-	if (*w) {
-		hm_shell_quote(q, 0, w);
-		hm_text_addf(t, "%s", q);
+		from = p + n;
 	}
 	free(q);
 }
@@ -322,8 +354,12 @@ static char *script_text(const struct hm_job *j)
 		     "# %d processes) with launcher '%s'%s, program profile '%s'.\n"
 		     "# The files are found beside this script, wherever the directory is\n"
 		     "# copied; the launcher and the program are named as where it was written.\n"
-		     "here=$(CDPATH= cd -- \"$(dirname -- \"$0\")\" && pwd) || exit 1\n"
-		     "cd \"$here\" || exit 1\n",
+		     /* not $(dirname ...) nor a bare $(pwd): command substitution
+		      * drops the trailing newlines a directory's name may end in */
+		     "case $0 in */*) here=${0%%/*} ;; *) here=. ;; esac\n"
+		     "here=$(CDPATH= cd -- \"${here:-/}\" && pwd && echo x) || exit 1\n"
+		     "here=${here%%?x}\n"
+		     "cd -- \"$here\" || exit 1\n",
 		     j->pl->routine, j->pl->n, j->pl->b, j->pl->r, j->pl->c, j->pl->D, j->l->name,
 		     j->pl->column_major ? " (ranks in column-major grid order)" : "",
 		     j->profile->name);

@@ -65,7 +65,9 @@ struct hm_job {
 };
 
 /* Resolve the profile, render arguments and inputs, make the directory.
- * 0, or -1 with 'err' set (nothing made is left behind). */
+ * 0, or with 'err' set (nothing made is left behind) HM_JOB_BAD_REQUEST
+ * or HM_JOB_NO_DIR (the directory cannot be made or used). */
+enum { HM_JOB_BAD_REQUEST = -1, HM_JOB_NO_DIR = -2 };
 int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err);
 
 /* The whole command: launcher program, its options, the user's launcher

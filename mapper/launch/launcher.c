@@ -136,8 +136,14 @@ static void openmpi_options(struct hm_argv *a, const struct hm_launch *x)
 	hm_argv_add(a, "-np");
 	hm_argv_addf(a, "%d", x->pl->D);
 	if (x->major >= 5) {
+		/* by its name: the launcher runs in the file's directory (run,
+		 * run.sh, calibrate), whose own name may hold the ':' or ','
+		 * that separate --map-by's modifiers */
+		const char *name = strrchr(x->file, '/');
+
 		hm_argv_add(a, "--map-by");
-		hm_argv_addf(a, "rankfile:file=%s%s", x->file, x->pl->oversubscribed ? ":OVERSUBSCRIBE" : "");
+		hm_argv_addf(a, "rankfile:file=%s%s", name ? name + 1 : x->file,
+			     x->pl->oversubscribed ? ":OVERSUBSCRIBE" : "");
 		if (x->pl->oversubscribed) {
 			hm_argv_add(a, "--bind-to");
 			hm_argv_add(a, "core:overload-allowed");

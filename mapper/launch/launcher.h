@@ -13,7 +13,7 @@
 /* What a launcher command is made from. */
 struct hm_launch {
 	const struct hm_placement *pl;
-	const char *file;               /* the launcher file's path */
+	const char *file;               /* the launcher file's path; the launcher runs in its directory */
 	const char *const *env;         /* "NAME=VALUE" every rank gets; NULL-terminated */
 	int major;                      /* the launcher's major version; 0 unknown */
 	const char *platform;           /* simulators: the platform file's path */

@@ -4,6 +4,7 @@
 #include "spawn.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,13 @@ static int in_path(const char *name, char *buf, size_t size)
 		path += n + (path[n] == ':');
 	}
 	return -1;
+}
+
+int hm_find_program(const char *name)
+{
+	char buf[4096];
+
+	return in_path(name, buf, sizeof(buf));
 }
 
 struct capture {
@@ -81,8 +89,13 @@ int hm_launcher_detect(const struct hm_launcher *l, const char *given, int major
 
 	memset(f, 0, sizeof(*f));
 	if (given) {
+		char abs[PATH_MAX];
+
 		found = in_path(given, f->program, sizeof(f->program));
-		snprintf(f->program, sizeof(f->program), "%s", given);
+		/* a relative path made absolute: the launcher runs in the
+		 * launch directory, not here */
+		snprintf(f->program, sizeof(f->program), "%s",
+			 !found && strchr(given, '/') && given[0] != '/' && realpath(given, abs) ? abs : given);
 	} else {
 		snprintf(candidates, sizeof(candidates), "%s", l->programs);
 		for (word = strtok_r(candidates, " ", &save); word && found;
@@ -107,6 +120,11 @@ int hm_launcher_detect(const struct hm_launcher *l, const char *given, int major
 	argv[0] = f->program, argv[1] = "--version", argv[2] = NULL;
 	if (hm_spawn_run(argv, &so, &res) == 0 && res.status == HM_SPAWN_EXITED)
 		read_version(cap.text, l->version_mark, f);
+	else if (res.status == HM_SPAWN_INTERRUPTED) {
+		f->signal = res.signal;
+		return hm_error_set(err, "stopped by signal %d while asking '%s --version'", res.signal,
+				    f->program);
+	}
 	if (!f->version[0] && required)
 		return hm_error_set(err, "launcher '%s': '%s --version' does not say '%s'%s%.*s (another "
 				    "MPI's launcher? give --mpirun PATH)", l->name, f->program,

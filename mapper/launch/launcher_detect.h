@@ -12,7 +12,12 @@ struct hm_launcher_found {
 	char program[4096];     /* as given, or the first candidate in PATH */
 	int major;              /* 0 when not known */
 	char version[128];      /* the line that names the version, or "" */
+	int signal;             /* hetmap got this signal while asking: the probe was stopped */
 };
+
+/* 'name' found as a path (when it holds a '/') or in PATH, as the
+ * shell would; 0 if it is there and executable. */
+int hm_find_program(const char *name);
 
 /* 'given' (or NULL for the launcher's candidates). 'required': the
  * program must exist and say it is this launcher; otherwise (plans,

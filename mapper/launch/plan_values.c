@@ -60,9 +60,12 @@ static const char *known_names(char *buf, size_t size)
 	return buf;
 }
 
-/* Append n bytes to a growing string; -1 when out of memory. */
+/* Append n bytes to a growing string; -1 when out of memory, -2 beyond
+ * HM_MAX_RENDERED_BYTES. */
 static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 {
+	if (*len + n > HM_MAX_RENDERED_BYTES)
+		return -2;
 	if (*len + n + 1 > *cap) {
 		size_t c = 2 * (*cap + n) + 64;
 		char *d = realloc(*out, c);
@@ -119,7 +122,11 @@ char *hm_render(const char *t, const struct hm_run_values *v, const char *what, 
 	}
 	if (failed) {
 		free(out);
-		hm_error_set(err, "out of memory");
+		if (failed == -2)
+			hm_error_set(err, "%s: expands to more than %d MiB once the plan's values are filled in",
+				     what, HM_MAX_RENDERED_BYTES >> 20);
+		else
+			hm_error_set(err, "out of memory");
 		return NULL;
 	}
 	return out;

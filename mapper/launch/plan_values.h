@@ -16,10 +16,16 @@ struct hm_run_values {
 	const char *dir;        /* the job's directory (absolute) */
 };
 
+/* What a rendered text may grow to: a 1 MiB template of {dir} in a deep
+ * directory would otherwise expand 600-fold (a 1 MiB input file has
+ * never needed more than a few kilobytes of values). */
+enum { HM_MAX_RENDERED_BYTES = 4 << 20 };
+
 /* Render 'template' (a text or one argument): "{name}" becomes the value,
  * "{{" and "}}" become "{" and "}". The result (malloc'd), or NULL with
- * 'err' set: an unknown or unclosed placeholder, or no memory. 'what'
- * names the template in messages. */
+ * 'err' set: an unknown or unclosed placeholder, a result longer than
+ * HM_MAX_RENDERED_BYTES, or no memory. 'what' names the template in
+ * messages. */
 char *hm_render(const char *template, const struct hm_run_values *v, const char *what,
 		struct hm_error *err);
 

@@ -2,11 +2,23 @@
 #include "slurm_alloc.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_NODES = 65536 };
+/* The largest node number in a hostlist range (n[0-999999999]) and the
+ * most CPUs a node may have: beyond them a number is a mistake, and
+ * strtol's saturation or an int's truncation would make it another. */
+enum { MAX_NODES = 65536, MAX_NODE_NUMBER = 999999999, MAX_NODE_CPUS = 1 << 20 };
+
+/* A decimal number in [0, max] at s (digits only: no sign, no blank). */
+static int read_number(const char *s, char **end, long max, long *v)
+{
+	errno = 0;
+	*v = strtol(s, end, 10);
+	return *end == s || !isdigit((unsigned char)*s) || errno == ERANGE || *v < 0 || *v > max ? -1 : 0;
+}
 
 static int add_name(char ***names, int *n, const char *name)
 {
@@ -42,13 +54,16 @@ static int expand_item(const char *item, char ***names, int *n, struct hm_error 
 	snprintf(post, sizeof(post), "%s", close + 1);
 	for (const char *r = open + 1; r < close;) {
 		char *end;
-		long a = strtol(r, &end, 10), b = a;
-		int width = (int)(end - r);
+		long a, b;
+		int width;
 
-		if (end == r || a < 0)
-			return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", item);
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
+		if (read_number(r, &end, MAX_NODE_NUMBER, &a))
+			return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s' (node numbers are "
+					    "0 to %d)", item, MAX_NODE_NUMBER);
+		width = (int)(end - r), b = a;
+		if (*end == '-' && read_number(end + 1, &end, MAX_NODE_NUMBER, &b))
+			return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s' (node numbers are "
+					    "0 to %d)", item, MAX_NODE_NUMBER);
 		if (b < a || b - a >= MAX_NODES || (*end != ',' && end != close))
 			return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", item);
 		for (long v = a; v <= b; v++) {
@@ -97,14 +112,13 @@ int hm_slurm_cpus(const char *spec, int **cpus, struct hm_error *err)
 	*cpus = NULL;
 	while (*spec) {
 		char *end;
-		long c = strtol(spec, &end, 10), times = 1;
+		long c, times = 1;
 		int *grown;
 
-		if (end == spec || c < 1)
+		if (read_number(spec, &end, MAX_NODE_CPUS, &c) || c < 1)
 			goto bad;
 		if (!strncmp(end, "(x", 2)) {
-			times = strtol(end + 2, &end, 10);
-			if (times < 1 || *end++ != ')')
+			if (read_number(end + 2, &end, MAX_NODES, &times) || times < 1 || *end++ != ')')
 				goto bad;
 		}
 		if (n + times > MAX_NODES || !(grown = realloc(*cpus, (size_t)(n + times) * sizeof(int))))
@@ -120,7 +134,8 @@ int hm_slurm_cpus(const char *spec, int **cpus, struct hm_error *err)
 bad:
 	free(*cpus);
 	*cpus = NULL;
-	return hm_error_set(err, "SLURM_JOB_CPUS_PER_NODE: cannot read '%s'", spec);
+	return hm_error_set(err, "SLURM_JOB_CPUS_PER_NODE: cannot read '%s' (CPUs per node: 1 to %d, "
+			    "repeated at most %d times)", spec, MAX_NODE_CPUS, MAX_NODES);
 }
 
 int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err)

@@ -186,14 +186,14 @@ static int apply_groups(struct target *t, const cJSON *groups, struct hm_error *
 	if (!cJSON_IsArray(groups))
 		return hm_error_at(err, "groups", "expected an array of groups");
 	cJSON_ArrayForEach(g, groups) {
-		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(g, "hosts"), *it;
+		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(g, "hosts");
 		const char *type, *prefix = NULL;
 		long count = 0, first = 1, digits = 0;
 		char path[64], host[320];
 
 		snprintf(path, sizeof(path), "groups[%d]", gi++);
 		if (check_keys(g, path, keys, err) ||
-		    hm_json_name(cJSON_GetObjectItemCaseSensitive(g, "type"), path, &type, err))
+		    hm_json_member_name(g, path, "type", 1, &type, err))
 			return -1;
 		if (hosts) {
 			const cJSON *h;
@@ -210,15 +210,13 @@ static int apply_groups(struct target *t, const cJSON *groups, struct hm_error *
 					return -1;
 			continue;
 		}
-		if (!(it = cJSON_GetObjectItemCaseSensitive(g, "host_prefix")) ||
-		    hm_json_name(it, path, &prefix, err) || hm_check_hostname(prefix, path, err))
-			return it ? -1 : hm_error_at(err, path, "missing 'hosts' or 'host_prefix'");
-		if (hm_json_int(cJSON_GetObjectItemCaseSensitive(g, "count"), path, 1, MAX_GENERATED,
-				&count, err) ||
-		    ((it = cJSON_GetObjectItemCaseSensitive(g, "first")) &&
-		     hm_json_int(it, path, 0, 1000000000, &first, err)) ||
-		    ((it = cJSON_GetObjectItemCaseSensitive(g, "digits")) &&
-		     hm_json_int(it, path, 1, 9, &digits, err)))
+		if (!cJSON_GetObjectItemCaseSensitive(g, "host_prefix"))
+			return hm_error_at(err, path, "missing 'hosts' or 'host_prefix'");
+		if (hm_json_member_name(g, path, "host_prefix", 1, &prefix, err) ||
+		    hm_check_hostname(prefix, path, err) ||
+		    hm_json_member_int(g, path, "count", 1, 1, MAX_GENERATED, &count, err) ||
+		    hm_json_member_int(g, path, "first", 0, 0, 1000000000, &first, err) ||
+		    hm_json_member_int(g, path, "digits", 0, 1, 9, &digits, err))
 			return -1;
 		if (!digits)    /* enough for the last index, at least two */
 			for (long last = first + count - 1, w = 10, dg = 1; ; w *= 10, dg++)
@@ -264,19 +262,14 @@ static int apply_add(struct target *t, const cJSON *add, struct hm_error *err)
 		char path[64];
 		const char *type, *prefix = "node";
 		long count, per_host = 1;
-		const cJSON *it;
 
 		snprintf(path, sizeof(path), "add[%d]", i++);
 		if (check_keys(e, path, keys, err) ||
-		    hm_json_name(cJSON_GetObjectItemCaseSensitive(e, "type"), path, &type, err) ||
-		    hm_json_int(cJSON_GetObjectItemCaseSensitive(e, "count"), path, 1, MAX_GENERATED,
-				&count, err))
-			return -1;
-		if ((it = cJSON_GetObjectItemCaseSensitive(e, "per_host")) &&
-		    hm_json_int(it, path, 1, 4096, &per_host, err))
-			return -1;
-		if ((it = cJSON_GetObjectItemCaseSensitive(e, "host_prefix")) &&
-		    (hm_json_name(it, path, &prefix, err) || hm_check_hostname(prefix, path, err)))
+		    hm_json_member_name(e, path, "type", 1, &type, err) ||
+		    hm_json_member_int(e, path, "count", 1, 1, MAX_GENERATED, &count, err) ||
+		    hm_json_member_int(e, path, "per_host", 0, 1, 4096, &per_host, err) ||
+		    hm_json_member_name(e, path, "host_prefix", 0, &prefix, err) ||
+		    hm_check_hostname(prefix, path, err))
 			return -1;
 		if (add_processors(t, type, count, per_host, prefix, path, err))
 			return -1;

@@ -99,6 +99,8 @@ static int get_quantity_value(struct loader *ld, const cJSON *it, const char *pa
 #define K_MIN 1e-13         /* s/flop: 10 TFLOP/s per core */
 #define K_MAX 1e-6          /* s/flop: 1 MFLOP/s per core */
 #define T_W_MIN 8e-12       /* s per 8-byte word: 1 TB/s */
+#define RATIO_MIN 0.01      /* busy_cores_scale: a core 100x faster or slower */
+#define RATIO_MAX 100.0     /* when its neighbours are busy is a typo */
 
 static void warn(struct loader *ld, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -108,12 +110,18 @@ static void warn(struct loader *ld, const char *path, const char *fmt, ...)
 	char why[200];
 	va_list ap;
 
-	if (p->nr_warnings < HM_MAX_WARNINGS) {
-		va_start(ap, fmt);
-		vsnprintf(why, sizeof(why), fmt, ap);
-		va_end(ap);
-		snprintf(p->warnings[p->nr_warnings], sizeof(p->warnings[0]), "%s: %s", path, why);
-	}
+	char line[sizeof(p->warnings[0])];
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof(line), "%s: %s", path, why);
+	/* a value read twice ("k3" is both dgemm's and dtrsm's) warns once */
+	for (int i = 0; i < p->nr_warnings && i < HM_MAX_WARNINGS; i++)
+		if (!strcmp(p->warnings[i], line))
+			return;
+	if (p->nr_warnings < HM_MAX_WARNINGS)
+		memcpy(p->warnings[p->nr_warnings], line, sizeof(line));
 	p->nr_warnings++;
 }
 
@@ -128,6 +136,9 @@ static void check_plausible(struct loader *ld, const char *path, enum hm_unit_ki
 		warn(ld, path, "%g s/flop is over 10 TFLOP/s per core", v);
 	else if (kind == HM_UNIT_SECONDS_PER_WORD && v > 0 && v < T_W_MIN)
 		warn(ld, path, "t_w = %g s per 8-byte word is a bandwidth over 1 TB/s", v);
+	else if (kind == HM_UNIT_RATIO && (v < RATIO_MIN || v > RATIO_MAX))
+		warn(ld, path, "a relative cost of %g is outside %g..%g: machines measured so far "
+		     "stay within 0.5..2", v, RATIO_MIN, RATIO_MAX);
 }
 
 static int get_quantity(struct loader *ld, const cJSON *it, const char *path,

@@ -3,6 +3,7 @@
  * Each kind has a table of accepted suffixes and their factor to SI; a
  * string is a decimal number immediately followed by one of them. */
 #include "units.h"
+#include "models/util/decimal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,9 +84,9 @@ int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
 		snprintf(why, (size_t)why_size, "'%s' is not a quantity", text ? text : "");
 		return -1;
 	}
-	v = strtod(text, &end);
+	v = hm_strtod_decimal(text, &end, 0);
 	if (end == text || !isfinite(v)) {
-		snprintf(why, (size_t)why_size, "'%s' does not start with a finite number", text);
+		snprintf(why, (size_t)why_size, "'%s' does not start with a finite decimal number", text);
 		return -1;
 	}
 	for (s = suffixes_of(kind); s->suffix; s++)

@@ -3,6 +3,7 @@
 #include "read_file.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,35 @@ int hm_json_int(const cJSON *it, const char *path, long lo, long hi, long *out,
 		return hm_error_at(err, path, "must be between %ld and %ld (got %.17g)", lo, hi, v);
 	*out = (long)v;
 	return 0;
+}
+
+/* "PATH.KEY" into buf (just KEY at the top); the member, or NULL. */
+static const cJSON *member(const cJSON *obj, const char *path, const char *key, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s", path, *path ? "." : "", key);
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+int hm_json_member_name(const cJSON *obj, const char *path, const char *key, int required,
+			const char **out, struct hm_error *err)
+{
+	char where[HM_MAX_NAME + 64];
+	const cJSON *it = member(obj, path, key, where, sizeof(where));
+
+	if (!it)
+		return required ? hm_error_at(err, where, "missing") : 0;
+	return hm_json_name(it, where, out, err);
+}
+
+int hm_json_member_int(const cJSON *obj, const char *path, const char *key, int required,
+		       long lo, long hi, long *out, struct hm_error *err)
+{
+	char where[HM_MAX_NAME + 64];
+	const cJSON *it = member(obj, path, key, where, sizeof(where));
+
+	if (!it)
+		return required ? hm_error_at(err, where, "missing") : 0;
+	return hm_json_int(it, where, lo, hi, out, err);
 }
 
 /* Edit distance (insertions, deletions, substitutions) between two short

@@ -30,6 +30,14 @@ int hm_json_name(const cJSON *it, const char *path, const char **out, struct hm_
 int hm_json_int(const cJSON *it, const char *path, long lo, long hi, long *out,
 		struct hm_error *err);
 
+/* obj's member 'key' read as hm_json_name or hm_json_int, the messages
+ * naming it ("groups[0].digits"); a missing member is an error when
+ * 'required', else *out is left as it was. */
+int hm_json_member_name(const cJSON *obj, const char *path, const char *key, int required,
+			const char **out, struct hm_error *err);
+int hm_json_member_int(const cJSON *obj, const char *path, const char *key, int required,
+		       long lo, long hi, long *out, struct hm_error *err);
+
 /* 'obj' is an object of at most 'max_keys' keys, each in 'allowed'
  * (NULL-terminated; an empty list allows any key), none given twice
  * (cJSON would keep both and lookups would see the first). */

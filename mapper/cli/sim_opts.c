@@ -1,0 +1,72 @@
+/* mapper/cli/sim_opts.c - see sim_opts.h. */
+#include "sim_opts.h"
+#include "mpirun.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int hm_sim_opts_check(const char *cmd, struct hm_sim_opts *so, const struct hm_launcher *l)
+{
+	int k = hm_sim_kernels_parse(so->kernels_name);
+
+	if (k < 0) {
+		hm_cli_error("%s: --kernels must be one of %s, not '%s'", cmd, hm_sim_kernels_list(),
+			     so->kernels_name);
+		return HM_EXIT_USAGE;
+	}
+	so->kernels = (enum hm_sim_kernels)k;
+	if ((so->kernels != HM_SIM_EXECUTED || so->platform) && !(l && l->platform_file)) {
+		hm_cli_error("%s: --kernels and --sim-platform need a simulator launcher (smpi): real hosts compute",
+			     cmd);
+		return HM_EXIT_USAGE;
+	}
+	return HM_EXIT_OK;
+}
+
+int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *platform,
+		 const struct hm_placement *pl, int unmeasured, char **xml, double *speed)
+{
+	const char *path = so->platform ? so->platform : platform;
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+
+	if (!path)
+		path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(pl->owner, "inputs"), "platform"));
+	hm_error_clear(&err);
+	if (!path) {
+		hm_cli_error("%s: a simulated run needs the platform: give -p PLATFORM", cmd);
+		return HM_EXIT_USAGE;
+	}
+	if (hm_platform_load(path, &p, &err)) {
+		hm_cli_report(&err);
+		return HM_EXIT_INPUT;
+	}
+	for (int k = 0; k < pl->D; k++)
+		if (hm_platform_find(p, pl->ranks[k].processor) < 0) {
+			hm_cli_error("%s: the plan puts rank %d on processor '%s', which platform %s does not have",
+				     cmd, k, pl->ranks[k].processor, path);
+			hm_platform_free(p);
+			return HM_EXIT_INPUT;
+		}
+	*xml = hm_simgrid_platform(p, pl->b, so->kernels, &err);
+	hm_platform_free(p);
+	if (!*xml) {
+		hm_cli_error("%s: %s: %s", cmd, path, err.msg);
+		return HM_EXIT_INPUT;
+	}
+	if (unmeasured && !so->host_speed) {
+		*speed = 1e9;
+		fprintf(stderr, "hetmap: %s: host speed not measured; run.sh says 1 GFLOP/s "
+			"unless --host-speed is given\n", cmd);
+		return HM_EXIT_OK;
+	}
+	int ret = hm_simulator_host_speed(cmd, so->host_speed, pl->b, so->kernels, speed);
+
+	if (ret) {
+		free(*xml);
+		*xml = NULL;
+	}
+	return ret;
+}

@@ -1,0 +1,40 @@
+/* mapper/cli/sim_opts.h - the options of a simulated launch (--launcher
+ * smpi), shared by 'hetmap run' and 'hetmap plan --launcher smpi -o DIR':
+ * which platform is simulated, whether the kernels are executed or
+ * modeled, and this machine's rate, which SMPI scales every measured burst
+ * by. One table, one check, one setup. */
+#ifndef HM_SIM_OPTS_H
+#define HM_SIM_OPTS_H
+
+#include "cli.h"
+#include "mapper/launch/launcher.h"
+#include "models/platform/simgrid_platform.h"
+
+struct hm_sim_opts {
+	const char *platform;           /* --sim-platform, or NULL: the plan's */
+	const char *kernels_name;       /* --kernels */
+	const char *host_speed;         /* --host-speed ("5Gf"), or NULL: measured */
+	enum hm_sim_kernels kernels;    /* kernels_name, once checked */
+};
+
+#define HM_SIM_OPTS_INIT { NULL, "executed", NULL, HM_SIM_EXECUTED }
+
+#define HM_SIM_OPTIONS(so) \
+	{ 0, "sim-platform", HM_OPT_STRING, &(so).platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 }, \
+	{ 0, "kernels", HM_OPT_STRING, &(so).kernels_name, "MODE", "simulators: the BLAS kernels executed (default), modeled or modeled-as-executed", 0, 0 }, \
+	{ 0, "host-speed", HM_OPT_STRING, &(so).host_speed, "RATE", "simulators and the judge: this machine's rate per core (dgemm's; the panel's when kernels are modeled), e.g. 5Gf (default: measured)", 0, 0 }
+
+/* --kernels read into so->kernels; simulator options refused with a
+ * launcher that is not a simulator (l NULL: none). HM_EXIT_OK, or
+ * HM_EXIT_USAGE after a message naming 'cmd'. */
+int hm_sim_opts_check(const char *cmd, struct hm_sim_opts *so, const struct hm_launcher *l);
+
+/* A simulated launch of 'pl': the simulated platform (--sim-platform;
+ * else 'platform', the one the plan was made for; else the plan's own)
+ * exported at the plan's b into *xml (malloc'd), and this machine's rate
+ * into *speed (given, or measured; with 'unmeasured' 1 GFLOP/s, said on
+ * stderr). HM_EXIT_OK, or an exit code after a message naming 'cmd'. */
+int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *platform,
+		 const struct hm_placement *pl, int unmeasured, char **xml, double *speed);
+
+#endif /* HM_SIM_OPTS_H */

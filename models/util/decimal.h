@@ -1,0 +1,13 @@
+/* models/util/decimal.h - numbers as people write them in options and
+ * platform files: decimal digits, an optional point, an optional
+ * exponent. strtod alone also takes hexadecimal ("0x10" is 16), "inf",
+ * "nan" and leading blanks, each of which has turned a typo into a value. */
+#ifndef HM_DECIMAL_H
+#define HM_DECIMAL_H
+
+/* strtod on a decimal number at s, with an optional leading '-' (and '+'
+ * when 'plus'); *end is set to s (nothing read) when s does not start
+ * with one. */
+double hm_strtod_decimal(const char *s, char **end, int plus);
+
+#endif /* HM_DECIMAL_H */
