@@ -41,7 +41,7 @@ script installs it).
         'hetmap-vcluster stat' outputs, for the last record of RUNS
     analysis.py scale PLATFORM [--factor F | --fastest RATE]
         the platform with every host and link F times faster (SMPI study)
-    analysis.py sweep PLATFORM [--max N]
+    analysis.py sweep PLATFORM [--max N] [--one-row-max D]
         configurations beside the methods' plans, 'procs:RxC:b' lines
     analysis.py trust NATIVE SMPI
         SMPI's simulated times against the native runs' (smpi/trust.sh)
@@ -1006,8 +1006,11 @@ def core_part(args):
 
 def sweep(args):
     """Configurations beside the methods' plans, as 'procs:RxC:b' lines:
-    the k fastest processors (all their cores), for several k, on a 1 x D
-    and the squarest grid, at b = 64, and a few other b and stackings."""
+    the k fastest processors (all their cores), for several k, on the
+    squarest grid and on 1 x D while D <= --one-row-max, at b = 64, and a
+    few other b and stackings. (At scale, 1 x D grids of hundreds of
+    processes came out 2.7-2.9x the best and took 3-5x a square grid's
+    wall time to simulate: experiments/README.md, "At scale".)"""
     doc = json.load(open(args.platform))
     procs = doc["processors"]
     order = sorted(range(len(procs)), key=lambda i: type_k3(doc["types"][procs[i]["type"]]))
@@ -1017,7 +1020,7 @@ def sweep(args):
 
     def add(d, b, square):
         D = sum(d)
-        if D < 1:
+        if D < 1 or (not square and D > int(args.one_row_max)):
             return
         r = max(x for x in range(1, int(D ** 0.5) + 1) if D % x == 0) if square else 1
         line = "%s:%dx%d:%d" % (",".join(map(str, d)), r, D // r, b)
@@ -1308,7 +1311,7 @@ COMMANDS = {
     "judged": (judged, [("plan", None), ("judgedir", "?"), ("runs", "?"), ("--plans", None)]),
     "targets": (targets, [("dir", None), ("platforms", None), ("--elapsed", "?"), ("--command", "?")]),
     "trust": (trust, [("native", None), ("smpi", None)]),
-    "sweep": (sweep, [("platform", None), ("--max", "24")]),
+    "sweep": (sweep, [("platform", None), ("--max", "24"), ("--one-row-max", "100000")]),
     "speed": (speed, [("dir", None), ("--elapsed", "?"), ("--repeats", "?")]),
     "stacking": (stacking, [("dir", None), ("--elapsed", "?")]),
     "blocks": (blocks, [("dir", None), ("--elapsed", "?")]),

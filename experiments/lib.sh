@@ -122,7 +122,7 @@ sweep_plans() {
 	sweep_group=$1 sweep_platform=$2 sweep_max=$3
 	shift 3
 	i=0
-	for s in $(python3 experiments/analysis.py sweep "$sweep_platform" --max "$sweep_max"); do
+	for s in $(python3 experiments/analysis.py sweep "$sweep_platform" --max "$sweep_max" --one-row-max "${SWEEP_ONE_ROW_MAX:-100000}"); do
 		i=$((i + 1)) k=$((k + 1))
 		procs=${s%%:*} r=${s#*:}
 		f=$tmp/plans/$(printf %03d $k)-$sweep_group-s$i.json

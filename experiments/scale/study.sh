@@ -19,7 +19,10 @@
 # them to start over).
 # STUDY_GROUPS='lab-320:lu:30000 ...' chooses groups; MODEL the model,
 # JUDGE_K (4) and JOBS (2) the judge's candidates and parallel simulations,
-# SWEEP_MAX (12) the sweep's size (analysis.py sweep --max).
+# SWEEP_MAX (12) the sweep's size (analysis.py sweep --max) and
+# SWEEP_ONE_ROW_MAX (64) the largest 1 x D grid it simulates: at scale a
+# 1 x 192 LU took 15-20 minutes to simulate (16 x 16: 5) and came out
+# 2.7-2.9x the best, so the sweep spends that time on square grids.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 needs "the SMPI flavour (sh tests/setup.sh run SCALAPACK_TARBALL builds it)" test -x build/hetmap-driver-smpi
@@ -74,7 +77,7 @@ for spec in $groups; do
 	fi
 	k=$((k + 1))
 	python3 experiments/analysis.py judged "$judged" --plans "$tmp/plans/$(printf %03d $k)-$group"
-	sweep_plans "$group" "$cluster" "${SWEEP_MAX:-12}" -p "$cluster" -r "$routine" -n "$n" -m "$model"
+	SWEEP_ONE_ROW_MAX=${SWEEP_ONE_ROW_MAX:-64} sweep_plans "$group" "$cluster" "${SWEEP_MAX:-12}" -p "$cluster" -r "$routine" -n "$n" -m "$model"
 	simulate_pending        # the sweep's configurations the judge did not simulate
 done
 mv "$runs" "$out/runs.jsonl"
