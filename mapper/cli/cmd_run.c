@@ -350,6 +350,7 @@ static int verdict_exit(const struct hm_job *j, struct hm_app_result *r, int ker
 static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec, int *ret,
 			  const struct hm_job *j, const struct reading *rd)
 {
+	const char *placement;
 	struct hm_error err;
 
 	hm_error_clear(&err);
@@ -360,16 +361,17 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 			*ret = HM_EXIT_OUTPUT;
 		return;
 	}
+	placement = rd->kernels_modeled ? "simulated, kernels modeled (no residual to check)" :
+		    j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
+		    ? "as planned" : "NOT as planned (see the record)";
 	if (rd->result.seconds >= 0)
 		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, %s's own "
 			"time); placement %s; record appended to %s\n", j->pl->predicted,
 			rd->result.seconds, j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
-			j->profile->name, rd->kernels_modeled ? "simulated, kernels modeled (no residual to check)" :
-			j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
-			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
-			? "as planned" : "NOT as planned (see the record)", rs->results);
+			j->profile->name, placement, rs->results);
 	else
-		fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
+		fprintf(stderr, "hetmap: run: placement %s; record appended to %s\n", placement, rs->results);
 }
 
 /* A time printed as 0 ("0.00": below the program's resolution) or as
