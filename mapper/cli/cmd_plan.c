@@ -66,8 +66,7 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 	hm_launcher_detect(launcher, lo->mpirun, lo->launcher_version, 0, &lf, &err);
 	hm_launch_request(&rq, lo, &pl, launcher, out, 1, 0);
 	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
-	rq.platform_text = xml, rq.host_speed = speed;
-	rq.modeled_kernels = launcher->platform_file && hm_sim_kernels_modeled(so->kernels);
+	hm_sim_request(&rq, so, launcher, xml, speed);
 	hm_error_clear(&err);
 	if ((ret = hm_job_prepare(&job, &rq, &err))) {
 		hm_cli_error("plan: %s", err.msg);

@@ -347,16 +347,26 @@ static int verdict_exit(const struct hm_job *j, struct hm_app_result *r, int ker
 	return ret;
 }
 
-static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec, int *ret,
-			  const struct hm_job *j, const struct reading *rd)
+/* One record into the results file; -1 after a message when it cannot. */
+static int write_record(const struct run_setup *rs, int results_fd, const cJSON *rec)
 {
-	const char *placement;
 	struct hm_error err;
 
 	hm_error_clear(&err);
 	snprintf(err.file, sizeof(err.file), "%s", rs->results);
 	if (!rec || hm_results_append(results_fd, rec, &err)) {
 		hm_cli_report(&err);
+		return -1;
+	}
+	return 0;
+}
+
+static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec, int *ret,
+			  const struct hm_job *j, const struct reading *rd)
+{
+	const char *placement;
+
+	if (write_record(rs, results_fd, rec)) {
 		if (!*ret)
 			*ret = HM_EXIT_OUTPUT;
 		return;
@@ -394,7 +404,6 @@ static void record_interrupted_early(const struct run_setup *rs, const struct hm
 {
 	struct hm_spawn_result res = { HM_SPAWN_INTERRUPTED, 0, lf->signal, 0, 0 };
 	cJSON *rec = record_start();
-	struct hm_error err;
 
 	cJSON_AddStringToObject(rec, "stage", "launcher version check");
 	cJSON_AddNullToObject(rec, "plan");
@@ -402,11 +411,7 @@ static void record_interrupted_early(const struct run_setup *rs, const struct hm
 	record_outcome(rec, l, lf, &res, exit_code);
 	if (rs->plan_file)
 		cJSON_AddStringToObject(rec, "plan_file", rs->plan_file);
-	hm_error_clear(&err);
-	snprintf(err.file, sizeof(err.file), "%s", rs->results);
-	if (!rec || hm_results_append(results_fd, rec, &err))
-		hm_cli_report(&err);
-	else
+	if (!write_record(rs, results_fd, rec))
 		fprintf(stderr, "hetmap: run: record appended to %s\n", rs->results);
 	cJSON_Delete(rec);
 }
@@ -490,8 +495,7 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 	    (ret = hm_sim_setup("run", &rs->sim, rs->platform, pl, rs->dry_run, &xml, &rs->host_speed)))
 		return ret;
 	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
-	rq.platform_text = xml, rq.host_speed = rs->host_speed;
-	rq.modeled_kernels = l->platform_file && hm_sim_kernels_modeled(rs->sim.kernels);
+	hm_sim_request(&rq, &rs->sim, l, xml, rs->host_speed);
 	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
 	if (rs->keep_dir)
 		rq.dir = rs->keep_dir;

@@ -70,3 +70,12 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 	}
 	return ret;
 }
+
+void hm_sim_request(struct hm_job_request *rq, const struct hm_sim_opts *so, const struct hm_launcher *l,
+		    const char *xml, double speed)
+{
+	if (!l->platform_file)
+		return;
+	rq->platform_text = xml, rq->host_speed = speed;
+	rq->modeled_kernels = hm_sim_kernels_modeled(so->kernels);
+}

@@ -7,6 +7,7 @@
 #define HM_SIM_OPTS_H
 
 #include "cli.h"
+#include "mapper/launch/job.h"
 #include "mapper/launch/launcher.h"
 #include "models/platform/simgrid_platform.h"
 
@@ -36,5 +37,10 @@ int hm_sim_opts_check(const char *cmd, struct hm_sim_opts *so, const struct hm_l
  * stderr). HM_EXIT_OK, or an exit code after a message naming 'cmd'. */
 int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *platform,
 		 const struct hm_placement *pl, int unmeasured, char **xml, double *speed);
+
+/* What hm_sim_setup gave, into the job request of launcher l (nothing
+ * for a launcher that does not simulate). */
+void hm_sim_request(struct hm_job_request *rq, const struct hm_sim_opts *so, const struct hm_launcher *l,
+		    const char *xml, double speed);
 
 #endif /* HM_SIM_OPTS_H */

@@ -33,19 +33,6 @@ static const cJSON *member(const cJSON *obj, const char *key, const char *path,
 	return it;
 }
 
-/* An integer member 'key' of 'obj' within [lo, hi], for path "where.key". */
-static int int_member(const cJSON *obj, const char *where, const char *key, long lo,
-		      long hi, long *out, struct hm_error *err)
-{
-	char path[128];
-	const cJSON *it;
-
-	if (!(it = member(obj, key, where, err)))
-		return -1;
-	snprintf(path, sizeof(path), "%s.%s", where, key);
-	return hm_json_int(it, path, lo, hi, out, err);
-}
-
 static int load_inputs(struct hm_placement *pl, const cJSON *inputs, struct hm_error *err)
 {
 	const cJSON *routine;
@@ -59,7 +46,7 @@ static int load_inputs(struct hm_placement *pl, const cJSON *inputs, struct hm_e
 	if (strcmp(name, "lu") && strcmp(name, "gemm"))
 		return hm_error_at(err, "inputs.routine", "must be \"lu\" or \"gemm\"");
 	snprintf(pl->routine, sizeof(pl->routine), "%s", name);
-	return int_member(inputs, "inputs", "n", 1, 10000000, &pl->n, err);
+	return hm_json_member_int(inputs, "inputs", "n", 1, 1, 10000000, &pl->n, err);
 }
 
 static int load_decision(struct hm_placement *pl, const cJSON *plan, struct hm_error *err)
@@ -77,10 +64,10 @@ static int load_decision(struct hm_placement *pl, const cJSON *plan, struct hm_e
 	if (!(it = member(plan, "method", "plan", err)) || hm_json_name(it, "plan.method", &method, err))
 		return -1;
 	snprintf(pl->method, sizeof(pl->method), "%s", method);
-	if (int_member(plan, "plan", "D", 1, MAX_PROCESSES, &D, err) ||
-	    int_member(plan, "plan", "r", 1, MAX_PROCESSES, &r, err) ||
-	    int_member(plan, "plan", "c", 1, MAX_PROCESSES, &c, err) ||
-	    int_member(plan, "plan", "b", 1, pl->n, &b, err))
+	if (hm_json_member_int(plan, "plan", "D", 1, 1, MAX_PROCESSES, &D, err) ||
+	    hm_json_member_int(plan, "plan", "r", 1, 1, MAX_PROCESSES, &r, err) ||
+	    hm_json_member_int(plan, "plan", "c", 1, 1, MAX_PROCESSES, &c, err) ||
+	    hm_json_member_int(plan, "plan", "b", 1, 1, pl->n, &b, err))
 		return -1;
 	if (r * c != D)
 		return hm_error_at(err, "plan", "grid %ld x %ld does not hold D = %ld processes", r, c, D);
@@ -111,11 +98,10 @@ static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *c
 		    !(it = member(e, "host", where, err)) ||
 		    hm_json_name(it, where, &procs[i].host, err) ||
 		    hm_check_hostname(procs[i].host, where, err) ||
-		    int_member(e, where, "count", 1, MAX_PROCESSES, &count, err) ||
-		    int_member(e, where, "slot", 0, 1000000, &slot, err) ||
-		    int_member(e, where, "cores", 1, 1000000, &cores, err) ||
-		    (cJSON_GetObjectItemCaseSensitive(e, "sockets") &&
-		     int_member(e, where, "sockets", 1, 1000000, &sockets, err)))
+		    hm_json_member_int(e, where, "count", 1, 1, MAX_PROCESSES, &count, err) ||
+		    hm_json_member_int(e, where, "slot", 1, 0, 1000000, &slot, err) ||
+		    hm_json_member_int(e, where, "cores", 1, 1, 1000000, &cores, err) ||
+		    hm_json_member_int(e, where, "sockets", 0, 1, 1000000, &sockets, err))
 			return -1;
 		if (cores % sockets)
 			return hm_error_at(err, where, "%ld sockets do not divide the %ld cores", sockets, cores);

@@ -15,7 +15,7 @@ double hm_strtod_decimal(const char *s, char **end, int plus)
 		*end = (char *)s;
 		return 0;
 	}
-	if (p[digits] == 'x' || p[digits] == 'X') {      /* "0x10" */
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {      /* "0x10" */
 		*end = (char *)s;
 		return 0;
 	}

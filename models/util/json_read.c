@@ -54,7 +54,7 @@ int hm_json_member_name(const cJSON *obj, const char *path, const char *key, int
 	const cJSON *it = member(obj, path, key, where, sizeof(where));
 
 	if (!it)
-		return required ? hm_error_at(err, where, "missing") : 0;
+		return required ? hm_error_at(err, path, "missing key '%s'", key) : 0;
 	return hm_json_name(it, where, out, err);
 }
 
@@ -65,7 +65,7 @@ int hm_json_member_int(const cJSON *obj, const char *path, const char *key, int 
 	const cJSON *it = member(obj, path, key, where, sizeof(where));
 
 	if (!it)
-		return required ? hm_error_at(err, where, "missing") : 0;
+		return required ? hm_error_at(err, path, "missing key '%s'", key) : 0;
 	return hm_json_int(it, where, lo, hi, out, err);
 }
 

@@ -31,8 +31,8 @@ int hm_json_int(const cJSON *it, const char *path, long lo, long hi, long *out,
 		struct hm_error *err);
 
 /* obj's member 'key' read as hm_json_name or hm_json_int, the messages
- * naming it ("groups[0].digits"); a missing member is an error when
- * 'required', else *out is left as it was. */
+ * naming it ("groups[0].digits"); a missing member is an error ("PATH:
+ * missing key 'KEY'") when 'required', else *out is left as it was. */
 int hm_json_member_name(const cJSON *obj, const char *path, const char *key, int required,
 			const char **out, struct hm_error *err);
 int hm_json_member_int(const cJSON *obj, const char *path, const char *key, int required,
