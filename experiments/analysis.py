@@ -108,6 +108,10 @@ TARGETS = ("plan >= 1.25x faster than GU, not slower than CU or EU, within 10% o
 
 # ---- statistics -------------------------------------------------------------
 
+# the hetmap that rescoring asks (HETMAP=PATH: another build, e.g. a model being tried)
+HETMAP = os.environ.get("HETMAP") or os.path.join(ROOT, "build", "hetmap")
+
+
 def mape(predicted, measured):
     """Mean absolute percentage error of the predictions, in percent."""
     return 100.0 * statistics.fmean(abs(p - m) / m for p, m in zip(predicted, measured))
@@ -528,7 +532,7 @@ def study_platform(out, group):
 
 def predict(model, platform, routine, n, d, r, c, b):
     """'hetmap predict' of one configuration: its total time (s)."""
-    doc = subprocess.run([os.path.join(ROOT, "build", "hetmap"), "predict", "-p", platform, "-m", model,
+    doc = subprocess.run([HETMAP, "predict", "-p", platform, "-m", model,
                           "-r", routine, "-n", str(n), "--procs", ",".join(map(str, d)),
                           "--grid", "%dx%d" % (r, c), "-b", str(b), "-f", "json"],
                          capture_output=True, text=True, check=True).stdout
@@ -577,7 +581,7 @@ def models(args):
     """Every model (as 'hetmap models' lists them) scored on every study of
     plans, on the same measurements: the evidence behind each model's status."""
     names = [m["name"] for m in json.loads(subprocess.run(
-        [os.path.join(ROOT, "build", "hetmap"), "models", "-f", "json"],
+        [HETMAP, "models", "-f", "json"],
         capture_output=True, text=True, check=True).stdout)]
     dirs = args.dirs or study_dirs()
     lines = []
@@ -793,7 +797,26 @@ def kernels(args):
         t["kernels"] = {kern: {term: c * type_k(t, keys, b) / type_k(ref, keys, b)
                                for term, c in ref["kernels"][kern].items()}
                         for kern, keys in KERNEL_RATIO.items()}
+        add_pblas_block(t)
     print(json.dumps(doc, indent=1))
+
+
+PBLAS_BLOCK = 32
+
+
+def add_pblas_block(t):
+    """pdgemm's local updates have rank 32 whatever b (models/README.md,
+    'panel'), so a model reads k3_dgemm at 32: a described table without
+    that entry gets the kernel model's rate there (an update of 2048 x 2048
+    by rank 32), the rate the simulator charges, where clamping to the
+    table's smallest b would read the rate of a wider update."""
+    table = t.get("k3_dgemm")
+    if not isinstance(table, dict) or str(PBLAS_BLOCK) in table:
+        return
+    g, m, k = t["kernels"]["dgemm"], 2048.0, PBLAS_BLOCK
+    seconds = sum(g.get(term, 0.0) * size for term, size in
+                  (("mnk", m * m * k), ("mn", m * m), ("mk", m * k), ("nk", m * k), ("1", 1.0)))
+    table[str(PBLAS_BLOCK)] = "%.4gGFLOP/s" % (2 * m * m * k / seconds / 1e9)
 
 
 def modeled(args):

@@ -12,10 +12,10 @@ extern const struct hm_model hm_model_panel;
 /* Each model's row says its status and its evidence (help, 'hetmap
  * models'); the order is the listing's. */
 static const struct hm_model *const models[] = {
-	&hm_model_grid,
-	&hm_model_thesis,
-	&hm_model_ring,
 	&hm_model_panel,
+	&hm_model_thesis,
+	&hm_model_grid,
+	&hm_model_ring,
 	NULL,
 };
 

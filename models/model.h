@@ -105,11 +105,19 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 /* LU's arithmetic terms of 't' (hm_lu_computation, hm_lu_pdgetrf_computation). */
 typedef void hm_lu_arithmetic(double n, int r, int c, int b, const struct hm_sp *sp,
 			      struct hm_prediction *t);
+/* The work a process of the panel's column does at each synchronisation
+ * step of PDGETF2's column loop besides the message: PBLAS's and BLACS's
+ * bookkeeping of a distributed operation on one column (pdamax, pdswap,
+ * pdscal), in flops at the panel's rate k2_dgetf2. Fitted to the
+ * simulations at scale, where ScaLAPACK's own code runs (models/README.md,
+ * "Panel synchronisation"). */
+#define HM_SYNC_STEP_FLOPS 4.0e4
 /* LU's whole prediction, its total returned: the arithmetic of 'lu', and
  * on two processes or more 'messages' t_s + 'words' t_w (each model's
- * count of LU's messages and words on the critical path). */
+ * count of LU's messages and words on the critical path) and
+ * 'sync_steps' HM_SYNC_STEP_FLOPS k2_dgetf2 (added to comp_getf2). */
 double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
-		  double messages, double words, struct hm_prediction *parts);
+		  double messages, double words, double sync_steps, struct hm_prediction *parts);
 /* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
  * LU's communication by grid direction, pdgemm by SUMMA in steps of
  * min(gemm_step, b) columns (gemm_step 0: of b). */

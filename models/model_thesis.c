@@ -13,7 +13,8 @@ static double thesis_time(enum hm_routine routine, double n, int r, int c, int b
 	if (routine != HM_ROUTINE_LU)
 		return hm_gemm_summa_time(n, r, c, b, sp, parts);
 	/* eq. 5.4 */
-	return hm_lu_time(hm_lu_computation, n, r, c, b, sp, 2.0 * n * g / b, 2.0 * n * n * g / p, parts);
+	return hm_lu_time(hm_lu_computation, n, r, c, b, sp, 2.0 * n * g / b, 2.0 * n * n * g / p, 0,
+			  parts);
 }
 
 const struct hm_model hm_model_thesis = {

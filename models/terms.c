@@ -36,7 +36,7 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 }
 
 double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
-		  double messages, double words, struct hm_prediction *parts)
+		  double messages, double words, double sync_steps, struct hm_prediction *parts)
 {
 	struct hm_prediction t;
 
@@ -45,6 +45,7 @@ double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const str
 	if ((double)r * c > 1) {
 		t.comm_latency = messages * sp->t_s;
 		t.comm_bandwidth = words * sp->t_w;
+		t.comp_getf2 += sync_steps * HM_SYNC_STEP_FLOPS * sp->k2_dgetf2;
 	}
 	return hm_prediction_sum(&t, parts);
 }

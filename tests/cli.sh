@@ -12,12 +12,12 @@ done
 expect 3 "unknown command 'frobnicate'" -- "$hm" frobnicate
 # models: every registry row, its status and evidence, in text and JSON;
 # the help of -m lists the same rows
-expect 0 "grid    default" -- "$hm" models
-expect 0 "panel   candidate" -- "$hm" models
+expect 0 "panel   default" -- "$hm" models
+expect 0 "grid    candidate" -- "$hm" models
 expect 0 '"status":"reference"' -- "$hm" models -f json
 expect 3 "unknown format 'csv'" -- "$hm" models -f csv
 expect 3 "unexpected argument 'extra'" -- "$hm" models extra
-expect 0 "grid (default), thesis (reference), ring (candidate), panel (candidate)" -- "$hm" plan --help
+expect 0 "panel (default), thesis (reference), grid (candidate), ring (candidate)" -- "$hm" plan --help
 expect 3 "unknown option '--bogus'" -- "$hm" plan --bogus
 expect 3 "missing argument for option '--depth'" -- "$hm" plan --depth
 expect 3 "option '--size' expects a number, not 'abc'" -- "$hm" plan -n abc
@@ -37,10 +37,10 @@ expect 2 "syntax_error.json: JSON syntax error" -- "$hm" plan -p "$data/bad/synt
 # predict: the hand-checked TORC case, and its argument checks
 all19=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
 expect 0 "predicted    7.62153 s" -- "$hm" predict -m thesis -n 2048 --procs $all19 --grid 1x19 -b 32
-expect 0 "predicted    8.92028 s" -- "$hm" predict -n 2048 --procs $all19 --grid 1x19 -b 32
+expect 0 "predicted    9.50318 s" -- "$hm" predict -n 2048 --procs $all19 --grid 1x19 -b 32
 expect 0 "predicted    8.92028 s" -- "$hm" predict -m grid -n 2048 --procs $all19 --grid 1x19 -b 32
 expect 0 "predicted    9.50318 s" -- "$hm" predict -m panel -n 2048 --procs $all19 --grid 1x19 -b 32
-expect 0 "D = 4 on a 2 x 2 grid" -- "$hm" predict --procs P17=2,P18=2
+expect 0 "D = 4 on a 1 x 4 grid" -- "$hm" predict --procs P17=2,P18=2
 expect 3 "--procs is required" -- "$hm" predict
 expect 3 "has 3 entries, the platform has 19" -- "$hm" predict --procs 1,2,3
 expect 3 "unknown processor 'P99'" -- "$hm" predict --procs P99=1

@@ -29,9 +29,10 @@ check "rankfile of the plan" grep -qx "rank 1=localhost slot=1" "$tmp/launch/ran
 expect 0 '"passed":true' -- "$hm" run --plan "$tmp/launch/plan.json" --results "$res"
 check "rank 0 on core 0, rank 1 on core 1" grep -q '"rank":0,"host":"[^"]*","cpus":"0",.*"rank":1,"host":"[^"]*","cpus":"1"' "$tmp/out"
 
-# every launcher writes its file and an executable run.sh
+# every launcher writes its file and an executable run.sh (the thesis's
+# model: its TORC plan, 4 x 4 at b = 32, is the one these files are checked for)
 for l in openmpi:rankfile openmpi-seq:seqfile mpich:machinefile slurm:hostfile intelmpi:machinefile; do
-	expect 0 "written to $tmp/l-${l%%:*}/" -- "$hm" plan -p builtin:torc -n 2048 -M BTM -d 20 --launcher "${l%%:*}" -o "$tmp/l-${l%%:*}"
+	expect 0 "written to $tmp/l-${l%%:*}/" -- "$hm" plan -p builtin:torc -n 2048 -M BTM -d 20 -m thesis --launcher "${l%%:*}" -o "$tmp/l-${l%%:*}"
 	check "$l file" test -s "$tmp/l-${l%%:*}/${l#*:}"
 	check "$l run.sh" grep -q "hetmap-driver --routine lu -n 2048 -b 32 -r 4 -c 4 --seed 1" "$tmp/l-${l%%:*}/run.sh"
 	check "$l run.sh is executable" test -x "$tmp/l-${l%%:*}/run.sh"
@@ -41,8 +42,8 @@ check "slurm: SLURM_HOSTFILE beside run.sh" grep -q '^SLURM_HOSTFILE="$here"/hos
 check "intelmpi: -machinefile" grep -q -- "-machinefile" "$tmp/l-intelmpi/run.sh"
 # a program whose BLACS grid is column-major gets the ranks reordered so
 # that every grid position keeps its planned processor
-expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/row" -- /bin/true
-expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/col" --grid-order column -- /bin/true
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 -m thesis --dry-run -o "$tmp/row" -- /bin/true
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 -m thesis --dry-run -o "$tmp/col" --grid-order column -- /bin/true
 check "column-major: rank i + j r holds row-major rank i c + j" python3 -c '
 import sys
 def hosts(path): return [l.split("=")[1].split()[0] for l in open(path)]
@@ -53,15 +54,15 @@ assert all(col[i + j * r] == row[i * c + j] for i in range(r) for j in range(c))
 assert row != col' "$tmp/row/rankfile" "$tmp/col/rankfile"
 check "HETMAP_GRID_ORDER=column reaches the ranks" grep -q "HETMAP_GRID_ORDER=column" "$tmp/col/run.sh"
 # HPL.dat (hpl) and hpccinf.txt (hpcc) are one template: the lines HPL reads agree
-expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/hpl" --profile hpl -- /bin/true
-expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 --dry-run -o "$tmp/hpcc" -- hpcc
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 -m thesis --dry-run -o "$tmp/hpl" --profile hpl -- /bin/true
+expect 0 "" -- "$hm" run -p builtin:torc -n 2048 -M BTM -d 20 -m thesis --dry-run -o "$tmp/hpcc" -- hpcc
 check "HPL.dat: N, NB, P, Q of the plan, row-major PMAP" test "$(sed -n '6p;8p;9p;11p;12p' "$tmp/hpl/HPL.dat" | awk '{print $1}' | tr '\n' ' ')" = "2048 32 0 4 4 "
 check "hpccinf.txt: HPL.dat's lines, then PTRANS's" test "$(sed -n '5,31p' "$tmp/hpl/HPL.dat")" = "$(sed -n '5,31p' "$tmp/hpcc/hpccinf.txt")"
 check "hpccinf.txt has 36 lines" test "$(wc -l < "$tmp/hpcc/hpccinf.txt")" -eq 36
 # files for another machine: the program need not exist here; a relative
 # path is made absolute (the job runs in its directory); --input rendered
 printf 'n={n}\n' > "$tmp/params.tmpl"
-expect 0 "run.sh written to $tmp/far/" -- env -C "$tmp" "$hm" plan -p builtin:torc -n 2048 -M BTM -d 20 --launcher mpich \
+expect 0 "run.sh written to $tmp/far/" -- env -C "$tmp" "$hm" plan -p builtin:torc -n 2048 -M BTM -d 20 -m thesis --launcher mpich \
 	--launcher-version 4 -o "$tmp/far" --input "$tmp/params.tmpl:params.txt" -- ./solver -n {n} -nb {b}
 check "run.sh names the program by its absolute path, with the plan's values" \
 	grep -q " $tmp/solver -n 2048 -nb 32\$" "$tmp/far/run.sh"

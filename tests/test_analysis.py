@@ -132,6 +132,9 @@ with tempfile.TemporaryDirectory() as tmp:
 check(near(k["dgemm"]["mnk"], 12e-11) and near(k["dgemm"]["mn"], 3e-10), "kernels: dgemm 3x slower")
 check(near(k["dtrsm"]["ttr"], 4e-11), "kernels: dtrsm as fast")
 check(near(k["dger"]["mn"], 2e-10) and near(k["dger"]["1"], 6e-8), "kernels: dger at the panel's ratio (2x)")
+rank32 = json.loads(out.getvalue())["types"]["slow"]["k3_dgemm"]["32"]
+check(rank32 == "%.4gGFLOP/s" % (2 * 2048.0 ** 2 * 32 / (12e-11 * 2048.0 ** 2 * 32 + 3e-10 * 2048.0 ** 2) / 1e9),
+      "kernels: k3_dgemm at pdgemm's rank 32 from the kernel model (%s)" % rank32)
 
 # dgemm_rates: the cores a plan uses (min(d, cores)) and all cores, at its b
 plat = {"types": {"f": {"k3_dgemm": {"64": 1e-10, "128": 5e-11}}, "s": {"k3": 2e-10}},

@@ -51,7 +51,7 @@ simulate_pending() {
 		echo "$f $rate" >>"$tmp/queue"
 	done
 	echo "scale: $(grep -c . "$tmp/queue") configurations to simulate" >&2
-	HM=$hm RUNS=$runs xargs -P "${JOBS:-2}" -L 1 sh -c '
+	HM=$hm RUNS=$runs xargs -r -P "${JOBS:-2}" -L 1 sh -c '
 		echo "scale: $(basename "$0" .json)" >&2
 		"$HM" run --plan "$0" --launcher smpi --kernels modeled --host-speed "$1" --results "$RUNS" \
 			--timeout 3600 -o "$0.job" >/dev/null 2>"$0.err" ||
