@@ -104,6 +104,17 @@ p = d["plan"]
 assert (p["D"], p["r"], p["c"], p["b"], p["d"]) == (best["D"], best["r"], best["c"], best["b"], best["d"])
 assert all(x["status"] == "simulated" or x.get("same_as") for x in c), c' "$tmp/judged.json"
 check "the judge kept its simulations in --judge-dir" test -s "$tmp/judge/c00.jsonl" -a -s "$tmp/judge/c00.log"
+# asked again in the same directory (an interrupted judge rerun), the judge
+# keeps what it simulated there; another n is simulated afresh
+expect 0 "GPTM simulated before in $tmp/judge" -- "$hm" plan -p "$p" -n 1500 --judge 3 --host-speed 10Gf \
+	--judge-dir "$tmp/judge" -o "$tmp/rejudged.json"
+check "the rerun decides as the run did" python3 -c '
+import json, sys
+a, b = (json.load(open(f))["judge"] for f in sys.argv[1:])
+assert [x.get("simulated_s") for x in a["candidates"]] == [x.get("simulated_s") for x in b["candidates"]], (a, b)
+assert a["chosen"] == b["chosen"]' "$tmp/judged.json" "$tmp/rejudged.json"
+expect 0 "simulating GPTM" -- "$hm" plan -p "$p" -n 1400 --judge 1 --host-speed 10Gf --judge-dir "$tmp/judge"
+check "another n is not taken for the earlier one" sh -c '! grep -q "simulated before" "$0"' "$tmp/err"
 expect 3 "go with --judge K" -- "$hm" plan -p "$p" --judge-jobs 2
 expect 3 "" -- "$hm" plan -p "$p" --judge 0
 # (measuring this machine alone outlasts a tenth of a second)

@@ -160,7 +160,7 @@ static int host_speeds(struct judging *jg)
 		for (int j = 0; j < i && !c->host_speed; j++)
 			if (jg->c[j].r.b == c->r.b && jg->c[j].host_speed > 0)
 				c->host_speed = jg->c[j].host_speed;
-		if (c->st == SAME || c->host_speed > 0)
+		if (c->st == SAME || c->st == SIMULATED || c->host_speed > 0)
 			continue;
 		if ((ret = hm_simulator_host_speed("plan", jg->jd->o.host_speed, c->r.b, HM_SIM_MODELED,
 						   &c->host_speed)))
@@ -172,6 +172,63 @@ static int host_speeds(struct judging *jg)
 static void file_of(const struct judging *jg, int i, const char *suffix, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s/c%02d%s", jg->dir, i, suffix);
+}
+
+/* The last record of candidate i's results file, or NULL. */
+static cJSON *last_record(const struct judging *jg, int i)
+{
+	char path[4200], *text, *last;
+	enum hm_read_status st;
+	size_t len;
+	cJSON *rec = NULL;
+
+	file_of(jg, i, ".jsonl", path, sizeof(path));
+	if ((text = hm_read_file(path, 64u << 20, &len, &st))) {
+		while (len > 0 && text[len - 1] == '\n')
+			text[--len] = '\0';
+		last = strrchr(text, '\n');
+		rec = cJSON_Parse(last ? last + 1 : text);
+		free(text);
+	}
+	return rec;
+}
+
+static int same_member(const cJSON *a, const cJSON *b, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, key);
+
+	return x && cJSON_Compare(x, cJSON_GetObjectItemCaseSensitive(b, key), 1);
+}
+
+/* A judge rerun in the same --judge-dir (one interrupted, or one asking
+ * again) finds candidate i simulated already when the last record of its
+ * results file is of the same platform, routine, n and configuration,
+ * kernels modeled, with a time: that time is kept, not simulated again. */
+static int simulated_before(struct judging *jg, int i, const cJSON *doc)
+{
+	static const char *const inputs[] = { "platform", "platform_name", "routine", "n" };
+	static const char *const plan[] = { "D", "r", "c", "b", "d" };
+	struct candidate *c = &jg->c[i];
+	cJSON *rec = last_record(jg, i);
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "measured_s");
+	const cJSON *wall = cJSON_GetObjectItemCaseSensitive(rec, "wall_s");
+	const char *kernels = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rec, "kernels"));
+	int same = cJSON_IsNumber(t) && t->valuedouble > 0 && kernels && !strcmp(kernels, "modeled");
+
+	for (size_t k = 0; same && k < sizeof(inputs) / sizeof(inputs[0]); k++)
+		same = same_member(cJSON_GetObjectItemCaseSensitive(rec, "inputs"),
+				   cJSON_GetObjectItemCaseSensitive(doc, "inputs"), inputs[k]);
+	for (size_t k = 0; same && k < sizeof(plan) / sizeof(plan[0]); k++)
+		same = same_member(cJSON_GetObjectItemCaseSensitive(rec, "plan"),
+				   cJSON_GetObjectItemCaseSensitive(doc, "plan"), plan[k]);
+	if (same) {
+		c->st = SIMULATED, c->simulated = t->valuedouble;
+		c->wall = cJSON_IsNumber(wall) ? wall->valuedouble : 0;
+		fprintf(stderr, "hetmap: judge: %s simulated before in %s: %.4g s (predicted %.4g s)\n",
+			c->label, jg->dir, c->simulated, c->r.eet);
+	}
+	cJSON_Delete(rec);
+	return same;
 }
 
 static int prepare_dir(struct judging *jg)
@@ -203,6 +260,8 @@ static int prepare_dir(struct judging *jg)
 			hm_cli_report(&err);
 			return HM_EXIT_OUTPUT;
 		}
+		if (!jg->made_dir)
+			simulated_before(jg, i, doc);
 		cJSON_Delete(doc);
 	}
 	return HM_EXIT_OK;
@@ -265,22 +324,13 @@ static int start(struct judging *jg, int i, double deadline)
 static void finish(struct judging *jg, int i, int wstatus)
 {
 	struct candidate *c = &jg->c[i];
-	char path[4200], *text, *last;
-	enum hm_read_status st;
-	size_t len;
-	cJSON *rec = NULL;
+	char path[4200];
+	cJSON *rec;
 	const cJSON *t, *code;
 
 	c->wall = hm_now() - c->started;
 	c->st = FAILED;
-	file_of(jg, i, ".jsonl", path, sizeof(path));
-	if ((text = hm_read_file(path, 64u << 20, &len, &st))) {
-		while (len > 0 && text[len - 1] == '\n')
-			text[--len] = '\0';
-		last = strrchr(text, '\n');
-		rec = cJSON_Parse(last ? last + 1 : text);
-		free(text);
-	}
+	rec = last_record(jg, i);
 	t = cJSON_GetObjectItemCaseSensitive(rec, "measured_s");
 	code = cJSON_GetObjectItemCaseSensitive(rec, "exit_code");
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && cJSON_IsNumber(t) && t->valuedouble > 0) {
@@ -410,7 +460,7 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 	}
 	jg->jd = jd, jg->in = in;
 	hm_sibling_program("hetmap", jg->self, sizeof(jg->self));
-	if (!(ret = gather(jg, res)) && !(ret = host_speeds(jg)) && !(ret = prepare_dir(jg))) {
+	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg)) && !(ret = host_speeds(jg))) {
 		fprintf(stderr, "hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
 		simulate(jg, jobs, deadline);
 	}

@@ -31,7 +31,7 @@ struct hm_judge_opts {
 #define HM_JUDGE_OPTIONS(jo) \
 	{ 0, "judge", HM_OPT_INT, &(jo).k, "K", "simulate the model's K best configurations and GU, CU, EU (SMPI, kernels modeled) and keep the simulated best", 1, HM_TOP_K_MAX }, \
 	{ 0, "judge-jobs", HM_OPT_INT, &(jo).jobs, "J", "the judge's simulations at once (default: this machine's cores)", 1, 256 }, \
-	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there (default: a temporary directory, removed)", 0, 0 }
+	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there; a candidate simulated there before is kept (default: a temporary directory, removed)", 0, 0 }
 
 struct hm_judge {
 	struct hm_judge_opts o;
