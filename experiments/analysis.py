@@ -402,6 +402,10 @@ def group_stats(rows):
     return stats
 
 
+# what a study's plot calls its runs, by study.json's "study"
+STUDY_TITLE = {"smpi": "SMPI: ", "scale": "SMPI, kernels modeled: ", "vcluster": "Emulated cluster: "}
+
+
 def summarize(args):
     """A study of plans from its folder alone (study.json, plans.tsv,
     runs.jsonl): table.tsv and table.md (every configuration, predicted and
@@ -492,7 +496,7 @@ def study_plot(rows, info, out):
                         f.write("%r %r\n" % (r["predicted"], r["median"]))
             *cluster, routine, n = g.split("-")      # [CLUSTER-]ROUTINE-N
             series.append("'%s' title '%s%s n=%s'" % (path, " ".join(cluster + [""]), routine.upper(), n))
-        title = ("SMPI: " if info["study"] == "smpi" else "Emulated cluster: ") + info["cluster"]
+        title = STUDY_TITLE.get(info["study"], "Emulated cluster: ") + info["cluster"]
         gnuplot("""set terminal pngcairo size 900,750
 set output "%s"
 set logscale xy

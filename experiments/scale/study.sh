@@ -15,9 +15,10 @@
 #     plan vs GU/CU/EU and the best, the plan's share of the dgemm rates,
 #     the judge), predicted-vs-measured.png, table.md/.tsv.
 # Interrupted, it resumes: OUT/runs.jsonl.partial, OUT/elapsed.partial and
-# OUT/judge/ are kept, and what they hold is not simulated again (delete
-# them to start over).
-# STUDY_GROUPS='lab-320:lu:30000 ...' chooses groups; MODEL the model,
+# OUT/judge/ (a judge's finished simulations too) are kept, and what they
+# hold is not simulated again (delete them to start over).
+# STUDY_GROUPS='lab-320:lu:30000 ...' chooses groups; SEED_RUNS=FILE starts
+# from another study's records (below); MODEL the model,
 # JUDGE_K (4) and JOBS (2) the judge's candidates and parallel simulations,
 # SWEEP_MAX (12) the sweep's size (analysis.py sweep --max) and
 # SWEEP_ONE_ROW_MAX (64) the largest 1 x D grid it simulates: at scale a
@@ -26,13 +27,17 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 needs "the SMPI flavour (sh tests/setup.sh run SCALAPACK_TARBALL builds it)" test -x build/hetmap-driver-smpi
-model=${MODEL:-grid}
+model=${MODEL:-panel}   # hetmap's default model ('hetmap models')
 study_out "experiments/scale/results/$model"
 groups=${STUDY_GROUPS:-lab-320:lu:30000 lab-320:gemm:30000 lab-320-slow:lu:30000 lab-320-slow:gemm:30000 modern-1024:lu:30000 modern-1024:gemm:30000}
 platforms=$(sh experiments/scale/platforms.sh)
 mkdir -p "$out/clusters" "$out/judge" "$tmp/plans"
 start=$(date +%s)
 runs=$out/runs.jsonl.partial
+# SEED_RUNS=FILE: another study's records on the same clusters (a simulation
+# does not depend on the model that chose it), so its configurations are not
+# simulated again; copied once, when this study starts
+[ -e "$runs" ] || [ -z "${SEED_RUNS:-}" ] || cp "$SEED_RUNS" "$runs"
 touch "$runs"
 before=$(cat "$out/elapsed.partial" 2>/dev/null || echo 0)
 save_elapsed() { echo $((before + $(date +%s) - start)) >"$out/elapsed.partial"; }
@@ -67,13 +72,15 @@ for spec in $groups; do
 	[ -s "$cluster" ] || cp "$platforms/$name.json" "$cluster"
 	judged=$out/judge/$group.json
 	if [ ! -s "$judged" ]; then
+		# the judge's simulations stay in OUT/judge/GROUP.work until it ends:
+		# rerun, it keeps those that ended (plan --judge-dir)
+		work=$out/judge/$group.work
 		echo "scale: $group: the judge (plan --judge ${JUDGE_K:-4})" >&2
 		"$hm" plan -p "$cluster" -r "$routine" -n "$n" -M GPTM -m "$model" --max-time 7200 \
-			--judge "${JUDGE_K:-4}" --judge-jobs "${JOBS:-2}" --judge-dir "$tmp/judge" -f json \
+			--judge "${JUDGE_K:-4}" --judge-jobs "${JOBS:-2}" --judge-dir "$work" -f json \
 			-o "$judged.partial" >/dev/null || echo "scale: $group: the judge failed (exit $?)" >&2
-		python3 experiments/analysis.py judged "$judged.partial" "$tmp/judge" "$runs" &&
-			mv "$judged.partial" "$judged"
-		rm -rf "$tmp/judge"
+		python3 experiments/analysis.py judged "$judged.partial" "$work" "$runs" &&
+			mv "$judged.partial" "$judged" && rm -rf "$work"
 	fi
 	k=$((k + 1))
 	python3 experiments/analysis.py judged "$judged" --plans "$tmp/plans/$(printf %03d $k)-$group"
@@ -86,5 +93,5 @@ kill "$ticker" 2>/dev/null
 cleanup() { rm -f "$out/elapsed.partial"; }
 python3 experiments/analysis.py record "$tmp/plans" "$out" --study scale --model "$model" \
 	--elapsed "$elapsed" --cluster "$(for s in $groups; do echo "${s%%:*}"; done | uniq | paste -sd, - | sed 's/,/, /g')" \
-	--command "${MODEL:+MODEL=$MODEL }${STUDY_GROUPS:+STUDY_GROUPS='$STUDY_GROUPS' }sh experiments/scale/study.sh"
+	--command "${MODEL:+MODEL=$MODEL }${SEED_RUNS:+SEED_RUNS=$SEED_RUNS }${STUDY_GROUPS:+STUDY_GROUPS='$STUDY_GROUPS' }sh experiments/scale/study.sh"
 python3 experiments/analysis.py summarize "$out"
