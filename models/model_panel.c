@@ -68,8 +68,8 @@ const struct hm_model hm_model_panel = {
 	.status = HM_MODEL_DEFAULT,
 	.summary = "ScaLAPACK's own arithmetic: PDGETRF's panel by PDGETF2 over a process column, "
 		   "its U block row by PDTRSM over a row; pdgemm in PBLAS's rank-32 steps",
-	.evidence = "the least error at scale (SMPI, modeled kernels, n = 30000: MAPE 6 % GEMM, "
-		    "11-13 % LU, Spearman 0.95-0.96) and on all seven earlier sets (18-34 %); "
+	.evidence = "the least error at scale (SMPI, modeled kernels, n = 30000: MAPE 5-6 % GEMM, "
+		    "6-16 % LU, Spearman 0.96-0.98) and on all seven earlier sets (17-34 %); "
 		    "with the panel's synchronisation work it keeps 1x2 where it chose 2x1",
 	.time = panel_time,
 	.kernel_block = panel_kernel_block,
