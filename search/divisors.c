@@ -1,29 +1,40 @@
 /* search/divisors.c - see divisors.h. */
 #include "divisors.h"
 
-#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int hm_divisors_init(struct hm_divisors *dv, int L)
 {
-	/* sum of the divisor counts of 1..L is L ln L + 0.16 L + O(sqrt L) */
-	size_t cap = (size_t)L * (size_t)(log((double)L + 1) + 3) + 16;
-	int k = 0;
+	size_t total = 0;
+	int *fill;
 
-	dv->start = malloc(((size_t)L + 2) * sizeof(int));
-	dv->list = malloc(cap * sizeof(int));
-	if (!dv->start || !dv->list) {
+	/* a sieve: r divides r, 2r, ... so counting, then filling with r
+	 * ascending, costs O(L log L) and keeps each list ascending */
+	dv->start = calloc((size_t)L + 2, sizeof(int));
+	fill = calloc((size_t)L + 2, sizeof(int));
+	if (!dv->start || !fill) {
+		free(fill);
 		hm_divisors_release(dv);
 		return -1;
 	}
-	dv->start[0] = 0;
-	for (int D = 1; D <= L; D++) {
-		dv->start[D] = k;
-		for (int r = 1; r <= D; r++)
-			if (D % r == 0)
-				dv->list[k++] = r;
+	for (int r = 1; r <= L; r++)
+		for (int D = r; D <= L; D += r)
+			fill[D]++;
+	for (int D = 1; D <= L + 1; D++) {
+		dv->start[D] = (int)total;
+		total += D <= L ? (size_t)fill[D] : 0;
 	}
-	dv->start[L + 1] = k;
+	if (!(dv->list = malloc((total + 1) * sizeof(int)))) {
+		free(fill);
+		hm_divisors_release(dv);
+		return -1;
+	}
+	memcpy(fill, dv->start, ((size_t)L + 2) * sizeof(int));
+	for (int r = 1; r <= L; r++)
+		for (int D = r; D <= L; D += r)
+			dv->list[fill[D]++] = r;
+	free(fill);
 	return 0;
 }
 

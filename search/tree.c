@@ -253,31 +253,19 @@ void hm_tree_reset(struct hm_tree *t)
 	t->stack[0].eet = INFINITY;
 }
 
-void hm_tree_push(struct hm_tree *t, int j)
+/* The pairs a process pushed on j creates or makes dearer, (j, j) and
+ * (j, k) for every used k, raising the effective t_s and t_w. */
+static void dearer_pairs(const struct hm_tree *t, int j, int dj, int fj, double *ts, double *tw)
 {
-	const struct hm_node *up = &t->stack[t->top];
-	struct hm_node *n = &t->stack[t->top + 1];
-	const double *kg = &t->k3_dgemm[j * t->nb], *kt = &t->k3_dtrsm[j * t->nb];
-	const double *k2 = &t->k2_dgetf2[j * t->nb];
 	const struct hm_platform *p = t->pb.platform;
-	double ts = up->sp[0].t_s, tw = up->sp[0].t_w, cj;
-	int dj, fj, u, bi;
 
-	dj = ++t->d[j];
-	fj = hm_share_factor(dj, p->procs[j].cores);
-	cj = hm_compute_factor(p, j, dj, t->pb.routine);
-	if (dj == 1)
-		t->used[t->nr_used++] = j;
-	n->level = up->level + 1;
-	n->last = j;
-	/* pairs the new process creates or makes dearer: (j, j) and (j, k) */
 	if (dj >= 2) {
 		struct hm_link l = hm_platform_link(p, j, j);
 
-		ts = hm_max(ts, fj * l.t_s);
-		tw = hm_max(tw, hm_link_word_cost(l, fj));
+		*ts = hm_max(*ts, fj * l.t_s);
+		*tw = hm_max(*tw, hm_link_word_cost(l, fj));
 	}
-	for (u = 0; u < t->nr_used; u++) {
+	for (int u = 0; u < t->nr_used; u++) {
 		int k = t->used[u], m, fk;
 		struct hm_link l;
 
@@ -286,9 +274,33 @@ void hm_tree_push(struct hm_tree *t, int j)
 		l = hm_platform_link(p, j, k);
 		fk = hm_share_factor(t->d[k], p->procs[k].cores);
 		m = fj > fk ? fj : fk;
-		ts = hm_max(ts, m * l.t_s);
-		tw = hm_max(tw, hm_link_word_cost(l, m));
+		*ts = hm_max(*ts, m * l.t_s);
+		*tw = hm_max(*tw, hm_link_word_cost(l, m));
 	}
+}
+
+void hm_tree_push(struct hm_tree *t, int j)
+{
+	const struct hm_node *up = &t->stack[t->top];
+	struct hm_node *n = &t->stack[t->top + 1];
+	const double *kg = &t->k3_dgemm[j * t->nb], *kt = &t->k3_dtrsm[j * t->nb];
+	const double *k2 = &t->k2_dgetf2[j * t->nb];
+	const struct hm_platform *p = t->pb.platform;
+	double ts = up->sp[0].t_s, tw = up->sp[0].t_w, cj;
+	int dj, fj, bi;
+
+	dj = ++t->d[j];
+	fj = hm_share_factor(dj, p->procs[j].cores);
+	cj = hm_compute_factor(p, j, dj, t->pb.routine);
+	if (dj == 1)
+		t->used[t->nr_used++] = j;
+	n->level = up->level + 1;
+	n->last = j;
+	/* a pair's cost depends on its ends' share factors alone, so only a
+	 * newly used j, a second process on j or a rise of j's share factor
+	 * changes any: the other pushes (most of a large D) cost O(nb) */
+	if (dj <= 2 || fj != hm_share_factor(dj - 1, p->procs[j].cores))
+		dearer_pairs(t, j, dj, fj, &ts, &tw);
 	for (bi = 0; bi < t->nb; bi++) {
 		struct hm_sp *s = &n->sp[bi];
 		const struct hm_sp *o = &up->sp[bi];

@@ -6,6 +6,7 @@
 #include "search/search.h"
 #include "search/tree.h"
 #include "search/classes.h"
+#include "search/divisors.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -504,7 +505,29 @@ static void one_process_should_cost_what_the_model_says(void)
 	CHECK(checked >= 100);
 }
 
+/* The sieve lists every divisor of every D in 1..L, ascending. */
+static void divisors_should_be_every_divisor_ascending(void)
+{
+	struct hm_divisors dv;
+	int L = 5000, wrong = 0;
+
+	if (!CHECK(hm_divisors_init(&dv, L) == 0))
+		return;
+	for (int D = 1; D <= L; D++) {
+		int nd, k = 0;
+		const int *div = hm_divisors_of(&dv, D, &nd);
+
+		for (int r = 1; r <= D; r++)
+			if (D % r == 0)
+				wrong += k >= nd || div[k++] != r;
+		wrong += k != nd;
+	}
+	CHECK(wrong == 0);
+	hm_divisors_release(&dv);
+}
+
 static const struct check_case cases[] = {
+	CHECK_CASE(divisors_should_be_every_divisor_ascending),
 	CHECK_CASE(classes_should_hold_interchangeable_processors),
 	CHECK_CASE(methods_should_match_brute_force),
 	CHECK_CASE(exact_should_match_exhaustive),
