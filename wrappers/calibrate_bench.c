@@ -309,8 +309,7 @@ static double time_shape(enum hm_kernel kernel, const double *s, int repeat, dou
 	size_t words = (size_t)x * (size_t)y;
 	double samples[64];
 
-	if (repeat > 64)
-		repeat = 64;
+	repeat = repeat < 1 ? 1 : repeat > 64 ? 64 : repeat;
 	for (int rep = -1; rep < repeat; rep++) {
 		double start = now();
 		long calls = 0;
