@@ -343,7 +343,7 @@ static int fits_memory(const struct hm_tree *t, const struct hm_node *n)
 /* Min of the model over grids and b for the top node, with the
  * communication SPs zeroed when 'comm_off' (arithmetic only). The winner's
  * parts and shape go to 'est' (may be NULL). */
-static double best_config(struct hm_tree *t, int comm_off, struct hm_node *est)
+static double best_config(struct hm_tree *t, int comm_off, int any_memory, struct hm_node *est)
 {
 	const struct hm_node *n = &t->stack[t->top];
 	double best = INFINITY;
@@ -351,7 +351,7 @@ static double best_config(struct hm_tree *t, int comm_off, struct hm_node *est)
 	const int *div = hm_divisors_of(&t->div, n->level, &nd);
 
 	t->evaluated++;
-	if (n->level == 0 || !fits_memory(t, n))
+	if (n->level == 0 || (!any_memory && !fits_memory(t, n)))
 		return INFINITY;
 	for (bi = 0; bi < t->nb; bi++) {
 		struct hm_sp sp = n->sp[bi];
@@ -387,13 +387,18 @@ double hm_tree_eet(struct hm_tree *t)
 {
 	struct hm_node *n = &t->stack[t->top];
 
-	n->eet = best_config(t, 0, n);
+	n->eet = best_config(t, 0, 0, n);
 	return n->eet;
 }
 
 double hm_tree_arith(struct hm_tree *t)
 {
-	return best_config(t, 1, NULL);
+	return best_config(t, 1, 0, NULL);
+}
+
+double hm_tree_eet_any_memory(struct hm_tree *t)
+{
+	return best_config(t, 0, 1, NULL);
 }
 
 /* The computation factor of m processes on a processor of kind kd:

@@ -94,6 +94,9 @@ double hm_tree_eet(struct hm_tree *t);
 /* Arithmetic-only estimate of the top node (communication SPs set to 0):
  * the quantity GRM's greedy LET follows. */
 double hm_tree_arith(struct hm_tree *t);
+/* The top node's least model time as if its matrices fitted in memory
+ * (the greedy descents' way towards a configuration that does). */
+double hm_tree_eet_any_memory(struct hm_tree *t);
 
 /* LET of the top node of a combinatorial path: a true lower bound of the
  * EET of every descendant within the depth limit, the node included.

@@ -131,23 +131,53 @@ static void estimate_of(const struct hm_node *n, struct estimate *est)
 	est->r = n->r, est->c = n->c, est->b = n->b;
 }
 
-static int best_child(struct hm_run *s, int first, struct estimate *est)
+/* When no child fits in memory (a large n on few processes), the one
+ * nearest to fitting: the least max d_i / memory_i (every child has the
+ * same D, so the same bytes per process), then, in the permutational tree,
+ * the least time the model gives ignoring memory (the fast processors
+ * first; the combinatorial tree keeps index order, as a step past a
+ * processor never returns to it). The lowest index alone would stack
+ * processes on one node that can never hold the matrix. */
+struct unfit {
+	double mem_ratio, time;
+	int j;
+};
+
+static void offer_unfit(struct hm_run *s, int j, int permutational, struct unfit *u,
+			struct estimate *est)
+{
+	const struct hm_node *n = hm_tree_top(&s->t);
+	double time;
+
+	if (u->j >= 0 && n->mem_ratio >= u->mem_ratio && (!permutational || n->mem_ratio > u->mem_ratio))
+		return;
+	time = permutational ? hm_tree_eet_any_memory(&s->t) : 0;
+	if (u->j < 0 || n->mem_ratio < u->mem_ratio || time < u->time) {
+		u->mem_ratio = n->mem_ratio, u->time = time, u->j = j;
+		estimate_of(n, est);
+	}
+}
+
+static int best_child(struct hm_run *s, int first, int permutational, struct estimate *est)
 {
 	struct hm_tree *t = &s->t;
+	struct unfit unfit = { 0, 0, -1 };
 	double best = INFINITY;
 	int j, arg = -1;
 
 	for (j = first; j < t->P && !stopped(s); j++) {
 		double v = visit(s, j);
 
-		if (arg < 0 || v < best) {
+		if (v < best) {
 			best = v;
 			arg = j;
 			estimate_of(hm_tree_top(t), est);
+		} else if (arg < 0 && v == INFINITY) {
+			offer_unfit(s, j, permutational, &unfit, est);
 		}
 		hm_tree_pop(t);
 	}
-	return arg;
+	return arg >= 0 ? arg : unfit.j;
 }
 
 /* Push child j whose estimate is already known (no second evaluation). */
@@ -174,7 +204,7 @@ static double greedy_get(struct hm_run *s)
 	struct estimate est;
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
-		int j = best_child(s, hm_tree_top(t)->last, &est);
+		int j = best_child(s, hm_tree_top(t)->last, 0, &est);
 
 		if (j < 0 || !(est.eet < get))
 			break;
@@ -299,7 +329,7 @@ static void greedy_path(struct hm_run *s, int permutational)
 	struct estimate est;
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
-		int j = best_child(s, permutational ? 0 : hm_tree_top(t)->last, &est);
+		int j = best_child(s, permutational ? 0 : hm_tree_top(t)->last, permutational, &est);
 
 		if (j < 0)
 			break;

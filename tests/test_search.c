@@ -526,7 +526,42 @@ static void divisors_should_be_every_divisor_ascending(void)
 	hm_divisors_release(&dv);
 }
 
+/* n = 20000 on four 1 GiB processors: only one process on each holds its
+ * part (8 n^2 / D bytes and 5 %), so every greedy step before the fourth
+ * has no child that fits. The greedy descents still reach it. */
+static void greedy_should_reach_a_configuration_that_fits(void)
+{
+	static const char json[] =
+		"{\"name\": \"tight\", \"types\": {\"A\": {\"k3\": 1e-9, \"k2_dgetf2\": 4e-9},"
+		" \"B\": {\"k3\": 5e-10, \"k2_dgetf2\": 2e-9}}, \"processors\": ["
+		"{\"name\": \"p0\", \"type\": \"A\", \"memory\": \"1GiB\"},"
+		"{\"name\": \"p1\", \"type\": \"A\", \"memory\": \"1GiB\"},"
+		"{\"name\": \"p2\", \"type\": \"B\", \"memory\": \"1GiB\"},"
+		"{\"name\": \"p3\", \"type\": \"B\", \"memory\": \"1GiB\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9}, \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}}, \"block_sizes\": [64]}";
+	static const char *const methods[] = { "GPTM", "GCTM", "exact" };
+	struct hm_platform *p;
+	struct hm_error err;
+
+	if (!CHECK(hm_platform_load_buffer(json, strlen(json), "tight", &p, &err) == 0))
+		return;
+	for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
+		struct hm_problem pb = { p, hm_model_default(), HM_ROUTINE_LU, 20000, 8, NULL };
+		struct hm_budget none = { 0, 0 };
+		struct hm_result res;
+
+		if (!CHECK(hm_search(hm_method_find(methods[m]), &pb, &none, &res, &err) == 0))
+			continue;
+		CHECK(res.found && res.D == 4 && res.d[0] == 1 && res.d[1] == 1 && res.d[2] == 1 &&
+		      res.d[3] == 1);
+		hm_result_release(&res);
+	}
+	hm_platform_free(p);
+}
+
 static const struct check_case cases[] = {
+	CHECK_CASE(greedy_should_reach_a_configuration_that_fits),
 	CHECK_CASE(divisors_should_be_every_divisor_ascending),
 	CHECK_CASE(classes_should_hold_interchangeable_processors),
 	CHECK_CASE(methods_should_match_brute_force),
