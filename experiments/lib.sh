@@ -61,7 +61,10 @@ runs_end() {
 # core_rate B [KERNEL]: sets $rate to this machine's rate per core at block
 # size B of KERNEL (k3_dgemm, or k2_dgetf2: the panel's), e.g. "49.2Gf":
 # what a simulator scales the computation it times here by; measured once
-# per (B, KERNEL) in a study (call it in the script's shell, not in $(...))
+# per (B, KERNEL) in a study (call it in the script's shell, not in $(...)).
+# CORE_RATES='64:k2_dgetf2=11.3Gf ...' gives them instead: a study started
+# beside another's simulations would measure this core shared
+rates=${CORE_RATES:-}
 core_rate() {
 	kernel=${2:-k3_dgemm}
 	rate=$(echo "${rates:-}" | tr ' ' '\n' | sed -n "s/^$1:$kernel=//p")
