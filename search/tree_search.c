@@ -166,8 +166,14 @@ static int best_child(struct hm_run *s, int first, int permutational, struct est
 	int j, arg = -1;
 
 	for (j = first; j < t->P && !stopped(s); j++) {
-		double v = visit(s, j);
+		double v;
 
+		/* a processor interchangeable with an earlier one holding as many
+		 * processes gives the same child, which the tie rule (lowest
+		 * index) would not take: one representative per class and count */
+		if (permutational && !hm_tree_canonical_child(t, j))
+			continue;
+		v = visit(s, j);
 		if (v < best) {
 			best = v;
 			arg = j;
