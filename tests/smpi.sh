@@ -112,7 +112,9 @@ check "the rerun decides as the run did" python3 -c '
 import json, sys
 a, b = (json.load(open(f))["judge"] for f in sys.argv[1:])
 assert [x.get("simulated_s") for x in a["candidates"]] == [x.get("simulated_s") for x in b["candidates"]], (a, b)
-assert a["chosen"] == b["chosen"]' "$tmp/judged.json" "$tmp/rejudged.json"
+assert a["chosen"] == b["chosen"]
+assert all(x.get("earlier_run") for x in b["candidates"] if x["status"] == "simulated"), b
+assert not any(x.get("earlier_run") for x in a["candidates"]), a' "$tmp/judged.json" "$tmp/rejudged.json"
 expect 0 "simulating GPTM" -- "$hm" plan -p "$p" -n 1400 --judge 1 --host-speed 10Gf --judge-dir "$tmp/judge"
 check "another n is not taken for the earlier one" sh -c '! grep -q "simulated before" "$0"' "$tmp/err"
 expect 3 "go with --judge K" -- "$hm" plan -p "$p" --judge-jobs 2

@@ -38,6 +38,7 @@ struct candidate {
 	enum status st;
 	pid_t pid;
 	double started, wall, simulated, host_speed;
+	int earlier;            /* simulated by an earlier judge in --judge-dir */
 };
 
 struct judging {
@@ -222,7 +223,7 @@ static int simulated_before(struct judging *jg, int i, const cJSON *doc)
 		same = same_member(cJSON_GetObjectItemCaseSensitive(rec, "plan"),
 				   cJSON_GetObjectItemCaseSensitive(doc, "plan"), plan[k]);
 	if (same) {
-		c->st = SIMULATED, c->simulated = t->valuedouble;
+		c->st = SIMULATED, c->simulated = t->valuedouble, c->earlier = 1;
 		c->wall = cJSON_IsNumber(wall) ? wall->valuedouble : 0;
 		fprintf(stderr, "hetmap: judge: %s simulated before in %s: %.4g s (predicted %.4g s)\n",
 			c->label, jg->dir, c->simulated, c->r.eet);
@@ -431,6 +432,8 @@ static cJSON *record_json(const struct judging *jg, int chosen, int jobs)
 		cJSON_AddStringToObject(e, "status", status_names[c->st]);
 		if (c->st == SAME)
 			cJSON_AddStringToObject(e, "same_as", jg->c[c->same_as].label);
+		if (c->earlier)
+			cJSON_AddBoolToObject(e, "earlier_run", 1);
 		if (c->wall > 0)
 			cJSON_AddNumberToObject(e, "wall_s", c->wall);
 		if (c->host_speed > 0)
