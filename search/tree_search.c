@@ -207,7 +207,7 @@ static double greedy_get(struct hm_run *s)
 	struct hm_tree *t = &s->t;
 	int base = t->top;
 	double get = hm_tree_top(t)->eet;
-	struct estimate est;
+	struct estimate est = { 0 };  /* set by best_child whenever it returns a child */
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
 		int j = best_child(s, hm_tree_top(t)->last, 0, &est);
@@ -332,7 +332,7 @@ static void run_grm(struct hm_run *s)
 static void greedy_path(struct hm_run *s, int permutational)
 {
 	struct hm_tree *t = &s->t;
-	struct estimate est;
+	struct estimate est = { 0 };  /* set by best_child whenever it returns a child */
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
 		int j = best_child(s, permutational ? 0 : hm_tree_top(t)->last, permutational, &est);

@@ -3,6 +3,7 @@
 #include "models/platform/calibration.h"
 #include "models/platform/kernel_model.h"
 #include "models/platform/platform.h"
+#include "models/platform/simgrid_platform.h"
 #include "models/platform/units.h"
 
 #include <cjson/cJSON.h>
@@ -281,7 +282,42 @@ static void kernel_fit_should_recover_the_coefficients(void)
 	CHECK(hm_kernel_fit(HM_KERNEL_DGEMM, (const double (*)[3])shape, seconds, 4, &m) == -1);
 }
 
+/* A job's processes per processor reach the exported hosts: a type with a
+ * busy-cores scale runs faster with idle cores (speed / scale, kernel
+ * models x scale), as the model's rule says; NULL is every core busy. */
+static void export_should_scale_a_partly_busy_node(void)
+{
+	static const char json[] =
+		"{\"name\": \"busy\", \"types\": {\"T\": {\"k3\": 1e-10, \"k2_dgetf2\": 2e-10,"
+		" \"busy_cores_scale\": {\"1\": 0.5, \"4\": 1}}}, \"processors\": ["
+		"{\"name\": \"a\", \"type\": \"T\", \"cores\": 4},"
+		"{\"name\": \"b\", \"type\": \"T\", \"cores\": 4}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}}, \"block_sizes\": [64]}";
+	struct hm_platform *p;
+	struct hm_error err;
+	int busy[2] = { 1, 4 };
+	char *all, *some;
+
+	if (!CHECK(hm_platform_load_buffer(json, strlen(json), "busy", &p, &err) == 0))
+		return;
+	all = hm_simgrid_platform(p, 64, HM_SIM_MODELED, NULL, &err);
+	some = hm_simgrid_platform(p, 64, HM_SIM_MODELED, busy, &err);
+	if (CHECK(all && some)) {
+		/* k2 2e-10 s/flop: 5e9 flop/s all busy; one busy core of 'a' at scale 0.5 */
+		CHECK(strstr(all, "<host id=\"a\" speed=\"5e+09f\"") != NULL);
+		CHECK(strstr(some, "<host id=\"a\" speed=\"1e+10f\"") != NULL);
+		CHECK(strstr(some, "<host id=\"b\" speed=\"5e+09f\"") != NULL);
+		CHECK(strstr(all, "table 1:1e-10") != NULL && strstr(some, "table 1:5e-11") != NULL);
+	}
+	free(all);
+	free(some);
+	hm_platform_free(p);
+}
+
 static const struct check_case cases[] = {
+	CHECK_CASE(export_should_scale_a_partly_busy_node),
 	CHECK_CASE(reference_platforms_should_load_with_their_sizes),
 	CHECK_CASE(torc_should_hold_the_thesis_values),
 	CHECK_CASE(mini_should_convert_units_and_apply_overrides),

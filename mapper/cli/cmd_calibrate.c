@@ -321,7 +321,7 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 	for (int i = 0; i < p->nr_procs; i++)
 		hm_text_addf(&t, "%s%s:%d", i ? "," : "", p->procs[i].name, p->procs[i].cores);
 	*hosts_text = hm_text_done(&t);
-	cs->platform_xml = hm_simgrid_platform(p, b, HM_SIM_EXECUTED, &err);
+	cs->platform_xml = hm_simgrid_platform(p, b, HM_SIM_EXECUTED, NULL, &err);
 	hm_platform_free(p);
 	if (!*hosts_text || !cs->platform_xml) {
 		hm_cli_error("calibrate: %s: %s", cs->platform, cs->platform_xml ? "out of memory" : err.msg);

@@ -14,7 +14,9 @@
 struct export_format {
 	const char *name;
 	const char *summary;
-	char *(*text)(const struct hm_platform *p, int b, enum hm_sim_kernels kernels, struct hm_error *err);
+	/* busy: processes per processor, NULL for every core busy (what export writes) */
+	char *(*text)(const struct hm_platform *p, int b, enum hm_sim_kernels kernels, const int *busy,
+		      struct hm_error *err);
 };
 
 static const struct export_format formats[] = {
@@ -118,7 +120,7 @@ int cmd_export(int argc, char **argv)
 	hm_cli_warnings(p);
 	if (!b)
 		b = p->block_sizes[p->nr_block_sizes / 2];
-	if (!(text = fmt->text(p, b, (enum hm_sim_kernels)kernels, &err))) {
+	if (!(text = fmt->text(p, b, (enum hm_sim_kernels)kernels, NULL, &err))) {
 		hm_cli_error("export: %s: %s", platform, err.msg);
 		ret = strstr(err.msg, "memory") ? HM_EXIT_FAILURE : HM_EXIT_INPUT;
 	} else {

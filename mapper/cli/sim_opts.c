@@ -43,15 +43,26 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 		hm_cli_report(&err);
 		return HM_EXIT_INPUT;
 	}
-	for (int k = 0; k < pl->D; k++)
-		if (hm_platform_find(p, pl->ranks[k].processor) < 0) {
+	int *busy = calloc((size_t)p->nr_procs, sizeof(int));
+
+	for (int k = 0; busy && k < pl->D; k++) {
+		int i = hm_platform_find(p, pl->ranks[k].processor);
+
+		if (i < 0) {
 			hm_cli_error("%s: the plan puts rank %d on processor '%s', which platform %s does not have",
 				     cmd, k, pl->ranks[k].processor, path);
 			hm_platform_free(p);
+			free(busy);
 			return HM_EXIT_INPUT;
 		}
-	*xml = hm_simgrid_platform(p, pl->b, so->kernels, &err);
+		busy[i]++;
+	}
+	/* the plan's processes per processor: a node's idle cores speed its busy ones up */
+	*xml = busy ? hm_simgrid_platform(p, pl->b, so->kernels, busy, &err) : NULL;
+	if (!busy)
+		hm_error_set(&err, "out of memory");
 	hm_platform_free(p);
+	free(busy);
 	if (!*xml) {
 		hm_cli_error("%s: %s: %s", cmd, path, err.msg);
 		return HM_EXIT_INPUT;

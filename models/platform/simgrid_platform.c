@@ -46,9 +46,22 @@ double hm_simgrid_speed(const struct hm_platform *p, int proc, int b, enum hm_si
 	return 1.0 / hm_table_at(kernels == HM_SIM_MODELED ? &ty->k2_dgetf2 : &ty->k3_dgemm, b);
 }
 
+/* A processor's k relative to all cores busy when 'busy' processes run on
+ * it (busy NULL: every core): its type's busy-cores scale at min(busy,
+ * cores), 1 without one or without a process. */
+static double busy_scale(const struct hm_platform *p, int proc, const int *busy)
+{
+	const struct hm_proc_type *ty = &p->types[p->procs[proc].type];
+	int cores = p->procs[proc].cores;
+
+	if (!busy || busy[proc] < 1 || !ty->busy_scale.n)
+		return 1;
+	return hm_table_at(&ty->busy_scale, busy[proc] < cores ? busy[proc] : cores);
+}
+
 /* A kernel's model as a host property's value (wrappers/smpi/kernels.c):
- * the type's fitted model, or its k table over b. */
-static void put_kernel_model(FILE *f, const struct hm_proc_type *ty, enum hm_kernel k)
+ * the type's fitted model, or its k table over b, times 'scale'. */
+static void put_kernel_model(FILE *f, const struct hm_proc_type *ty, enum hm_kernel k, double scale)
 {
 	static const char *const property[HM_NR_KERNELS] = { "hm_dgemm", "hm_dtrsm", "hm_dger" };
 	const struct hm_table *t = k == HM_KERNEL_DGEMM ? &ty->k3_dgemm : k == HM_KERNEL_DTRSM ? &ty->k3_dtrsm
@@ -58,11 +71,11 @@ static void put_kernel_model(FILE *f, const struct hm_proc_type *ty, enum hm_ker
 	if (ty->kernels[k].nterms) {
 		fputs("poly", f);
 		for (int i = 0; i < ty->kernels[k].nterms; i++)
-			fprintf(f, " %.9g", ty->kernels[k].c[i]);
+			fprintf(f, " %.9g", ty->kernels[k].c[i] * scale);
 	} else {
 		fputs("table", f);
 		for (int i = 0; i < t->n; i++)
-			fprintf(f, " %d:%.9g", t->n > 1 ? t->b[i] : 1, t->k[i]);
+			fprintf(f, " %d:%.9g", t->n > 1 ? t->b[i] : 1, t->k[i] * scale);
 	}
 	fputs("\"/>", f);
 }
@@ -133,19 +146,23 @@ static double card_bandwidth(const struct hm_platform *p, const int *first_of_ho
 }
 
 static void put_hosts_and_links(FILE *f, const struct hm_platform *p, int b, enum hm_sim_kernels kernels,
-				const int *first_of_host, const struct hm_link *wires, int nwires)
+				const int *busy, const int *first_of_host, const struct hm_link *wires,
+				int nwires)
 {
 	for (int i = 0; i < p->nr_procs; i++) {
+		double scale = busy_scale(p, i, busy);
+
 		fputs("    <host id=\"", f);
 		put_name(f, p->procs[i].name);
-		fprintf(f, "\" speed=\"%.9gf\" core=\"%d\"", hm_simgrid_speed(p, i, b, kernels), p->procs[i].cores);
+		fprintf(f, "\" speed=\"%.9gf\" core=\"%d\"", hm_simgrid_speed(p, i, b, kernels) / scale,
+			p->procs[i].cores);
 		if (!hm_sim_kernels_modeled(kernels)) {
 			fputs("/>\n", f);
 			continue;
 		}
 		fputc('>', f);
 		for (int k = 0; k < HM_NR_KERNELS; k++)
-			put_kernel_model(f, &p->types[p->procs[i].type], (enum hm_kernel)k);
+			put_kernel_model(f, &p->types[p->procs[i].type], (enum hm_kernel)k, scale);
 		fputs("</host>\n", f);
 	}
 	for (int h = 0; h < p->nr_hosts; h++)
@@ -179,7 +196,7 @@ static void put_routes(FILE *f, const struct hm_platform *p, const struct hm_lin
 }
 
 char *hm_simgrid_platform(const struct hm_platform *p, int b, enum hm_sim_kernels kernels,
-			  struct hm_error *err)
+			  const int *busy, struct hm_error *err)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -210,7 +227,7 @@ char *hm_simgrid_platform(const struct hm_platform *p, int b, enum hm_sim_kernel
 	fputs("<platform version=\"4.1\">\n  <zone id=\"", f);
 	put_name(f, p->name);
 	fputs("\" routing=\"Full\">\n", f);
-	put_hosts_and_links(f, p, b, kernels, first_of_host, wires, nwires);
+	put_hosts_and_links(f, p, b, kernels, busy, first_of_host, wires, nwires);
 	put_routes(f, p, wires, nwires);
 	fputs("  </zone>\n</platform>\n", f);
 	free(first_of_host), free(wires);

@@ -49,9 +49,14 @@ const char *hm_sim_kernels_list(void);
 int hm_sim_kernels_modeled(enum hm_sim_kernels k);
 
 /* The XML text (malloc'd) with speeds at block size b, or NULL with 'err'
- * set (too many processors, out of memory). */
+ * set (too many processors, out of memory). busy[i] (busy NULL: every
+ * core) is the number of processes a job runs on processor i: a type with
+ * a busy-cores scale then runs at k scale(min(busy, cores)), the model's
+ * rule (models/README.md), its host speed divided and its kernel models
+ * multiplied by that scale. SimGrid's cores share nothing, so without it
+ * a node's idle cores would speed nobody up. */
 char *hm_simgrid_platform(const struct hm_platform *p, int b, enum hm_sim_kernels kernels,
-			  struct hm_error *err);
+			  const int *busy, struct hm_error *err);
 
 /* A processor's speed in flop/s at block size b, as exported: what SMPI
  * divides the computation it times by (smpi/host-speed is this machine's
