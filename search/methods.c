@@ -17,6 +17,8 @@
 /* Rows of the walks of tree_search.c and of the users of users.c. */
 #define TREE_METHOD(name, summary, walk) \
 	{ name, summary, HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, walk }
+#define WALK_METHOD(name, summary, walk) \
+	{ name, summary, HM_METHOD_SEARCH, hm_tree_walk_applies, hm_tree_search, walk }
 #define USER(name, summary, user) \
 	{ name, summary, HM_METHOD_USER, hm_user_applies, hm_user_search, user }
 
@@ -27,11 +29,11 @@ static const struct hm_method methods[] = {
 		    HM_WALK_BGRM),
 	TREE_METHOD("GRM", "backtracking with a greedy arithmetic LET (may miss the optimum)",
 		    HM_WALK_GRM),
-	TREE_METHOD("GCTM", "greedy descent on the combinatorial tree to the depth limit",
+	WALK_METHOD("GCTM", "greedy descent on the combinatorial tree to the depth limit",
 		    HM_WALK_GCTM),
-	TREE_METHOD("GPTM", "greedy descent on the permutational tree to the depth limit",
+	WALK_METHOD("GPTM", "greedy descent on the permutational tree to the depth limit",
 		    HM_WALK_GPTM),
-	TREE_METHOD("exhaustive", "all multisets up to the depth limit (interchangeable processors merged): the model optimum",
+	WALK_METHOD("exhaustive", "all multisets up to the depth limit (interchangeable processors merged): the model optimum",
 		    HM_WALK_EXHAUSTIVE),
 	{ "exact", "the model optimum, by classes of interchangeable processors (scales to 100s)",
 	  HM_METHOD_SEARCH, hm_exact_applies, hm_exact_search, 0 },

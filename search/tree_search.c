@@ -384,8 +384,14 @@ static void (*const walks[HM_NR_WALKS])(struct hm_run *s) = {
 	[HM_WALK_EXHAUSTIVE] = exhaustive,
 };
 
-/* Branch and bound keeps one row of children per level. */
+/* Branch and bound keeps one row of children per level; the greedy
+ * descents and the exhaustive search keep none. */
 #define MAX_CHILD_ROWS ((size_t)1 << 24)
+
+static int keeps_child_rows(int walk)
+{
+	return walk == HM_WALK_BTM || walk == HM_WALK_BGRM || walk == HM_WALK_GRM;
+}
 
 int hm_tree_search_applies(const struct hm_problem *pb, struct hm_error *err)
 {
@@ -397,6 +403,11 @@ int hm_tree_search_applies(const struct hm_problem *pb, struct hm_error *err)
 	return 0;
 }
 
+int hm_tree_walk_applies(const struct hm_problem *pb, struct hm_error *err)
+{
+	return hm_problem_check(pb, 1, err);
+}
+
 int hm_tree_search(int walk, const struct hm_problem *pb, const struct hm_budget *budget,
 		   struct hm_result *res, struct hm_error *err)
 {
@@ -404,10 +415,11 @@ int hm_tree_search(int walk, const struct hm_problem *pb, const struct hm_budget
 
 	memset(&s, 0, sizeof(s));
 	s.start = hm_now();     /* the budget counts the set-up too */
-	if (hm_tree_search_applies(pb, err) || hm_tree_init(&s.t, pb, err))
+	if ((keeps_child_rows(walk) ? hm_tree_search_applies(pb, err) : hm_tree_walk_applies(pb, err)) ||
+	    hm_tree_init(&s.t, pb, err))
 		return -1;
-	s.children = malloc((size_t)(pb->depth + 1) * (size_t)s.t.P * sizeof(*s.children));
-	if (!s.children) {
+	if (keeps_child_rows(walk) &&
+	    !(s.children = malloc((size_t)(pb->depth + 1) * (size_t)s.t.P * sizeof(*s.children)))) {
 		hm_tree_release(&s.t);
 		return hm_error_set(err, "out of memory");
 	}

@@ -10,8 +10,12 @@ enum hm_walk {
 	HM_WALK_EXHAUSTIVE, HM_NR_WALKS
 };
 
-/* 0 if the walk's tables fit (depth x processors), else -1 with 'err'. */
+/* 0 if branch and bound's tables fit (depth x processors), else -1 with
+ * 'err': BTM, BGRM and GRM keep a row of children per level. */
 int hm_tree_search_applies(const struct hm_problem *pb, struct hm_error *err);
+/* The same for the walks that keep no such rows (GCTM, GPTM, exhaustive):
+ * the problem alone. */
+int hm_tree_walk_applies(const struct hm_problem *pb, struct hm_error *err);
 
 /* Run walk 'walk' (an enum hm_walk) into 'res', whose d[] the caller
  * allocated (hm_search does): the run() of a registry entry. */
