@@ -122,8 +122,6 @@ static double visit(struct hm_run *s, int j)
 
 /* ---- greedy steps ----------------------------------------------------- */
 
-/* Evaluate children first..P-1 of the top node; return the one with the
- * least EET (ties: lowest index), or -1. Its estimate goes to *est. */
 static void estimate_of(const struct hm_node *n, struct estimate *est)
 {
 	est->eet = n->eet;
@@ -147,20 +145,26 @@ static void offer_unfit(struct hm_run *s, int j, int permutational, struct unfit
 			struct estimate *est)
 {
 	const struct hm_node *n = hm_tree_top(&s->t);
+	int tie = u->j >= 0 && n->mem_ratio == u->mem_ratio;
 	double time;
 
-	if (u->j >= 0 && n->mem_ratio >= u->mem_ratio && (!permutational || n->mem_ratio > u->mem_ratio))
+	if (u->j >= 0 && (n->mem_ratio > u->mem_ratio || (tie && !permutational)))
 		return;
 	time = permutational ? hm_tree_eet_any_memory(&s->t) : 0;
-	if (u->j < 0 || n->mem_ratio < u->mem_ratio || time < u->time) {
-		u->mem_ratio = n->mem_ratio, u->time = time, u->j = j;
-		estimate_of(n, est);
-	}
+	if (tie && !(time < u->time))
+		return;
+	u->mem_ratio = n->mem_ratio, u->time = time, u->j = j;
+	estimate_of(n, est);
 }
 
-static int best_child(struct hm_run *s, int first, int permutational, struct estimate *est)
+/* Evaluate the top node's children (the permutational tree's all, the
+ * combinatorial tree's from its last processor on); return the one with
+ * the least EET (ties: lowest index), else the unfit one nearest to
+ * fitting, or -1. Its estimate goes to *est. */
+static int best_child(struct hm_run *s, int permutational, struct estimate *est)
 {
 	struct hm_tree *t = &s->t;
+	int first = permutational ? 0 : hm_tree_top(t)->last;
 	struct unfit unfit = { 0, 0, -1 };
 	double best = INFINITY;
 	int j, arg = -1;
@@ -210,7 +214,7 @@ static double greedy_get(struct hm_run *s)
 	struct estimate est = { 0 };  /* set by best_child whenever it returns a child */
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
-		int j = best_child(s, hm_tree_top(t)->last, 0, &est);
+		int j = best_child(s, 0, &est);
 
 		if (j < 0 || !(est.eet < get))
 			break;
@@ -335,7 +339,7 @@ static void greedy_path(struct hm_run *s, int permutational)
 	struct estimate est = { 0 };  /* set by best_child whenever it returns a child */
 
 	while (hm_tree_top(t)->level < t->pb.depth) {
-		int j = best_child(s, permutational ? 0 : hm_tree_top(t)->last, permutational, &est);
+		int j = best_child(s, permutational, &est);
 
 		if (j < 0)
 			break;

@@ -43,9 +43,15 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 		hm_cli_report(&err);
 		return HM_EXIT_INPUT;
 	}
+	/* the plan's processes per processor: a node's idle cores speed its busy ones up */
 	int *busy = calloc((size_t)p->nr_procs, sizeof(int));
 
-	for (int k = 0; busy && k < pl->D; k++) {
+	if (!busy) {
+		hm_cli_error("%s: out of memory", cmd);
+		hm_platform_free(p);
+		return HM_EXIT_FAILURE;
+	}
+	for (int k = 0; k < pl->D; k++) {
 		int i = hm_platform_find(p, pl->ranks[k].processor);
 
 		if (i < 0) {
@@ -57,10 +63,7 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 		}
 		busy[i]++;
 	}
-	/* the plan's processes per processor: a node's idle cores speed its busy ones up */
-	*xml = busy ? hm_simgrid_platform(p, pl->b, so->kernels, busy, &err) : NULL;
-	if (!busy)
-		hm_error_set(&err, "out of memory");
+	*xml = hm_simgrid_platform(p, pl->b, so->kernels, busy, &err);
 	hm_platform_free(p);
 	free(busy);
 	if (!*xml) {
