@@ -3,13 +3,13 @@
 # It moves to the repository root (the scripts name everything from
 # there), builds hetmap when build/ lacks it, gives every rank one BLAS
 # thread, and sets:
-#   hm      build/hetmap
+#   hm      build/hetmap, or $HETMAP (another build)
 #   tmp     a scratch directory, removed at exit after the script's own
 #           'cleanup' (define it to stop what the study started)
 # and the functions below. Ctrl-C ends a study with 130, cleaning up.
 cd "$(dirname "$0")/../.." || exit 1
 [ -x build/hetmap ] || sh tests/setup.sh >/dev/null || exit 1
-hm=build/hetmap
+hm=${HETMAP:-build/hetmap}
 export OPENBLAS_NUM_THREADS=1
 tmp=$(mktemp -d) || exit 1
 cleanup() { :; }

@@ -66,9 +66,8 @@ double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 
 double hm_tree_steps(int x)
 {
-	int s = 0;
-
-	while ((1 << s) < x)
-		s++;
-	return s;
+	/* ceil(lg x) from the highest set bit of x - 1: the searches ask this
+	 * of every grid they price, a loop of lg x steps was a tenth of GPTM's
+	 * time at 100000 processes */
+	return x <= 1 ? 0 : 32 - __builtin_clz((unsigned)(x - 1));
 }

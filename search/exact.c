@@ -144,14 +144,23 @@ static int views_init(const struct hm_platform *p, struct views *v)
 
 /* The class-pair link table is C x C: bounded so that it stays small. */
 #define MAX_CLASSES 2048
+/* The weights of every D up to the depth, grid and b (weight_tree.h):
+ * about L ln L grids, so at 2^18 levels and 16 block sizes 2.9 GB. */
+#define MAX_WEIGHT_BYTES ((size_t)768 << 20)
 
 int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 {
 	struct views v;
-	int C;
+	size_t bytes;
+	int C, nb;
 
 	if (hm_problem_check(pb, 1, err))
 		return -1;
+	nb = hm_platform_block_count(pb->platform, pb->n);
+	if ((bytes = hm_weight_tree_bytes(pb->depth, nb)) > MAX_WEIGHT_BYTES)
+		return hm_error_set(err, "its weight tables for depth %d and %d block sizes would take "
+				    "%zu MB (at most %zu): lower -d, or use GPTM", pb->depth, nb,
+				    bytes >> 20, MAX_WEIGHT_BYTES >> 20);
 	if (pb->platform->nr_procs <= MAX_CLASSES)
 		return 0;       /* there cannot be more classes than processors */
 	if (views_init(pb->platform, &v)) {

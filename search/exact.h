@@ -7,7 +7,8 @@
 
 #include "search.h"
 
-/* It applies to every problem with a valid depth. */
+/* It applies to every problem with a valid depth whose tables stay
+ * small: at most 2048 classes, weight tables up to 768 MB. */
 int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err);
 
 /* The run() of its registry entry ('variant' is unused). */

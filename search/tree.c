@@ -3,11 +3,9 @@
  * Invariant: stack[top] describes d[] exactly. Every effective SP of a
  * child is max(parent's value, the terms the new process creates), since
  * adding a process only raises d_j and only adds pairs; this is what makes
- * push O(nb + U) and what makes a node's SPs a floor for its subtree.
- *
- * The LET (hm_tree_let) bounds, for each size p of a descendant, every SP
- * from below and calls the model with those bounds; the model's time never
- * decreases in an SP, so the result bounds every descendant of size p. */
+ * push cheap (no rescan of the path) and what makes a node's SPs a floor
+ * for its subtree.
+ * The LET is tree_let.c's. */
 #include "tree.h"
 #include "top_k.h"
 #include "classes.h"
@@ -17,24 +15,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* class_prev[i]: the previous processor of i's class, or -1. */
+/* The classes of interchangeable processors: class_of, their members in
+ * ascending order (class_start, class_members) and class_prev[i], the
+ * previous processor of i's class or -1. 0, or -1 when out of memory. */
 static int find_classes(struct hm_tree *t)
 {
-	int *class_of = malloc((size_t)t->P * sizeof(int));
-	int *last_of = malloc((size_t)t->P * sizeof(int));
-	int i, C;
+	int *last_of = malloc((size_t)t->P * sizeof(int)), *fill, i, c;
 
-	if (!class_of || !last_of || (C = hm_processor_classes(t->pb.platform, class_of)) < 0) {
-		free(class_of), free(last_of);
+	if (!last_of || (t->C = hm_processor_classes(t->pb.platform, t->class_of)) < 0) {
+		free(last_of);
 		return -1;
 	}
-	for (i = 0; i < C; i++)
-		last_of[i] = -1;
-	for (i = 0; i < t->P; i++) {
-		t->class_prev[i] = last_of[class_of[i]];
-		last_of[class_of[i]] = i;
+	fill = last_of;  /* reused: first the count, then the fill point of each class */
+	for (c = 0; c <= t->C; c++)
+		t->class_start[c] = 0;
+	for (i = 0; i < t->P; i++)
+		t->class_start[t->class_of[i] + 1]++;
+	for (c = 0; c < t->C; c++) {
+		t->class_start[c + 1] += t->class_start[c];
+		fill[c] = t->class_start[c];
 	}
-	free(class_of), free(last_of);
+	for (i = 0; i < t->P; i++) {
+		c = t->class_of[i];
+		t->class_prev[i] = fill[c] > t->class_start[c] ? t->class_members[fill[c] - 1] : -1;
+		t->class_members[fill[c]++] = i;
+	}
+	free(last_of);
 	return 0;
 }
 
@@ -199,7 +205,17 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->kth_next = malloc(K * sizeof(double));
 	t->kth_mult = malloc(K * sizeof(int));
 	t->usable_count = malloc(K * sizeof(int));
+	t->class_of = malloc(P * sizeof(int));
+	t->class_start = malloc((P + 1) * sizeof(int));
+	t->class_members = malloc(P * sizeof(int));
 	t->class_prev = malloc(P * sizeof(int));
+	t->class_used = malloc(P * sizeof(int));
+	t->class_maxd = malloc(P * sizeof(int));
+	t->used_classes = malloc(P * sizeof(int));
+	t->children = malloc(P * sizeof(int));
+	t->by_host = !p->nr_rules && !p->nr_overrides;
+	t->host_used = malloc((size_t)p->nr_hosts * sizeof(int));
+	t->host_maxf = malloc((size_t)p->nr_hosts * sizeof(int));
 	t->d = calloc(P, sizeof(int));
 	t->used = malloc(P * sizeof(int));
 	t->stack = calloc(L + 1, sizeof(struct hm_node));
@@ -207,7 +223,8 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	    !t->kind_k3_dtrsm || !t->kind_suffix || !t->kind_used_before_last ||
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
-	    !t->class_prev || !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
+	    !t->class_of || !t->class_start || !t->class_members || !t->class_prev ||
+	    !t->class_used || !t->class_maxd || !t->used_classes || !t->children || !t->host_used || !t->host_maxf || !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
 	    fill_tables(t) || fill_single(t)) {
 		hm_tree_release(t);
 		return hm_error_set(err, "out of memory");
@@ -235,7 +252,16 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->kth_next);
 	free(t->kth_mult);
 	free(t->usable_count);
+	free(t->class_of);
+	free(t->class_start);
+	free(t->class_members);
 	free(t->class_prev);
+	free(t->class_used);
+	free(t->class_maxd);
+	free(t->used_classes);
+	free(t->children);
+	free(t->host_used);
+	free(t->host_maxf);
 	hm_divisors_release(&t->div);
 	free(t->d);
 	free(t->used);
@@ -247,36 +273,89 @@ void hm_tree_reset(struct hm_tree *t)
 {
 	memset(t->d, 0, (size_t)t->P * sizeof(int));
 	memset(t->kind_used_before_last, 0, (size_t)t->K * sizeof(int));
-	t->nr_used = 0;
+	memset(t->class_used, 0, (size_t)t->C * sizeof(int));
+	memset(t->class_maxd, 0, (size_t)t->C * sizeof(int));
+	memset(t->host_used, 0, (size_t)t->pb.platform->nr_hosts * sizeof(int));
+	memset(t->host_maxf, 0, (size_t)t->pb.platform->nr_hosts * sizeof(int));
+	t->top_hosts = (struct hm_top_hosts){ -1, 0, 0 };
+	t->nr_used = t->nr_used_classes = 0;
 	t->top = 0;
 	memset(&t->stack[0], 0, sizeof(struct hm_node));
 	t->stack[0].eet = INFINITY;
 }
 
+/* A pair at link l whose ends' larger share factor is m raises ts, tw. */
+static void price_pair(struct hm_link l, int m, double *ts, double *tw)
+{
+	*ts = hm_max(*ts, m * l.t_s);
+	*tw = hm_max(*tw, hm_link_word_cost(l, m));
+}
+
 /* The pairs a process pushed on j creates or makes dearer, (j, j) and
- * (j, k) for every used k, raising the effective t_s and t_w. */
+ * (j, k) for every used k, raising the effective t_s and t_w. A link's
+ * cost never decreases in the share factor, so of the pairs that share a
+ * link the dearest is the one with the largest f_k (j's own may count:
+ * it only raises max(f_j, f_k) to what f_j is). Those that share a link:
+ * by_host, the processors on j's host and those off it; else the
+ * processors of one class (classes.h), one pair per used class. */
 static void dearer_pairs(const struct hm_tree *t, int j, int dj, int fj, double *ts, double *tw)
 {
 	const struct hm_platform *p = t->pb.platform;
 
-	if (dj >= 2) {
-		struct hm_link l = hm_platform_link(p, j, j);
+	if (dj >= 2)
+		price_pair(hm_platform_link(p, j, j), fj, ts, tw);
+	if (t->by_host) {
+		int h = p->procs[j].host_id;
+		int off = h == t->top_hosts.host ? t->top_hosts.second_f : t->top_hosts.f;
 
-		*ts = hm_max(*ts, fj * l.t_s);
-		*tw = hm_max(*tw, hm_link_word_cost(l, fj));
+		if (t->host_used[h] >= 2)
+			price_pair(p->links[HM_LINK_SAME_HOST], hm_max_int(fj, t->host_maxf[h]), ts, tw);
+		if (off > 0)
+			price_pair(p->links[HM_LINK_INTER_HOST], hm_max_int(fj, off), ts, tw);
+		return;
 	}
-	for (int u = 0; u < t->nr_used; u++) {
-		int k = t->used[u], m, fk;
-		struct hm_link l;
+	for (int u = 0; u < t->nr_used_classes; u++) {
+		int c = t->used_classes[u], k;
+		const int *members = &t->class_members[t->class_start[c]];
 
-		if (k == j)
-			continue;
-		l = hm_platform_link(p, j, k);
-		fk = hm_share_factor(t->d[k], p->procs[k].cores);
-		m = fj > fk ? fj : fk;
-		*ts = hm_max(*ts, m * l.t_s);
-		*tw = hm_max(*tw, hm_link_word_cost(l, m));
+		if (c == t->class_of[j] && t->class_used[c] < 2)
+			continue;       /* j is its class's only used processor */
+		k = members[0] != j ? members[0] : members[1];
+		price_pair(hm_platform_link(p, j, k),
+			   hm_max_int(fj, hm_share_factor(t->class_maxd[c], p->procs[k].cores)), ts, tw);
 	}
+}
+
+/* The host bookkeeping of a push on j (share factor now fj), undone by pop. */
+static void host_push(struct hm_tree *t, struct hm_node *n, int j, int dj, int fj)
+{
+	int h = t->pb.platform->procs[j].host_id;
+	struct hm_top_hosts *top = &t->top_hosts;
+
+	n->host_maxf_before = t->host_maxf[h];
+	n->top_before = *top;
+	t->host_used[h] += dj == 1;
+	t->host_maxf[h] = hm_max_int(t->host_maxf[h], fj);
+	if (h == top->host) {
+		top->f = t->host_maxf[h];
+	} else if (t->host_maxf[h] > top->f) {
+		top->second_f = top->f;
+		top->host = h, top->f = t->host_maxf[h];
+	} else {
+		top->second_f = hm_max_int(top->second_f, t->host_maxf[h]);
+	}
+}
+
+/* The class bookkeeping of a push on j (d_j now dj), undone by pop. */
+static void class_push(struct hm_tree *t, struct hm_node *n, int j, int dj)
+{
+	int c = t->class_of[j];
+
+	if (dj == 1 && t->class_used[c]++ == 0)
+		t->used_classes[t->nr_used_classes++] = c;
+	n->class_maxd_before = t->class_maxd[c];
+	if (dj > t->class_maxd[c])
+		t->class_maxd[c] = dj;
 }
 
 void hm_tree_push(struct hm_tree *t, int j)
@@ -294,6 +373,8 @@ void hm_tree_push(struct hm_tree *t, int j)
 	cj = hm_compute_factor(p, j, dj, t->pb.routine);
 	if (dj == 1)
 		t->used[t->nr_used++] = j;
+	class_push(t, n, j, dj);
+	host_push(t, n, j, dj, fj);
 	n->level = up->level + 1;
 	n->last = j;
 	/* a pair's cost depends on its ends' share factors alone, so only a
@@ -324,13 +405,21 @@ void hm_tree_push(struct hm_tree *t, int j)
 
 void hm_tree_pop(struct hm_tree *t)
 {
-	int j = t->stack[t->top].last;
+	int j = t->stack[t->top].last, c = t->class_of[j];
 
 	if (t->stack[t->top].left_last)
 		t->kind_used_before_last[t->kind_of[t->stack[t->top - 1].last]]--;
-
-	if (--t->d[j] == 0)
-		t->nr_used--;   /* j was the last processor to become used */
+	t->class_maxd[c] = t->stack[t->top].class_maxd_before;
+	t->host_maxf[t->pb.platform->procs[j].host_id] = t->stack[t->top].host_maxf_before;
+	t->top_hosts = t->stack[t->top].top_before;
+	/* j (and, when it was its class's only one, its class) was the last
+	 * to become used */
+	if (--t->d[j] == 0) {
+		t->host_used[t->pb.platform->procs[j].host_id]--;
+		t->nr_used--;
+		if (--t->class_used[c] == 0)
+			t->nr_used_classes--;
+	}
 	t->top--;
 }
 
@@ -401,131 +490,39 @@ double hm_tree_eet_any_memory(struct hm_tree *t)
 	return best_config(t, 0, 1, NULL);
 }
 
-/* The computation factor of m processes on a processor of kind kd:
- * non-decreasing in m. */
-static double kind_factor(const struct hm_tree *t, int kd, int m)
-{
-	return hm_type_compute_factor(&t->pb.platform->types[t->kind_type[kd]], t->kind_cores[kd], m,
-				      t->pb.routine);
-}
-
-/* kth[p], p = 1..pmax: the p-th smallest value of the multiset
- * { v_kd(m) = factor_kd(m) k_kd : m >= 1, counted cnt[kd] times }. For any
- * placement of p processes on processors of these counts,
- * max_i v_i(d_i) >= kth[p]: with K = max_i v_i(d_i), every d_i is at most
- * the number of m with v_i(m) <= K (v_i never decreases in m), so p is at
- * most the number of multiset values <= K. With one core per processor
- * v(m) = m k: the multiples of the thesis's rule. */
-static void kth_multiples(struct hm_tree *t, const double *k, const int *cnt,
-			  int pmax, double *kth)
-{
-	int kd, p = 0;
-
-	for (kd = 0; kd < t->K; kd++) {
-		t->kth_mult[kd] = 1;
-		t->kth_next[kd] = kind_factor(t, kd, 1) * k[kd];
-	}
-	while (p < pmax) {
-		int best = -1, q;
-
-		for (kd = 0; kd < t->K; kd++)
-			if (cnt[kd] > 0 && (best < 0 || t->kth_next[kd] < t->kth_next[best]))
-				best = kd;
-		if (best < 0) {
-			while (p < pmax)
-				kth[++p] = INFINITY;    /* no processor left */
-			break;
-		}
-		for (q = 0; q < cnt[best] && p < pmax; q++)
-			kth[++p] = t->kth_next[best];
-		t->kth_mult[best]++;
-		t->kth_next[best] = kind_factor(t, best, t->kth_mult[best]) * k[best];
-	}
-}
-
-/* Floor of t_s and t_w of any descendant with p >= 2 processes on
- * 'usable' processors: either all p sit on one processor (its share
- * factor, at least ceil(p / max cores), applied to the same-processor
- * link; possible only while the node uses at most one processor), or two
- * processors are used. Then the fullest one holds m >= max(maxd,
- * ceil(p / usable)) processes, so some used processor has a share factor
- * f >= max(maxf, ceil(m / max cores)) and pairs with another at no less
- * than the cheapest link at f; when m >= 2 a processor of share factor f
- * holds two processes or more, and its own pair costs no less than the
- * same-processor link at f. With one core per processor f = m: the
- * thesis. */
-static void comm_floor(const struct hm_tree *t, const struct hm_node *n, int p, int usable,
-		       struct hm_sp *sp)
-{
-	int m = (p + usable - 1) / usable, f, f_alone = hm_share_factor(p, t->max_cores);
-	const struct hm_link *same = &t->link_same_min, *diff = &t->link_diff_min;
-	double ts, tw;
-
-	if (m < n->maxd)
-		m = n->maxd;
-	f = hm_share_factor(m, t->max_cores);
-	if (f < n->maxf)
-		f = n->maxf;
-	ts = f * hm_max(diff->t_s, m >= 2 ? same->t_s : 0);
-	tw = hm_max(hm_link_word_cost(*diff, f), m >= 2 ? hm_link_word_cost(*same, f) : 0);
-	if (t->nr_used <= 1) {
-		ts = hm_min(ts, f_alone * same->t_s);
-		tw = hm_min(tw, hm_link_word_cost(*same, f_alone));
-	}
-	sp->t_s = hm_max(sp->t_s, ts);
-	sp->t_w = hm_max(sp->t_w, tw);
-}
-
-double hm_tree_let(struct hm_tree *t, double meet)
-{
-	const struct hm_node *n = &t->stack[t->top];
-	const int *suffix = &t->kind_suffix[(size_t)n->last * t->K];
-	int *usable_cnt = t->usable_count;
-	int d_min = n->level > 1 ? n->level : 1, d_max = t->pb.depth;
-	int usable = 0, kd, bi, p, k;
-	double best = INFINITY;
-
-	/* usable processors: the used ones below 'last', and all from 'last' on */
-	for (kd = 0; kd < t->K; kd++) {
-		usable_cnt[kd] = t->kind_used_before_last[kd] + suffix[kd];
-		usable += usable_cnt[kd];
-	}
-	for (bi = 0; bi < t->nb; bi++) {
-		kth_multiples(t, &t->kind_k3_dgemm[bi * t->K], usable_cnt, d_max, t->kth_dgemm);
-		kth_multiples(t, &t->kind_k3_dtrsm[bi * t->K], usable_cnt, d_max, t->kth_dtrsm);
-		for (p = d_min; p <= d_max; p++) {
-			int nd;
-			const int *div = hm_divisors_of(&t->div, p, &nd);
-			struct hm_sp sp = n->sp[bi];
-
-			sp.k3_dgemm = hm_max(sp.k3_dgemm, t->kth_dgemm[p]);
-			sp.k3_dtrsm = hm_max(sp.k3_dtrsm, t->kth_dtrsm[p]);
-			if (p == 1 && t->single_min)    /* one process alone: its own rule */
-				sp = t->single_min[bi];
-			if (p >= 2)
-				comm_floor(t, n, p, usable, &sp);
-			for (k = 0; k < nd; k++) {
-				double v = t->pb.model->time(t->pb.routine, t->pb.n, div[k],
-							     p / div[k], t->block[bi], &sp, NULL);
-
-				if (v < best) {
-					best = v;
-					if (best < meet && meet < INFINITY)
-						return best;    /* not prunable: enough */
-				}
-			}
-		}
-	}
-	/* a margin against rounding: the bound and the EET are computed by
-	 * different formulas, and equal in exact arithmetic at best */
-	return best * (1 - 1e-12);
-}
-
 int hm_tree_canonical_child(const struct hm_tree *t, int j)
 {
 	int prev = t->class_prev[j];
 
 	return prev < 0 || t->d[j] + 1 <= t->d[prev];
+}
+
+int hm_tree_canonical_children(struct hm_tree *t)
+{
+	int n = 0;
+
+	for (int c = 0; c < t->C; c++) {
+		const int *m = &t->class_members[t->class_start[c]];
+		int size = t->class_start[c + 1] - t->class_start[c];
+
+		for (int pos = 0; pos < size;) {
+			int v = t->d[m[pos]], lo = pos + 1, hi = size;
+
+			t->children[n++] = m[pos];
+			if (v == 0)
+				break;  /* no fewer than none: the rest are alike */
+			while (lo < hi) {       /* the first position holding fewer than v */
+				int mid = lo + (hi - lo) / 2;
+
+				if (t->d[m[mid]] < v)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			pos = lo;
+		}
+	}
+	return n;
 }
 
 void hm_tree_speeds(const struct hm_tree *t, double *s)

@@ -4,13 +4,21 @@
  * A node at level l places l processes: d[i] on processor i. A walker
  * holds one root-to-node path: the process counts d[] of its top node, the
  * list of used processors, and per level the effective system parameters
- * at every candidate block size. Adding a process (push) costs O(nb + U)
- * for U used processors and allocates nothing; pop undoes it. */
+ * at every candidate block size. Adding a process (push) costs O(nb), plus
+ * O(1) or O(used classes) when it creates or makes pairs dearer
+ * (search/README.md), and allocates nothing; pop undoes it. */
 #ifndef HM_TREE_H
 #define HM_TREE_H
 
 #include "problem.h"
 #include "divisors.h"
+
+/* The two hosts whose used processors have the largest share factors:
+ * the largest f on any host other than a given one, in O(1). */
+struct hm_top_hosts {
+	int host, f;        /* the host of the largest f (-1: none used) */
+	int second_f;       /* the largest f on the other hosts (0: none) */
+};
 
 /* The state of one node on the path. */
 struct hm_node {
@@ -20,6 +28,9 @@ struct hm_node {
 	int maxd;           /* max d_i */
 	int maxf;           /* max share factor ceil(d_i / cores_i) */
 	int left_last;      /* 1 if this push moved past the parent's 'last' */
+	int class_maxd_before; /* the class of 'last': its largest d_i before this push */
+	int host_maxf_before;  /* its host's largest share factor, and the */
+	struct hm_top_hosts top_before; /* two hosts' before this push */
 	double mem_ratio;   /* max over used processors of d_i / memory_i (1/bytes) */
 	/* the estimate, filled by hm_tree_eet() */
 	double eet;         /* s; INFINITY when the matrices do not fit in memory */
@@ -59,7 +70,26 @@ struct hm_tree {
 	double *kth_next;   /* [kd] */
 	int *kth_mult;      /* [kd] */
 	int *usable_count;  /* [kd] */
+	/* classes of interchangeable processors (classes.h): a processor links
+	 * alike to every other processor of a class, so a push prices one
+	 * pair per used class instead of one per used processor */
+	int C;
+	int *class_of;      /* [i]: the class of processor i */
+	int *class_start;   /* [c]..[c+1]: class c's processors in class_members */
+	int *class_members; /* ascending within a class */
 	int *class_prev;    /* previous processor interchangeable with i, or -1 */
+	int *class_used;    /* [c]: used processors of class c on the path */
+	int *class_maxd;    /* [c]: the largest d_i in class c on the path */
+	int *used_classes;  /* classes with a used processor, in order of first use */
+	int nr_used_classes;
+	int *children;      /* scratch of hm_tree_canonical_children() */
+	/* Without link rules or overrides a pair's link is the same-host or the
+	 * inter-host one: a push prices two pairs, with the dearest processors
+	 * on its host and off it (O(1), whatever splits the classes) */
+	int by_host;
+	int *host_used;     /* [h]: used processors on host h on the path */
+	int *host_maxf;     /* [h]: their largest share factor */
+	struct hm_top_hosts top_hosts;
 	struct hm_divisors div; /* grids of 1..depth processes */
 	/* the path */
 	int *d;             /* process counts of the top node */
@@ -108,6 +138,14 @@ double hm_tree_let(struct hm_tree *t, double meet);
  * path while keeping only one representative of processors that are
  * interchangeable (search/classes.h). */
 int hm_tree_canonical_child(const struct hm_tree *t, int j);
+
+/* The children hm_tree_canonical_child() accepts, class by class (not in
+ * index order), into t->children; returns how many. In O(C + R log P) for
+ * C classes and R children, where scanning the P processors costs O(P):
+ * it relies on what a path of canonical children keeps, d_i non-increasing
+ * in index order within a class, so a class's children are where its
+ * d_i drops, found by bisection. For permutational paths (GPTM). */
+int hm_tree_canonical_children(struct hm_tree *t);
 
 /* Relative speed of each processor (k of the slowest / k_i, averaged over
  * the candidate b) into s[0..P-1]. */

@@ -151,34 +151,31 @@ static void offer_unfit(struct hm_run *s, int j, int permutational, struct unfit
 	if (u->j >= 0 && (n->mem_ratio > u->mem_ratio || (tie && !permutational)))
 		return;
 	time = permutational ? hm_tree_eet_any_memory(&s->t) : 0;
-	if (tie && !(time < u->time))
+	if (tie && !(time < u->time || (time == u->time && j < u->j)))
 		return;
 	u->mem_ratio = n->mem_ratio, u->time = time, u->j = j;
 	estimate_of(n, est);
 }
 
-/* Evaluate the top node's children (the permutational tree's all, the
- * combinatorial tree's from its last processor on); return the one with
- * the least EET (ties: lowest index), else the unfit one nearest to
- * fitting, or -1. Its estimate goes to *est. */
+/* Evaluate the top node's children (the permutational tree's all, one
+ * per class of interchangeable processors and count: the others repeat
+ * it and lose the tie to the lowest index; the combinatorial tree's from
+ * its last processor on, in index order); return the one with the least
+ * EET (ties: lowest index), else the unfit one nearest to fitting, or -1.
+ * Its estimate goes to *est. */
 static int best_child(struct hm_run *s, int permutational, struct estimate *est)
 {
 	struct hm_tree *t = &s->t;
-	int first = permutational ? 0 : hm_tree_top(t)->last;
+	int nr = permutational ? hm_tree_canonical_children(t) : t->P - hm_tree_top(t)->last;
 	struct unfit unfit = { 0, 0, -1 };
 	double best = INFINITY;
-	int j, arg = -1;
+	int i, arg = -1;
 
-	for (j = first; j < t->P && !stopped(s); j++) {
-		double v;
+	for (i = 0; i < nr && !stopped(s); i++) {
+		int j = permutational ? t->children[i] : hm_tree_top(t)->last + i;
+		double v = visit(s, j);
 
-		/* a processor interchangeable with an earlier one holding as many
-		 * processes gives the same child, which the tie rule (lowest
-		 * index) would not take: one representative per class and count */
-		if (permutational && !hm_tree_canonical_child(t, j))
-			continue;
-		v = visit(s, j);
-		if (v < best) {
+		if (v < best || (v == best && arg >= 0 && j < arg)) {
 			best = v;
 			arg = j;
 			estimate_of(hm_tree_top(t), est);

@@ -93,8 +93,8 @@ int hm_user_applies(const struct hm_problem *pb, struct hm_error *err)
 	/* GU places a process on every core, and EU considers GU's set */
 	if (cores > HM_MAX_DEPTH)
 		return hm_error_set(err, "the modeled users place a process on every core, and %ld "
-				    "cores are more than the %d processes a configuration may have",
-				    cores, HM_MAX_DEPTH);
+				    "cores are more than the %d processes a configuration may have "
+				    "(" HM_MAX_DEPTH_REASON ")", cores, HM_MAX_DEPTH);
 	return 0;
 }
 

@@ -101,6 +101,18 @@ int hm_weight_tree_init(struct hm_weight_tree *t, const struct hm_model *model,
 	return 0;
 }
 
+size_t hm_weight_tree_bytes(int L, int nb)
+{
+	size_t grids = 0, leaves = 1;
+
+	for (int r = 1; r <= L; r++)
+		grids += (size_t)(L / r);      /* the D <= L that r divides */
+	while (leaves < (size_t)L)
+		leaves *= 2;
+	return ((size_t)L * nb + 1) * sizeof(int) + grids * nb * sizeof(struct hm_weighted_grid) +
+	       2 * leaves * nb * HM_NR_SP * sizeof(double);
+}
+
 void hm_weight_tree_release(struct hm_weight_tree *t)
 {
 	free(t->start), free(t->grid), free(t->least);

@@ -35,6 +35,10 @@ int hm_weight_tree_init(struct hm_weight_tree *t, const struct hm_model *model,
 			enum hm_routine routine, double n, const int *block, int nb, int L);
 void hm_weight_tree_release(struct hm_weight_tree *t);
 
+/* The most bytes hm_weight_tree_init() takes for L and nb (every grid
+ * kept), in O(L). */
+size_t hm_weight_tree_bytes(int L, int nb);
+
 /* Called for a configuration whose time (from the weights) is below
  * *limit; it may lower *limit. A non-zero return ends the walk. */
 typedef int (*hm_weight_visit)(void *ctx, int D, int r, int bi, double time, double *limit);

@@ -23,8 +23,8 @@ expect 3 "missing argument for option '--depth'" -- "$hm" plan --depth
 expect 3 "option '--size' expects a number, not 'abc'" -- "$hm" plan -n abc
 expect 3 "option '--size' must be between 1 and" -- "$hm" plan -n 0
 expect 3 "option '--depth' expects an integer" -- "$hm" plan -d 2.5
-expect 3 "option '--depth' must be between 1 and 4096" -- "$hm" plan -d 0
-expect 3 "option '--depth' must be between 1 and 4096" -- "$hm" plan -d 1000000
+expect 3 "option '--depth' must be between 1 and 262144" -- "$hm" plan -d 0
+expect 3 "option '--depth' must be between 1 and 262144" -- "$hm" plan -d 1000000
 expect 3 "option '--max-time' expects a number, not 'nan'" -- "$hm" plan --max-time nan
 expect 3 "unknown routine 'qr'" -- "$hm" plan -r qr
 expect 3 "unknown model 'magic'" -- "$hm" plan -m magic

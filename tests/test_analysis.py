@@ -93,6 +93,17 @@ for study in dirs:
         with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(study, "summary.md")) as b:
             check(a.read() == b.read(), "summary of %s regenerated" % os.path.relpath(study, ROOT))
 
+# The large-cluster study's summary, from its committed tables alone
+large = os.path.join(ROOT, "experiments", "large", "results")
+with tempfile.TemporaryDirectory() as tmp:
+    for name in ("platform.tsv", "runs.tsv", "launch.tsv", "scaling.tsv"):
+        shutil.copy(os.path.join(large, name), tmp)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        analysis.large(types.SimpleNamespace(dir=tmp, limit="20"))
+    with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(large, "summary.md")) as b:
+        check(a.read() == b.read(), "summary of experiments/large/results regenerated")
+
+
 # The simulation study's tables from two comparisons: worst and mean ratio
 # per method over the reference platforms, the random family left out.
 def comparison(name, ratios):

@@ -77,8 +77,10 @@ static void fill(struct hm_placement *pl, struct hm_rank_place *r)
 	pl->D = 4, pl->r = 2, pl->c = 2, pl->n = 100, pl->b = 8;
 	strcpy(pl->routine, "lu");
 	for (int k = 0; k < 4; k++)
-		r[k] = (struct hm_rank_place){ "p", host[k], core[k], 1, 1, core[k], 1 };
+		r[k] = (struct hm_rank_place){ .processor = "p", .host = host[k], .slot = core[k],
+					       .cores = 1, .stacked = 1, .core = core[k], .sockets = 1 };
 	pl->ranks = r;
+	hm_placement_number_hosts(pl);
 }
 
 static void core_maps_should_agree_or_refuse(void)

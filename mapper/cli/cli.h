@@ -117,7 +117,7 @@ const char *hm_help_launchers(const char *intro, int runnable_only);
 #define HM_DEPTH_OPTION(po) \
 	{ 'd', "depth", HM_OPT_INT, &(po).depth, "L", \
 	  "level limit: at most L processes (default: the platform's cores, at most " \
-	  HM_STR(HM_MAX_DEPTH) ")", 1, HM_MAX_DEPTH }
+	  HM_STR(HM_MAX_DEPTH) ": " HM_MAX_DEPTH_REASON ")", 1, HM_MAX_DEPTH }
 
 /* The option-table rows that choose and bound a search (plan, run). */
 #define HM_SEARCH_OPTIONS(method, po, budget) \

@@ -144,10 +144,12 @@ static int placement_of(const struct host_list *h, int simulated, struct hm_plac
 		int p = i < h->n ? i : 0;
 
 		/* a simulator's processor is the simulated host itself */
-		pl->ranks[i] = (struct hm_rank_place){ simulated ? h->hosts[p] : h->names[p], h->hosts[p],
-						       h->slot[p], 1, p == 0 ? 2 : 1, h->slot[p], 1 };
+		pl->ranks[i] = (struct hm_rank_place){ .processor = simulated ? h->hosts[p] : h->names[p],
+						       .host = h->hosts[p], .slot = h->slot[p], .cores = 1,
+						       .stacked = p == 0 ? 2 : 1, .core = h->slot[p],
+						       .sockets = 1 };
 	}
-	return 0;
+	return hm_placement_number_hosts(pl);
 }
 
 /* 1 if two processors of the list are on one host. */

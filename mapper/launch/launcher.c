@@ -70,19 +70,13 @@ static char *simulated_hostfile_text(const struct hm_placement *pl)
 
 const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size)
 {
-	const char **hosts = calloc((size_t)pl->D, sizeof(*hosts));
-	int *seen = calloc((size_t)pl->D, sizeof(int)), *core = malloc((size_t)pl->D * sizeof(int));
-	int nhosts = 0, longest = 0, ok = hosts && seen && core;
+	int *seen = calloc((size_t)pl->nr_hosts, sizeof(int)), *core = malloc((size_t)pl->D * sizeof(int));
+	int longest = 0, ok = seen && core;
 	size_t len = 0;
 
 	for (int k = 0; k < pl->D && ok; k++) {
-		int h = 0, j;
+		int j = seen[pl->ranks[k].host_id]++;   /* the host's j-th rank */
 
-		while (h < nhosts && strcmp(hosts[h], pl->ranks[k].host))
-			h++;
-		if (h == nhosts)
-			hosts[nhosts++] = pl->ranks[k].host;
-		j = seen[h]++;
 		if (j == longest)
 			core[longest++] = pl->ranks[k].core;
 		else if (core[j] != pl->ranks[k].core)
@@ -92,7 +86,7 @@ const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t 
 		len += (size_t)snprintf(buf + len, size - len, j ? ",%d" : "%d", core[j]);
 		ok = len < size;
 	}
-	free(hosts), free(seen), free(core);
+	free(seen), free(core);
 	return ok ? buf : NULL;
 }
 

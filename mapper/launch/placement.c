@@ -7,12 +7,14 @@
 #include "plan.h"
 #include "models/util/json_read.h"
 #include "models/platform/hostname.h"
+#include "search/problem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PROCESSES 100000L   /* a plan larger than this is not a real job */
+/* the deepest configuration a search gives (search/problem.h) */
+#define MAX_PROCESSES ((long)HM_MAX_DEPTH)
 #define MAX_ENTRY_KEYS 64      /* keys of one object of a plan */
 #define MAX_PLAN_BYTES ((size_t)64 << 20)   /* 100000 ranks take ~5 MB */
 
@@ -142,6 +144,32 @@ static int find_process(const struct hm_rank_place *procs, const int *order, int
 	return -1;
 }
 
+static int cmp_by_host(const void *a, const void *b)
+{
+	return strcmp(sort_base[*(const int *)a].host, sort_base[*(const int *)b].host);
+}
+
+int hm_placement_number_hosts(struct hm_placement *pl)
+{
+	int *order = malloc((size_t)pl->D * sizeof(int));
+
+	if (!order)
+		return -1;
+	for (int k = 0; k < pl->D; k++)
+		order[k] = k;
+	sort_base = pl->ranks;
+	qsort(order, (size_t)pl->D, sizeof(int), cmp_by_host);
+	pl->nr_hosts = 0;
+	for (int k = 0; k < pl->D; k++) {
+		if (k > 0 && strcmp(pl->ranks[order[k]].host, pl->ranks[order[k - 1]].host))
+			pl->nr_hosts++;
+		pl->ranks[order[k]].host_id = pl->nr_hosts;
+	}
+	pl->nr_hosts += pl->D > 0;
+	free(order);
+	return 0;
+}
+
 /* plan.ranks: the processor of every rank, each processor holding exactly
  * its count of ranks. */
 static int load_ranks(struct hm_placement *pl, const cJSON *ranks, struct hm_rank_place *procs,
@@ -241,6 +269,10 @@ int hm_placement_from_plan(struct hm_placement *pl, const cJSON *doc, const char
 	if (load_processes(list, procs, left, err) ||
 	    load_ranks(pl, cJSON_GetObjectItemCaseSensitive(plan, "ranks"), procs, left, nprocs, err))
 		goto out;
+	if (hm_placement_number_hosts(pl)) {
+		hm_error_set(err, "out of memory");
+		goto out;
+	}
 	ret = 0;
 out:
 	free(procs);

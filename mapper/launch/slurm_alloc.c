@@ -142,7 +142,7 @@ int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err)
 {
 	const char *list = getenv("SLURM_JOB_NODELIST"), *spec = getenv("SLURM_JOB_CPUS_PER_NODE");
 	char **names = NULL;
-	int *cpus = NULL, *used = NULL, nn, nc = 0, ret = -1;
+	int *cpus = NULL, *used = NULL, *node_of = NULL, nn, nc = 0, ret = -1;
 
 	if (!list || !spec)
 		return hm_error_set(err, "not inside a Slurm allocation (SLURM_JOB_NODELIST and "
@@ -153,23 +153,28 @@ int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err)
 		hm_error_set(err, "the allocation lists %d nodes but CPUs for %d", nn, nc);
 		goto out;
 	}
-	if (!(used = calloc((size_t)nn, sizeof(int)))) {
+	used = calloc((size_t)nn, sizeof(int));
+	node_of = malloc((size_t)pl->nr_hosts * sizeof(int));
+	if (!used || !node_of) {
 		hm_error_set(err, "out of memory");
 		goto out;
 	}
+	for (int i = 0; i < pl->nr_hosts; i++)
+		node_of[i] = -1;        /* the allocation's node of each host, found once */
 	for (int k = 0; k < pl->D; k++) {
-		int h = 0;
+		int *h = &node_of[pl->ranks[k].host_id];
 
-		while (h < nn && strcmp(names[h], pl->ranks[k].host))
-			h++;
-		if (h == nn) {
+		if (*h < 0)
+			for (*h = 0; *h < nn && strcmp(names[*h], pl->ranks[k].host); ++*h)
+				;
+		if (*h == nn) {
 			hm_error_set(err, "rank %d is planned on '%s', which is not in the allocation (%s)",
 				     k, pl->ranks[k].host, list);
 			goto out;
 		}
-		if (++used[h] > cpus[h] && !pl->oversubscribed) {
+		if (++used[*h] > cpus[*h] && !pl->oversubscribed) {
 			hm_error_set(err, "the plan puts more ranks on '%s' than its %d allocated CPUs",
-				     names[h], cpus[h]);
+				     names[*h], cpus[*h]);
 			goto out;
 		}
 	}
@@ -178,5 +183,6 @@ out:
 	free_names(names, nn > 0 ? nn : 0);
 	free(cpus);
 	free(used);
+	free(node_of);
 	return ret;
 }

@@ -13,4 +13,9 @@ static inline double hm_min(double a, double b)
 	return a < b ? a : b;
 }
 
+static inline int hm_max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
 #endif /* HM_MINMAX_H */
