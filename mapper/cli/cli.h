@@ -81,6 +81,23 @@ int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts
 			  int argc, char **argv, char ***rest, int *nrest);
 void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts);
 
+/* What --help writes: text, or a section of the manual page (roff) while
+ * 'hetmap help --man' asks every command for its help (man_page.c). */
+enum hm_help_format { HM_HELP_TEXT, HM_HELP_ROFF };
+extern enum hm_help_format hm_help_format;
+void hm_options_help_roff(FILE *f, const struct hm_usage *u, const struct hm_option *opts);
+
+/* A subcommand: the table main.c dispatches on and the manual lists. */
+struct hm_command_entry {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* The manual page of hetmap (roff) on f: 'intro' and every command's help,
+ * then the exit codes. Returns an exit code. */
+int hm_man_page(FILE *f, const struct hm_command_entry *commands, const char *intro);
+
 /* Options shared by predict, plan and compare. */
 struct hm_problem_opts {
 	const char *platform;   /* path or builtin:NAME */

@@ -5,13 +5,7 @@
 #include <signal.h>
 #include <string.h>
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct command commands[] = {
+static const struct hm_command_entry commands[] = {
 	{ "platform", cmd_platform, "show, check or list platform descriptions" },
 	{ "predict", cmd_predict, "predict the time of one configuration (d, r x c, b)" },
 	{ "plan", cmd_plan, "search the best configuration and write a plan" },
@@ -24,17 +18,20 @@ static const struct command commands[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const char intro[] =
+	"hetmap decides how to run unmodified ScaLAPACK (pdgetrf, pdgemm) on a\n"
+	"heterogeneous cluster: how many processes on each processor, the grid\n"
+	"r x c and the block size b, from an execution-time model.\n";
+
 static void usage(FILE *f)
 {
 	int i;
 
-	fprintf(f, "usage: hetmap <command> [options]\n\n"
-		   "hetmap decides how to run unmodified ScaLAPACK (pdgetrf, pdgemm) on a\n"
-		   "heterogeneous cluster: how many processes on each processor, the grid\n"
-		   "r x c and the block size b, from an execution-time model.\n\ncommands:\n");
+	fprintf(f, "usage: hetmap <command> [options]\n\n%s\ncommands:\n", intro);
 	for (i = 0; commands[i].name; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'hetmap <command> --help' describes a command.\n");
+	fprintf(f, "\n'hetmap <command> --help' describes a command; 'hetmap help --man' writes\n"
+		   "the manual page (roff).\n");
 }
 
 int main(int argc, char **argv)
@@ -49,12 +46,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return HM_EXIT_USAGE;
 	}
+	if (argc == 3 && !strcmp(argv[1], "help") && !strcmp(argv[2], "--man"))
+		return hm_cli_finish(hm_man_page(stdout, commands, intro));
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return hm_cli_finish(HM_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("hetmap 0.1.0\n");
+		printf("hetmap %s\n", HM_VERSION);
 		return hm_cli_finish(HM_EXIT_OK);
 	}
 	for (i = 0; commands[i].name; i++)

@@ -119,7 +119,7 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		const struct hm_option *o = NULL;
 
 		if (c == 'h') {
-			hm_options_help(stdout, u, opts);
+			(hm_help_format == HM_HELP_ROFF ? hm_options_help_roff : hm_options_help)(stdout, u, opts);
 			return -2;
 		}
 		if (c == '?' || c == ':') {

@@ -513,6 +513,10 @@ const char *hm_sibling_program(const char *name, char *buf, size_t size)
 	if (!(slash = strrchr(self, '/')))
 		return name;
 	*slash = '\0';
-	snprintf(buf, size, "%s/%s", self, name);
+	/* the build tree keeps the helpers beside hetmap; an installed
+	 * hetmap (PREFIX/bin) finds them in PREFIX/libexec/hetmap */
+	snprintf(buf, size, "%s/../libexec/hetmap/%s", self, name);
+	if (access(buf, X_OK))
+		snprintf(buf, size, "%s/%s", self, name);
 	return buf;
 }

@@ -89,8 +89,9 @@ void hm_job_remove(const struct hm_job *j);
 
 void hm_job_release(struct hm_job *j);
 
-/* Path of program 'name' in the directory of the running executable (the
- * build or install directory), or 'name' itself when that is unknown. */
+/* Path of helper program 'name': in ../libexec/hetmap/ from the running
+ * executable's directory when it is there (an installed hetmap), else in
+ * that directory (the build tree); 'name' itself when that is unknown. */
 const char *hm_sibling_program(const char *name, char *buf, size_t size);
 
 #endif /* HM_JOB_H */

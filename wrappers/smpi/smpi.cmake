@@ -71,3 +71,8 @@ ExternalProject_Add(hetmap-smpi
   INSTALL_COMMAND ""
   BUILD_ALWAYS ON
   DEPENDS scalapack-smpi)
+# installed beside the native helpers; the kernels' library in lib/ for
+# programs of the user's own built with smpicc
+install(PROGRAMS ${CMAKE_BINARY_DIR}/hetmap-driver-smpi ${CMAKE_BINARY_DIR}/hetmap-calibrate-bench-smpi
+        DESTINATION ${HM_LIBEXEC_DIR})
+install(FILES ${CMAKE_BINARY_DIR}/libhetmap-smpi-kernels.so DESTINATION ${CMAKE_INSTALL_LIBDIR})

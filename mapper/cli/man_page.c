@@ -1,0 +1,110 @@
+/* mapper/cli/man_page.c - 'hetmap help --man': the manual page, roff,
+ * made from the same tables as every --help (the commands' option tables,
+ * usage texts and the exit codes), so that it cannot drift from them. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum hm_help_format hm_help_format = HM_HELP_TEXT;
+
+/* Each exit code and its meaning (cli.h's enum), for the EXIT STATUS section. */
+static const struct {
+	int code;
+	const char *meaning;
+} exit_codes[] = {
+	{ HM_EXIT_OK, "success" },
+	{ HM_EXIT_FAILURE, "internal error, out of memory" },
+	{ HM_EXIT_INPUT, "invalid input file (platform, plan)" },
+	{ HM_EXIT_USAGE, "unknown option, bad option value, a problem a method refuses" },
+	{ HM_EXIT_OUTPUT, "cannot write an output file or standard output" },
+	{ HM_EXIT_BUDGET, "a search budget stopped the run: the best plan so far is given" },
+	{ HM_EXIT_NO_PLAN, "no configuration fits in memory" },
+	{ HM_EXIT_JOB_FAILED, "run: the launcher failed (a rank crashed, bad launch, ...)" },
+	{ HM_EXIT_NO_MPIRUN, "run, calibrate: the launcher or the driver cannot be started" },
+	{ HM_EXIT_TIMEOUT, "run, calibrate: stopped after --timeout" },
+	{ HM_EXIT_CHECK_FAILED, "run: the driver's result check failed" },
+};
+
+/* Text as roff: backslashes and dashes escaped, a line that would start
+ * with a control character protected ('bol': s starts a line). Returns
+ * whether it ended a line. */
+static int roff_escape(FILE *f, const char *s, int bol)
+{
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", f);
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+		bol = *s == '\n';
+	}
+	return bol;
+}
+
+/* A block of text; 'fill' keeps roff's filling, else the lines stay as
+ * written (synopses, examples). */
+static void roff_text(FILE *f, const char *s, int fill)
+{
+	if (!fill)
+		fputs(".nf\n", f);
+	if (!roff_escape(f, s, 1))
+		fputc('\n', f);
+	if (!fill)
+		fputs(".fi\n", f);
+}
+
+void hm_options_help_roff(FILE *f, const struct hm_usage *u, const struct hm_option *opts)
+{
+	fprintf(f, ".SS \"hetmap %s\"\n", u->name);
+	roff_text(f, u->synopsis, 0);
+	fputs(".PP\n", f);
+	roff_text(f, u->description, 0);   /* as --help lays it out: tables, lists */
+	for (int i = 0; opts[i].type != HM_OPT_END; i++) {
+		const struct hm_option *o = &opts[i];
+
+		fputs(".TP\n", f);
+		if (o->short_name)
+			fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+		fputs("\\fB\\-\\-", f);
+		roff_escape(f, o->long_name, 0);
+		if (o->arg_name) {
+			fputs("\\fR \\fI", f);
+			roff_escape(f, o->arg_name, 0);
+		}
+		fputs("\\fR\n", f);
+		roff_text(f, o->help, 1);
+	}
+	if (u->epilog) {
+		fputs(".PP\n", f);
+		roff_text(f, u->epilog, 0);
+	}
+}
+
+int hm_man_page(FILE *f, const struct hm_command_entry *commands, const char *intro)
+{
+	fprintf(f, ".TH HETMAP 1 \"\" \"hetmap %s\" \"User Commands\"\n", HM_VERSION);
+	fputs(".SH NAME\nhetmap \\- plan and run unmodified ScaLAPACK on a heterogeneous cluster\n"
+	      ".SH SYNOPSIS\n\\fBhetmap\\fR \\fIcommand\\fR [\\fIoptions\\fR]\n.SH DESCRIPTION\n", f);
+	roff_text(f, intro, 1);
+	fputs(".SH COMMANDS\n", f);
+	hm_help_format = HM_HELP_ROFF;
+	for (int i = 0; commands[i].name; i++) {
+		char *argv[] = { (char *)commands[i].name, "--help", NULL };
+
+		fflush(f);
+		commands[i].fn(2, argv);
+	}
+	hm_help_format = HM_HELP_TEXT;
+	fputs(".SH \"EXIT STATUS\"\n", f);
+	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
+		fprintf(f, ".TP\n%d\n%s\n", exit_codes[i].code, exit_codes[i].meaning);
+	fputs(".TP\n128 + N\nrun, calibrate: stopped by signal N (130 for SIGINT)\n"
+	      ".SH FILES\nThe helper programs (the ScaLAPACK driver, the rank probe, the calibration\n"
+	      "benchmark, the SMPI flavours) are found beside \\fBhetmap\\fR, else in\n"
+	      "\\fI../libexec/hetmap/\\fR from it.\n", f);
+	return ferror(f) ? HM_EXIT_OUTPUT : HM_EXIT_OK;
+}

@@ -1,0 +1,54 @@
+#!/bin/bash
+# The installed tool: 'cmake --install' into a prefix, moved elsewhere (no
+# path of the build tree left to lean on), run from another directory:
+# the same CLI checks as the build tree, its manual page, a real run whose
+# driver comes from PREFIX/libexec/hetmap; then the Debian package CPack
+# builds, unpacked into a scratch root, plans and runs the same way.
+set -u
+. "$(dirname "$0")/lib.sh"
+command -v mpirun >/dev/null || skip "no mpirun (Debian package openmpi-bin)"
+plat=$data/good/localhost.json
+
+# installed_checks ROOT BIN: the checks on an installed tree
+installed_checks() {
+	local where=$1 bin=$2 lib=$1/libexec/hetmap
+	for f in "$bin" "$lib/hetmap-driver" "$lib/hetmap-probe" "$lib/hetmap-calibrate-bench"; do
+		check "$where: $(basename "$f") installed" test -x "$f"
+	done
+	check "$where: the manual page installed" test -s "$where/share/man/man1/hetmap.1"
+	for c in platform predict plan compare models generate export calibrate run; do
+		check "$where: the manual page has 'hetmap $c'" grep -q "^\.SS \"hetmap $c\"" \
+			"$where/share/man/man1/hetmap.1"
+	done
+	check "$where: the manual page lists the exit codes" grep -q '^\.SH "EXIT STATUS"' \
+		"$where/share/man/man1/hetmap.1"
+	expect 0 "GU plan for lu n=600 on localhost" -- "$bin" plan -p "$plat" -n 600 -M GU
+	expect 0 "GPTM plan for lu n=2048 on TORC" -- "$bin" plan -p builtin:torc -n 2048
+	expect 3 "option '--depth' must be between 1 and 262144" -- "$bin" plan -d 0
+	expect 0 "" -- "$bin" run -p "$plat" -n 400 -M GU --dry-run -o "$tmp/launch-$3"
+	check "$where: the launch uses the installed driver" grep -q "$lib/hetmap-driver" "$tmp/launch-$3/run.sh"
+	expect 0 "record appended" -- "$bin" run -p "$plat" -n 400 -M GU --results "$tmp/runs-$3.jsonl"
+	check "$where: the run passed its check" grep -q '"passed":true' "$tmp/runs-$3.jsonl"
+}
+
+# the prefix, then moved: nothing may point back into the build tree
+expect 0 "" -- cmake --install "$build" --prefix "$tmp/staged"
+mv "$tmp/staged" "$tmp/prefix"
+cd / || exit 1
+installed_checks "$tmp/prefix" "$tmp/prefix/bin/hetmap" prefix
+
+# the Debian package, unpacked into a scratch root (dpkg -i would change
+# this machine)
+if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null; then
+	(cd "$build" && cpack -G DEB -B "$tmp/package" >"$tmp/cpack.log" 2>&1)
+	deb=$(ls "$tmp"/package/hetmap_*.deb 2>/dev/null | head -n 1)
+	check "cpack built a .deb" test -n "$deb"
+	if [ -n "$deb" ]; then
+		expect 0 "Package: hetmap" -- dpkg-deb --info "$deb"
+		expect 0 "" -- dpkg-deb -x "$deb" "$tmp/root"
+		installed_checks "$tmp/root/usr" "$tmp/root/usr/bin/hetmap" deb
+	fi
+else
+	echo "install: no cpack or dpkg-deb: the Debian package is not checked"
+fi
+finish install
