@@ -108,6 +108,14 @@ expect 0 "ok (calibrated, 2 processors" -- "$hm" platform check "$tmp/cal2.json"
 check "split cores measure no busy-cores scale" sh -c "! grep -q dgemm_alone '$tmp/cal2.json'"
 check "inter-node class marked as not measured" grep -q '"inter_node"' "$tmp/cal.json"
 expect 0 "record appended" -- "$hm" run -p "$tmp/cal.json" -n 500 -M BTM -d 4 --results "$res"
+# the hosts of a hostfile (Open MPI's form; test_launch reads MPICH's too)
+printf '# this machine\nlocalhost slots=2\n' >"$tmp/hostfile"
+expect 0 "calibrate: the hosts of $tmp/hostfile: localhost:2" -- "$hm" calibrate --hostfile "$tmp/hostfile" \
+	--repeat 1 --min-time 0.01 --block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal3.json"
+expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal3.json"
+expect 3 "give --hosts or --hostfile, not both" -- "$hm" calibrate --hosts localhost --hostfile "$tmp/hostfile" -o "$tmp/c.json"
+printf 'localhost slots=two\n' >"$tmp/bad-hostfile"
+expect 2 "line 1: 'slots=two' needs a count" -- "$hm" calibrate --hostfile "$tmp/bad-hostfile" -o "$tmp/c.json"
 expect 3 "host name 'a;b' has character ';'" -- "$hm" calibrate --hosts 'a;b' -o "$tmp/c.json"
 expect 3 "needs a count in [1, 1024]" -- "$hm" calibrate --hosts localhost:0 -o "$tmp/c.json"
 expect 3 "-o FILE is required" -- "$hm" calibrate

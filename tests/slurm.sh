@@ -84,6 +84,10 @@ assert r["placement"]["reported"] == 2 and r["placement_as_planned"]' "$res"
 expect 0 "PASSED" -- timeout 120 salloc -n 2 "$tmp/job/run.sh"
 expect 3 "which is not in the allocation" -- timeout 60 salloc -n 2 "$hm" run -p "$data/good/localhost.json" \
 	-n 600 -M GU --launcher slurm --results "$res" -- "$xdlu"
+# calibrate inside the allocation measures its nodes and CPUs, no --hosts
+expect 0 "the Slurm allocation's nodes and CPUs: $host:2" -- timeout 180 salloc -n 2 "$hm" calibrate \
+	--repeat 1 --min-time 0.01 --block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal.json"
+expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal.json"
 expect 3 "not inside a Slurm allocation" -- env -u SLURM_JOB_NODELIST "$hm" run -p "$tmp/plat.json" -n 600 \
 	-M GU --launcher slurm --results "$res" -- "$xdlu"
 finish slurm

@@ -4,6 +4,7 @@
  * hpcc), and the column-major reordering. */
 #include "check.h"
 #include "mapper/launch/app_profile.h"
+#include "mapper/launch/host_source.h"
 #include "mapper/launch/launcher.h"
 #include "mapper/launch/plan_values.h"
 #include "mapper/launch/slurm_alloc.h"
@@ -11,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void slurm_host_lists_should_expand(void)
 {
@@ -65,6 +67,79 @@ static void slurm_host_lists_should_expand(void)
 		CHECK(n == 1 && cpus[0] == 1048576);
 		free(cpus);
 	}
+}
+
+/* 'text' as a hostfile in a scratch file, its host list (NULL: refused). */
+static char *hostfile_list(const char *text, struct hm_error *err)
+{
+	char path[] = "/tmp/hetmap-hostfile-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char *list = NULL;
+
+	if (f && fputs(text, f) >= 0 && !fclose(f)) {
+		hm_error_clear(err);
+		list = hm_hosts_from_hostfile(path, err);
+	}
+	if (fd >= 0)
+		unlink(path);
+	return list;
+}
+
+static int hostfile_gives(const char *text, const char *want)
+{
+	struct hm_error err = { 0 };
+	char *list = hostfile_list(text, &err);
+	int ok = list && !strcmp(list, want);
+
+	if (!ok)
+		printf("  hostfile gave '%s' (%s), want '%s'\n", list ? list : "NULL", err.msg, want);
+	free(list);
+	return ok;
+}
+
+static int hostfile_refused(const char *text, const char *why)
+{
+	struct hm_error err = { 0 };
+	char *list = hostfile_list(text, &err);
+	int ok = !list && strstr(err.msg, why);
+
+	free(list);
+	return ok;
+}
+
+static void hostfiles_should_read_both_formats(void)
+{
+	/* Open MPI: slots=, other keys ignored, comments, a host again adds */
+	CHECK(hostfile_gives("# the nodes\nn01 slots=4 max_slots=8\n\nn02 slots=2  # old one\nn01 slots=4\n",
+			     "n01:8,n02:2"));
+	/* MPICH: host:n, a bare host is one slot, per line */
+	CHECK(hostfile_gives("a:2\nb\nb\r\n\tc:1\n", "a:2,b:2,c:1"));
+	CHECK(hostfile_refused("", "no host"));
+	CHECK(hostfile_refused("# only a comment\n\n", "no host"));
+	CHECK(hostfile_refused("a slots=0\n", "line 1: 'slots=0' needs a count"));
+	CHECK(hostfile_refused("a\nb:x\n", "line 2: 'b:x' needs a count"));
+	CHECK(hostfile_refused("a:1025\n", "needs a count"));
+	CHECK(hostfile_refused("a:600\na:600\n", "more than 1024 slots"));
+	CHECK(hostfile_refused(":4\n", "no host name"));
+}
+
+static void slurm_allocations_should_give_hosts(void)
+{
+	struct hm_error err;
+	char *list;
+
+	setenv("SLURM_JOB_NODELIST", "n[01-02],gpu1", 1);
+	setenv("SLURM_JOB_CPUS_PER_NODE", "4(x2),8", 1);
+	CHECK(hm_in_slurm_allocation());
+	list = hm_hosts_from_slurm(&err);
+	CHECK(list && !strcmp(list, "n01:4,n02:4,gpu1:8"));
+	free(list);
+	setenv("SLURM_JOB_CPUS_PER_NODE", "4", 1);
+	CHECK(!hm_hosts_from_slurm(&err) && strstr(err.msg, "3 nodes but CPUs for 1"));
+	unsetenv("SLURM_JOB_NODELIST");
+	unsetenv("SLURM_JOB_CPUS_PER_NODE");
+	CHECK(!hm_in_slurm_allocation() && !hm_hosts_from_slurm(&err));
 }
 
 /* Four ranks: a, a, b, a with cores 0, 1, 0, 2. */
@@ -193,6 +268,8 @@ static void this_machine_should_have_its_names(void)
 static const struct check_case cases[] = {
 	CHECK_CASE(this_machine_should_have_its_names),
 	CHECK_CASE(slurm_host_lists_should_expand),
+	CHECK_CASE(hostfiles_should_read_both_formats),
+	CHECK_CASE(slurm_allocations_should_give_hosts),
 	CHECK_CASE(core_maps_should_agree_or_refuse),
 	CHECK_CASE(placeholders_should_render_or_refuse),
 	CHECK_CASE(readers_should_read_the_real_programs),

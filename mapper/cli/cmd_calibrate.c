@@ -4,6 +4,7 @@
  * ping-pong), fit what it measured and write a platform file that
  * 'hetmap plan' reads. */
 #include "cli.h"
+#include "mapper/launch/host_source.h"
 #include "mapper/launch/launcher.h"
 #include "mpirun.h"
 #include "mapper/launch/launcher_detect.h"
@@ -337,27 +338,65 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 	return HM_EXIT_OK;
 }
 
+/* Where the processors to measure come from: --hosts, else --hostfile,
+ * else the Slurm allocation calibrate runs in, else this machine's cores
+ * ('local', of 'size' bytes). Sets cs->hosts; *found owns a list read from
+ * a file or the allocation. 0, or an exit code after a message. */
+static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **found, char *local,
+			    size_t size)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct hm_error err;
+
+	hm_error_clear(&err);
+	if (cs->hosts && hostfile) {
+		hm_cli_error("calibrate: give --hosts or --hostfile, not both");
+		return HM_EXIT_USAGE;
+	}
+	if (cs->hosts)
+		return 0;
+	if (hostfile) {
+		if (!(*found = hm_hosts_from_hostfile(hostfile, &err))) {
+			hm_cli_report(&err);
+			return HM_EXIT_INPUT;
+		}
+		fprintf(stderr, "calibrate: the hosts of %s: %s\n", hostfile, *found);
+	} else if (hm_in_slurm_allocation()) {
+		if (!(*found = hm_hosts_from_slurm(&err))) {
+			hm_cli_report(&err);
+			return HM_EXIT_USAGE;
+		}
+		fprintf(stderr, "calibrate: the Slurm allocation's nodes and CPUs: %s\n", *found);
+	} else {
+		snprintf(local, size, "localhost:%ld", ncpu > 0 ? ncpu : 1);
+		*found = NULL;
+		cs->hosts = local;
+		return 0;
+	}
+	cs->hosts = *found;
+	return 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
 				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0, 0, 0 };
-	char *sim_hosts = NULL;
+	char *sim_hosts = NULL, *found_hosts = NULL;
+	const char *hostfile = NULL;
 	struct host_list h;
 	char bench_buf[4096], default_hosts[64];
 	char **extra;
 	int ret, nextra = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const struct hm_launcher *l;
 	const char *launcher_args = NULL;
 	struct hm_argv words = { 0 };
 	struct hm_launcher_found found;
 	struct hm_error err;
 
-	snprintf(default_hosts, sizeof(default_hosts), "localhost:%ld", ncpu > 0 ? ncpu : 1);
-	cs.hosts = default_hosts;
 	{
 		const struct hm_option opts[] = {
-			{ 'H', "hosts", HM_OPT_STRING, &cs.hosts, "LIST", "HOST[:N],... processors to measure (default localhost:CORES)", 0, 0 },
+			{ 'H', "hosts", HM_OPT_STRING, &cs.hosts, "LIST", "HOST[:N],... processors to measure (default: --hostfile's, else the Slurm allocation's nodes and CPUs, else localhost:CORES)", 0, 0 },
+			{ 0, "hostfile", HM_OPT_STRING, &hostfile, "FILE", "the hosts of an Open MPI ('host slots=N') or MPICH ('host:N') hostfile", 0, 0 },
 			{ 'o', "output", HM_OPT_STRING, &cs.out, "FILE", "platform JSON to write (required)", 0, 0 },
 			{ 0, "name", HM_OPT_STRING, &cs.name, "NAME", "platform name (default calibrated)", 0, 0 },
 			{ 0, "block-sizes", HM_OPT_STRING, &cs.block_sizes, "LIST", "block sizes to measure (default 16,32,64,128,256)", 0, 0 },
@@ -385,6 +424,7 @@ int cmd_calibrate(int argc, char **argv)
 		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
 		return HM_EXIT_USAGE;
 	}
+
 	if (!(l = hm_calibration_launcher("calibrate", cs.launcher)))
 		return HM_EXIT_USAGE;
 	if (!l->platform_file && (cs.platform || cs.host_speed_text)) {
@@ -419,7 +459,14 @@ int cmd_calibrate(int argc, char **argv)
 		free(cs.platform_xml);
 		return ret;
 	}
-	if (parse_hosts(sim_hosts ? sim_hosts : cs.hosts, &h)) {
+	if (!sim_hosts && (ret = hosts_to_measure(&cs, hostfile, &found_hosts, default_hosts,
+						  sizeof(default_hosts)))) {
+		free(cs.platform_xml);
+		return ret;
+	}
+	ret = parse_hosts(sim_hosts ? sim_hosts : cs.hosts, &h);
+	free(found_hosts);      /* parse_hosts keeps a copy */
+	if (ret) {
 		host_list_free(&h);
 		free(sim_hosts);
 		free(cs.platform_xml);

@@ -1,0 +1,174 @@
+/* mapper/launch/host_source.c - see host_source.h. */
+#include "host_source.h"
+#include "slurm_alloc.h"
+#include "models/util/read_file.h"
+#include "models/util/strbuild.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_HOSTFILE (1 << 20)  /* bytes: 10000 nodes' lines fit many times */
+#define MAX_HOSTS 4096          /* calibrate's most processors */
+#define MAX_SLOTS 1024          /* one host's, as --hosts takes them */
+
+struct host_slots {
+	char *name[MAX_HOSTS];
+	long slots[MAX_HOSTS];
+	int n;
+};
+
+/* Add 'slots' to host 'name' (a new entry at the end the first time).
+ * 0, or -1 with 'err' set. */
+static int add_slots(struct host_slots *h, const char *name, long slots, int line,
+		     struct hm_error *err)
+{
+	int i = 0;
+
+	while (i < h->n && strcmp(h->name[i], name))
+		i++;
+	if (i == h->n) {
+		if (h->n == MAX_HOSTS)
+			return hm_error_set(err, "line %d: more than %d hosts", line, MAX_HOSTS);
+		if (!(h->name[i] = strdup(name)))
+			return hm_error_set(err, "out of memory");
+		h->slots[h->n++] = 0;
+	}
+	if ((h->slots[i] += slots) > MAX_SLOTS)
+		return hm_error_set(err, "line %d: host '%s' has more than %d slots", line, name, MAX_SLOTS);
+	return 0;
+}
+
+/* A count in [1, MAX_SLOTS] at s, to its end; -1 when it is not one. */
+static long slot_count(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || end == s || *end || v < 1 || v > MAX_SLOTS ? -1 : v;
+}
+
+/* One line without its comment: "host", "host slots=N [other=...]" (Open
+ * MPI) or "host:N" (MPICH). 0 (a blank line too), or -1 with 'err' set. */
+static int parse_line(struct host_slots *h, char *text, int line, struct hm_error *err)
+{
+	char *save = NULL, *host = strtok_r(text, " \t\r", &save), *word, *colon;
+	long slots = 1;
+
+	if (!host)
+		return 0;
+	if ((colon = strchr(host, ':'))) {
+		*colon = '\0';
+		if ((slots = slot_count(colon + 1)) < 0)
+			return hm_error_set(err, "line %d: '%s:%s' needs a count in [1, %d]", line, host,
+					    colon + 1, MAX_SLOTS);
+	}
+	while ((word = strtok_r(NULL, " \t\r", &save)))
+		if (!strncmp(word, "slots=", 6) && (slots = slot_count(word + 6)) < 0)
+			return hm_error_set(err, "line %d: '%s' needs a count in [1, %d]", line, word,
+					    MAX_SLOTS);
+	/* other words (max_slots=, Open MPI's) do not change what is measured */
+	if (!*host)
+		return hm_error_set(err, "line %d: no host name", line);
+	return add_slots(h, host, slots, line, err);
+}
+
+/* The list of 'h' as "HOST:N,...", or NULL when out of memory. */
+static char *host_list(const struct host_slots *h)
+{
+	struct hm_text t = { 0 };
+
+	for (int i = 0; i < h->n; i++)
+		hm_text_addf(&t, "%s%s:%ld", i ? "," : "", h->name[i], h->slots[i]);
+	return hm_text_done(&t);
+}
+
+static void release(struct host_slots *h)
+{
+	for (int i = 0; i < h->n; i++)
+		free(h->name[i]);
+}
+
+char *hm_hosts_from_hostfile(const char *path, struct hm_error *err)
+{
+	struct host_slots *h = calloc(1, sizeof(*h));
+	enum hm_read_status status;
+	char *text = NULL, *line, *next, *list = NULL, why[128];
+	size_t len;
+	int number = 0;
+
+	snprintf(err->file, sizeof(err->file), "%s", path);
+	if (!h)
+		return hm_error_set(err, "out of memory"), NULL;
+	if (!(text = hm_read_file(path, MAX_HOSTFILE, &len, &status))) {
+		hm_error_set(err, "%s", hm_read_failure(status, MAX_HOSTFILE, why, sizeof(why)));
+		goto out;
+	}
+	if (strlen(text) != len) {
+		hm_error_set(err, "a NUL byte: not a hostfile");
+		goto out;
+	}
+	for (line = text; line; line = next) {
+		char *hash;
+
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		if ((hash = strchr(line, '#')))
+			*hash = '\0';
+		if (parse_line(h, line, ++number, err))
+			goto out;
+	}
+	if (!h->n)
+		hm_error_set(err, "no host in it");
+	else if (!(list = host_list(h)))
+		hm_error_set(err, "out of memory");
+out:
+	release(h);
+	free(h);
+	free(text);
+	return list;
+}
+
+int hm_in_slurm_allocation(void)
+{
+	return getenv("SLURM_JOB_NODELIST") && getenv("SLURM_JOB_CPUS_PER_NODE");
+}
+
+char *hm_hosts_from_slurm(struct hm_error *err)
+{
+	struct host_slots *h = calloc(1, sizeof(*h));
+	char **names = NULL, *list = NULL;
+	int *cpus = NULL, nn = -1, nc = -1;
+
+	if (!h)
+		return hm_error_set(err, "out of memory"), NULL;
+	if (!hm_in_slurm_allocation()) {
+		hm_error_set(err, "not inside a Slurm allocation");
+		goto out;
+	}
+	if ((nn = hm_slurm_hostlist(getenv("SLURM_JOB_NODELIST"), &names, err)) < 0 ||
+	    (nc = hm_slurm_cpus(getenv("SLURM_JOB_CPUS_PER_NODE"), &cpus, err)) < 0)
+		goto out;
+	if (nc != nn) {
+		hm_error_set(err, "the allocation lists %d nodes but CPUs for %d", nn, nc);
+		goto out;
+	}
+	for (int i = 0; i < nn; i++)
+		if (add_slots(h, names[i], cpus[i] < MAX_SLOTS ? cpus[i] : MAX_SLOTS, i + 1, err))
+			goto out;
+	if (!h->n)
+		hm_error_set(err, "the allocation lists no node");
+	else if (!(list = host_list(h)))
+		hm_error_set(err, "out of memory");
+out:
+	for (int i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	free(cpus);
+	release(h);
+	free(h);
+	return list;
+}

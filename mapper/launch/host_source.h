@@ -1,0 +1,25 @@
+/* mapper/launch/host_source.h - the hosts a command measures, from where a
+ * cluster's user has them: a hostfile (Open MPI's 'host slots=N', MPICH's
+ * 'host:N') or the Slurm allocation it runs in, as the "HOST:N,..." list
+ * 'calibrate --hosts' takes. */
+#ifndef HM_HOST_SOURCE_H
+#define HM_HOST_SOURCE_H
+
+#include "models/util/error.h"
+
+/* The hosts of an Open MPI or MPICH hostfile, in order of first
+ * appearance, each with its slots ('slots=N', or ':N', else 1), a host
+ * listed again adding its slots; '#' starts a comment. A malloc'd
+ * "HOST:N,..." list, or NULL with 'err' set (unreadable file, a bad line,
+ * no host). */
+char *hm_hosts_from_hostfile(const char *path, struct hm_error *err);
+
+/* 1 when the environment is a Slurm allocation's (SLURM_JOB_NODELIST and
+ * SLURM_JOB_CPUS_PER_NODE set). */
+int hm_in_slurm_allocation(void);
+
+/* The allocation's nodes with their CPUs as a malloc'd "HOST:N,..." list,
+ * or NULL with 'err' set. */
+char *hm_hosts_from_slurm(struct hm_error *err);
+
+#endif /* HM_HOST_SOURCE_H */
