@@ -70,6 +70,8 @@ static void slurm_host_lists_should_expand(void)
 }
 
 /* 'text' as a hostfile in a scratch file, its host list (NULL: refused). */
+static int bare_lines;
+
 static char *hostfile_list(const char *text, struct hm_error *err)
 {
 	char path[] = "/tmp/hetmap-hostfile-XXXXXX";
@@ -79,7 +81,7 @@ static char *hostfile_list(const char *text, struct hm_error *err)
 
 	if (f && fputs(text, f) >= 0 && !fclose(f)) {
 		hm_error_clear(err);
-		list = hm_hosts_from_hostfile(path, err);
+		list = hm_hosts_from_hostfile(path, &bare_lines, err);
 	}
 	if (fd >= 0)
 		unlink(path);
@@ -112,9 +114,9 @@ static void hostfiles_should_read_both_formats(void)
 {
 	/* Open MPI: slots=, other keys ignored, comments, a host again adds */
 	CHECK(hostfile_gives("# the nodes\nn01 slots=4 max_slots=8\n\nn02 slots=2  # old one\nn01 slots=4\n",
-			     "n01:8,n02:2"));
+			     "n01:8,n02:2") && bare_lines == 0);
 	/* MPICH: host:n, a bare host is one slot, per line */
-	CHECK(hostfile_gives("a:2\nb\nb\r\n\tc:1\n", "a:2,b:2,c:1"));
+	CHECK(hostfile_gives("a:2\nb\nb\r\n\tc:1\n", "a:2,b:2,c:1") && bare_lines == 2);
 	CHECK(hostfile_refused("", "no host"));
 	CHECK(hostfile_refused("# only a comment\n\n", "no host"));
 	CHECK(hostfile_refused("a slots=0\n", "line 1: 'slots=0' needs a count"));

@@ -356,11 +356,17 @@ static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **f
 	if (cs->hosts)
 		return 0;
 	if (hostfile) {
-		if (!(*found = hm_hosts_from_hostfile(hostfile, &err))) {
+		int bare;
+
+		if (!(*found = hm_hosts_from_hostfile(hostfile, &bare, &err))) {
 			hm_cli_report(&err);
 			return HM_EXIT_INPUT;
 		}
 		fprintf(stderr, "calibrate: the hosts of %s: %s\n", hostfile, *found);
+		if (bare)
+			fprintf(stderr, "calibrate: warning: %d line%s of %s give%s no slots: one each "
+				"(MPICH's reading; Open MPI's would be the node's cores: write "
+				"'HOST slots=N')\n", bare, bare > 1 ? "s" : "", hostfile, bare > 1 ? "" : "s");
 	} else if (hm_in_slurm_allocation()) {
 		if (!(*found = hm_hosts_from_slurm(&err))) {
 			hm_cli_report(&err);

@@ -53,23 +53,26 @@ static long slot_count(const char *s)
 
 /* One line without its comment: "host", "host slots=N [other=...]" (Open
  * MPI) or "host:N" (MPICH). 0 (a blank line too), or -1 with 'err' set. */
-static int parse_line(struct host_slots *h, char *text, int line, struct hm_error *err)
+static int parse_line(struct host_slots *h, char *text, int line, int *bare, struct hm_error *err)
 {
 	char *save = NULL, *host = strtok_r(text, " \t\r", &save), *word, *colon;
 	long slots = 1;
+	int counted = 0;
 
 	if (!host)
 		return 0;
 	if ((colon = strchr(host, ':'))) {
 		*colon = '\0';
+		counted = 1;
 		if ((slots = slot_count(colon + 1)) < 0)
 			return hm_error_set(err, "line %d: '%s:%s' needs a count in [1, %d]", line, host,
 					    colon + 1, MAX_SLOTS);
 	}
 	while ((word = strtok_r(NULL, " \t\r", &save)))
-		if (!strncmp(word, "slots=", 6) && (slots = slot_count(word + 6)) < 0)
+		if (!strncmp(word, "slots=", 6) && (counted = 1) && (slots = slot_count(word + 6)) < 0)
 			return hm_error_set(err, "line %d: '%s' needs a count in [1, %d]", line, word,
 					    MAX_SLOTS);
+	*bare += !counted;
 	/* other words (max_slots=, Open MPI's) do not change what is measured */
 	if (!*host)
 		return hm_error_set(err, "line %d: no host name", line);
@@ -92,7 +95,7 @@ static void release(struct host_slots *h)
 		free(h->name[i]);
 }
 
-char *hm_hosts_from_hostfile(const char *path, struct hm_error *err)
+char *hm_hosts_from_hostfile(const char *path, int *bare, struct hm_error *err)
 {
 	struct host_slots *h = calloc(1, sizeof(*h));
 	enum hm_read_status status;
@@ -101,6 +104,7 @@ char *hm_hosts_from_hostfile(const char *path, struct hm_error *err)
 	int number = 0;
 
 	snprintf(err->file, sizeof(err->file), "%s", path);
+	*bare = 0;
 	if (!h)
 		return hm_error_set(err, "out of memory"), NULL;
 	if (!(text = hm_read_file(path, MAX_HOSTFILE, &len, &status))) {
@@ -118,7 +122,7 @@ char *hm_hosts_from_hostfile(const char *path, struct hm_error *err)
 			*next++ = '\0';
 		if ((hash = strchr(line, '#')))
 			*hash = '\0';
-		if (parse_line(h, line, ++number, err))
+		if (parse_line(h, line, ++number, bare, err))
 			goto out;
 	}
 	if (!h->n)

@@ -9,10 +9,12 @@
 
 /* The hosts of an Open MPI or MPICH hostfile, in order of first
  * appearance, each with its slots ('slots=N', or ':N', else 1), a host
- * listed again adding its slots; '#' starts a comment. A malloc'd
+ * listed again adding its slots; '#' starts a comment. *bare counts the
+ * lines that give no count: MPICH reads one slot there, Open MPI the
+ * node's cores, which only the node knows (the caller warns). A malloc'd
  * "HOST:N,..." list, or NULL with 'err' set (unreadable file, a bad line,
  * no host). */
-char *hm_hosts_from_hostfile(const char *path, struct hm_error *err);
+char *hm_hosts_from_hostfile(const char *path, int *bare, struct hm_error *err);
 
 /* 1 when the environment is a Slurm allocation's (SLURM_JOB_NODELIST and
  * SLURM_JOB_CPUS_PER_NODE set). */
