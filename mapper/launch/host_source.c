@@ -68,12 +68,15 @@ static int parse_line(struct host_slots *h, char *text, int line, int *bare, str
 			return hm_error_set(err, "line %d: '%s:%s' needs a count in [1, %d]", line, host,
 					    colon + 1, MAX_SLOTS);
 	}
-	while ((word = strtok_r(NULL, " \t\r", &save)))
-		if (!strncmp(word, "slots=", 6) && (counted = 1) && (slots = slot_count(word + 6)) < 0)
+	while ((word = strtok_r(NULL, " \t\r", &save))) {
+		if (strncmp(word, "slots=", 6))
+			continue;       /* max_slots= and the like change nothing measured */
+		counted = 1;
+		if ((slots = slot_count(word + 6)) < 0)
 			return hm_error_set(err, "line %d: '%s' needs a count in [1, %d]", line, word,
 					    MAX_SLOTS);
+	}
 	*bare += !counted;
-	/* other words (max_slots=, Open MPI's) do not change what is measured */
 	if (!*host)
 		return hm_error_set(err, "line %d: no host name", line);
 	return add_slots(h, host, slots, line, err);
