@@ -8,22 +8,23 @@
 
 enum hm_help_format hm_help_format = HM_HELP_TEXT;
 
-/* Each exit code and its meaning (cli.h's enum), for the EXIT STATUS section. */
+/* Each exit code and its meaning (cli.h's enum; README.md's table says the
+ * same), for the EXIT STATUS section. */
 static const struct {
 	int code;
 	const char *meaning;
 } exit_codes[] = {
 	{ HM_EXIT_OK, "success" },
-	{ HM_EXIT_FAILURE, "internal error, out of memory" },
-	{ HM_EXIT_INPUT, "invalid input file (platform, plan)" },
-	{ HM_EXIT_USAGE, "unknown option, bad option value, a problem a method refuses" },
-	{ HM_EXIT_OUTPUT, "cannot write an output file or standard output" },
-	{ HM_EXIT_BUDGET, "a search budget stopped the run: the best plan so far is given" },
+	{ HM_EXIT_FAILURE, "internal failure (out of memory, ...)" },
+	{ HM_EXIT_INPUT, "bad input file (platform, plan or description): one message with file, JSON path and reason" },
+	{ HM_EXIT_USAGE, "bad command line, a problem no search can take, or a plan run refuses before launching" },
+	{ HM_EXIT_OUTPUT, "an output cannot be written (nothing partial is left behind)" },
+	{ HM_EXIT_BUDGET, "a budget stopped the search; the best plan so far, if any, is printed and written" },
 	{ HM_EXIT_NO_PLAN, "no configuration fits in memory" },
-	{ HM_EXIT_JOB_FAILED, "run: the launcher failed (a rank crashed, bad launch, ...)" },
-	{ HM_EXIT_NO_MPIRUN, "run, calibrate: the launcher or the driver cannot be started" },
+	{ HM_EXIT_JOB_FAILED, "run, calibrate: the job failed, or printed no result its profile reads" },
+	{ HM_EXIT_NO_MPIRUN, "run, calibrate: the launcher cannot be started, or is another MPI's" },
 	{ HM_EXIT_TIMEOUT, "run, calibrate: stopped after --timeout" },
-	{ HM_EXIT_CHECK_FAILED, "run: the driver's result check failed" },
+	{ HM_EXIT_CHECK_FAILED, "run: the program's result check failed, or it skipped the test" },
 };
 
 /* Text as roff: backslashes and dashes escaped, a line that would start
@@ -100,9 +101,12 @@ int hm_man_page(FILE *f, const struct hm_command_entry *commands, const char *in
 	}
 	hm_help_format = HM_HELP_TEXT;
 	fputs(".SH \"EXIT STATUS\"\n", f);
-	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
-		fprintf(f, ".TP\n%d\n%s\n", exit_codes[i].code, exit_codes[i].meaning);
-	fputs(".TP\n128 + N\nrun, calibrate: stopped by signal N (130 for SIGINT)\n"
+	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++) {
+		fprintf(f, ".TP\n%d\n", exit_codes[i].code);
+		roff_text(f, exit_codes[i].meaning, 1);
+	}
+	fputs(".TP\n128 + N\nrun, calibrate: stopped by signal N; the launcher and its ranks are "
+	      "stopped, the record written\n"
 	      ".SH FILES\nThe helper programs (the ScaLAPACK driver, the rank probe, the calibration\n"
 	      "benchmark, the SMPI flavours) are found beside \\fBhetmap\\fR, else in\n"
 	      "\\fI../libexec/hetmap/\\fR from it.\n", f);
