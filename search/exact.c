@@ -144,8 +144,9 @@ static int views_init(const struct hm_platform *p, struct views *v)
 
 /* The class-pair link table is C x C: bounded so that it stays small. */
 #define MAX_CLASSES 2048
-/* The weights of every D up to the depth, grid and b (weight_tree.h):
- * about L ln L grids, so at 2^18 levels and 16 block sizes 2.9 GB. */
+/* The weights of every D up to the depth, grid and b, and their least by
+ * band (weight_tree.h): at depth 128000 and 3 block sizes 466 MB, at 5
+ * block sizes 776 MB (refused), at depth 262144 and 3 block sizes 1 GB. */
 #define MAX_WEIGHT_BYTES ((size_t)768 << 20)
 
 int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)

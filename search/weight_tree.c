@@ -3,6 +3,7 @@
 #include "divisors.h"
 #include "models/util/minmax.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -35,31 +36,63 @@ static int keep_undominated(struct hm_weighted_grid *g, int n)
 	return kept;
 }
 
-static double *least_at(const struct hm_weight_tree *t, int node, int bi)
+/* The least weights of (node, bi): HM_NR_SP arrays of 'bands' floats, one
+ * per kind of weight (so a bound's dot products over the bands vectorize) */
+static float *least_at(const struct hm_weight_tree *t, int node, int bi)
 {
-	return &t->least[((size_t)node * t->nb + bi) * HM_NR_SP];
+	return &t->least[((size_t)node * t->nb + bi) * HM_NR_SP * t->bands];
 }
 
-/* Leaves: the least weights of each D's kept grids; above, the least of
- * the two children. Leaves past L stay infinite (walks never enter them). */
+static int floor_lg(int x)
+{
+	return 31 - __builtin_clz((unsigned)x);
+}
+
+/* The band of r: floor(2 lg r), half an octave each */
+static int band_of(int r)
+{
+	int lg = floor_lg(r);
+
+	return 2 * lg + ((long)r * r >= 2L << (2 * lg));
+}
+
+/* x as a float no larger than x (weights are >= 0: a bound stays one). */
+static float float_below(double x)
+{
+	float f = (float)x;
+
+	return (double)f > x ? nextafterf(f, 0.0f) : f;
+}
+
+/* The inner nodes above the leaves: the least weights of each of their
+ * D's kept grids, by band; above, the least of the two children. Bands
+ * with no grid, and D past L, hold FLT_MAX: finite, so that a bound's dot
+ * product needs no test (times a positive SP it is far above any time). */
 static void fill_least(struct hm_weight_tree *t)
 {
-	for (size_t i = 0; i < (size_t)2 * t->leaves * t->nb * HM_NR_SP; i++)
-		t->least[i] = INFINITY;
+	size_t per_node = (size_t)t->nb * HM_NR_SP * t->bands;
+
+	for (size_t i = 0; i < (size_t)t->leaves * per_node; i++)
+		t->least[i] = FLT_MAX;
 	for (int D = 1; D <= t->L; D++)
 		for (int bi = 0; bi < t->nb; bi++) {
-			double *least = least_at(t, t->leaves + D - 1, bi);
 			int k = (D - 1) * t->nb + bi;
+			float *least = least_at(t, (t->leaves + D - 1) / 2, bi);
 
-			for (int g = t->start[k]; g < t->start[k + 1]; g++)
+			for (int g = t->start[k]; g < t->start[k + 1]; g++) {
+				int band = band_of(t->grid[g].r);
+
 				for (int j = 0; j < HM_NR_SP; j++)
-					least[j] = hm_min(least[j], t->grid[g].w[j]);
+					least[j * t->bands + band] = fminf(least[j * t->bands + band],
+									   float_below(t->grid[g].w[j]));
+			}
 		}
-	for (int node = t->leaves - 1; node >= 1; node--)
-		for (int bi = 0; bi < t->nb; bi++)
-			for (int j = 0; j < HM_NR_SP; j++)
-				least_at(t, node, bi)[j] = hm_min(least_at(t, 2 * node, bi)[j],
-								least_at(t, 2 * node + 1, bi)[j]);
+	for (int node = t->leaves / 2 - 1; node >= 1; node--) {
+		float *n = least_at(t, node, 0), *a = least_at(t, 2 * node, 0), *b = least_at(t, 2 * node + 1, 0);
+
+		for (size_t i = 0; i < per_node; i++)
+			n[i] = fminf(a[i], b[i]);
+	}
 }
 
 int hm_weight_tree_init(struct hm_weight_tree *t, const struct hm_model *model,
@@ -69,6 +102,7 @@ int hm_weight_tree_init(struct hm_weight_tree *t, const struct hm_model *model,
 	size_t k = 0;
 
 	t->L = L, t->nb = nb;
+	t->bands = band_of(L) + 1;
 	for (t->leaves = 1; t->leaves < L; t->leaves *= 2)
 		;
 	t->start = NULL, t->grid = NULL, t->least = NULL;
@@ -76,7 +110,7 @@ int hm_weight_tree_init(struct hm_weight_tree *t, const struct hm_model *model,
 		return -1;
 	t->start = malloc(((size_t)L * nb + 1) * sizeof(int));
 	t->grid = malloc((size_t)div.start[L + 1] * nb * sizeof(*t->grid));
-	t->least = malloc((size_t)2 * t->leaves * nb * HM_NR_SP * sizeof(double));
+	t->least = malloc((size_t)t->leaves * nb * t->bands * HM_NR_SP * sizeof(float));
 	if (!t->start || !t->grid || !t->least) {
 		hm_divisors_release(&div);
 		hm_weight_tree_release(t);
@@ -110,7 +144,7 @@ size_t hm_weight_tree_bytes(int L, int nb)
 	while (leaves < (size_t)L)
 		leaves *= 2;
 	return ((size_t)L * nb + 1) * sizeof(int) + grids * nb * sizeof(struct hm_weighted_grid) +
-	       2 * leaves * nb * HM_NR_SP * sizeof(double);
+	       leaves * nb * (size_t)(band_of(L) + 1) * HM_NR_SP * sizeof(float);
 }
 
 void hm_weight_tree_release(struct hm_weight_tree *t)
@@ -119,13 +153,34 @@ void hm_weight_tree_release(struct hm_weight_tree *t)
 	t->start = NULL, t->grid = NULL, t->least = NULL;
 }
 
-/* The least time any D under 'node' can reach at sp. */
+/* The least time any D under 'node' can reach at sp: a leaf's own (its
+ * grids), an inner node's bound by band. */
 static double bound(const struct hm_weight_tree *t, int node, const hm_sp_vector *sp)
 {
-	double best = INFINITY;
+	double best = INFINITY, by_band[64];
+	const int B = t->bands;
 
-	for (int bi = 0; bi < t->nb; bi++)
-		best = hm_min(best, hm_weighted_time(least_at(t, node, bi), sp[bi]));
+	if (node >= t->leaves) {
+		int D = node - t->leaves + 1;
+
+		for (int bi = 0; D <= t->L && bi < t->nb; bi++) {
+			int k = (D - 1) * t->nb + bi;
+
+			for (int g = t->start[k]; g < t->start[k + 1]; g++)
+				best = hm_min(best, hm_weighted_time(t->grid[g].w, sp[bi]));
+		}
+		return best;
+	}
+	for (int bi = 0; bi < t->nb; bi++) {
+		const float *l = least_at(t, node, bi);
+		const double *v = sp[bi];
+
+		for (int band = 0; band < B; band++)
+			by_band[band] = l[band] * v[0] + l[B + band] * v[1] + l[2 * B + band] * v[2] +
+					l[3 * B + band] * v[3] + l[4 * B + band] * v[4];
+		for (int band = 0; band < B; band++)
+			best = hm_min(best, by_band[band]);
+	}
 	return best;
 }
 
