@@ -20,13 +20,12 @@
  * previous processor of i's class or -1. 0, or -1 when out of memory. */
 static int find_classes(struct hm_tree *t)
 {
-	int *last_of = malloc((size_t)t->P * sizeof(int)), *fill, i, c;
+	int *fill = malloc((size_t)t->P * sizeof(int)), i, c;   /* each class's next slot */
 
-	if (!last_of || (t->C = hm_processor_classes(t->pb.platform, t->class_of)) < 0) {
-		free(last_of);
+	if (!fill || (t->C = hm_processor_classes(t->pb.platform, t->class_of)) < 0) {
+		free(fill);
 		return -1;
 	}
-	fill = last_of;  /* reused: first the count, then the fill point of each class */
 	for (c = 0; c <= t->C; c++)
 		t->class_start[c] = 0;
 	for (i = 0; i < t->P; i++)
@@ -40,7 +39,7 @@ static int find_classes(struct hm_tree *t)
 		t->class_prev[i] = fill[c] > t->class_start[c] ? t->class_members[fill[c] - 1] : -1;
 		t->class_members[fill[c]++] = i;
 	}
-	free(last_of);
+	free(fill);
 	return 0;
 }
 
@@ -224,7 +223,9 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
 	    !t->class_of || !t->class_start || !t->class_members || !t->class_prev ||
-	    !t->class_used || !t->class_maxd || !t->used_classes || !t->children || !t->host_used || !t->host_maxf || !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
+	    !t->class_used || !t->class_maxd || !t->used_classes || !t->children ||
+	    !t->host_used || !t->host_maxf ||
+	    !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
 	    fill_tables(t) || fill_single(t)) {
 		hm_tree_release(t);
 		return hm_error_set(err, "out of memory");
@@ -373,8 +374,11 @@ void hm_tree_push(struct hm_tree *t, int j)
 	cj = hm_compute_factor(p, j, dj, t->pb.routine);
 	if (dj == 1)
 		t->used[t->nr_used++] = j;
-	class_push(t, n, j, dj);
-	host_push(t, n, j, dj, fj);
+	/* what dearer_pairs reads: the hosts' or the classes' */
+	if (t->by_host)
+		host_push(t, n, j, dj, fj);
+	else
+		class_push(t, n, j, dj);
 	n->level = up->level + 1;
 	n->last = j;
 	/* a pair's cost depends on its ends' share factors alone, so only a
@@ -405,19 +409,25 @@ void hm_tree_push(struct hm_tree *t, int j)
 
 void hm_tree_pop(struct hm_tree *t)
 {
-	int j = t->stack[t->top].last, c = t->class_of[j];
+	const struct hm_node *n = &t->stack[t->top];
+	int j = n->last, emptied = --t->d[j] == 0;
 
-	if (t->stack[t->top].left_last)
+	if (n->left_last)
 		t->kind_used_before_last[t->kind_of[t->stack[t->top - 1].last]]--;
-	t->class_maxd[c] = t->stack[t->top].class_maxd_before;
-	t->host_maxf[t->pb.platform->procs[j].host_id] = t->stack[t->top].host_maxf_before;
-	t->top_hosts = t->stack[t->top].top_before;
-	/* j (and, when it was its class's only one, its class) was the last
-	 * to become used */
-	if (--t->d[j] == 0) {
-		t->host_used[t->pb.platform->procs[j].host_id]--;
-		t->nr_used--;
-		if (--t->class_used[c] == 0)
+	/* j (and, when it was its host's or class's only one, that) was the
+	 * last to become used */
+	t->nr_used -= emptied;
+	if (t->by_host) {
+		int h = t->pb.platform->procs[j].host_id;
+
+		t->host_maxf[h] = n->host_maxf_before;
+		t->top_hosts = n->top_before;
+		t->host_used[h] -= emptied;
+	} else {
+		int c = t->class_of[j];
+
+		t->class_maxd[c] = n->class_maxd_before;
+		if (emptied && --t->class_used[c] == 0)
 			t->nr_used_classes--;
 	}
 	t->top--;

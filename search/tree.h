@@ -78,6 +78,7 @@ struct hm_tree {
 	int *class_start;   /* [c]..[c+1]: class c's processors in class_members */
 	int *class_members; /* ascending within a class */
 	int *class_prev;    /* previous processor interchangeable with i, or -1 */
+	/* kept on the path when !by_host, for pricing pairs by class: */
 	int *class_used;    /* [c]: used processors of class c on the path */
 	int *class_maxd;    /* [c]: the largest d_i in class c on the path */
 	int *used_classes;  /* classes with a used processor, in order of first use */
@@ -87,6 +88,7 @@ struct hm_tree {
 	 * inter-host one: a push prices two pairs, with the dearest processors
 	 * on its host and off it (O(1), whatever splits the classes) */
 	int by_host;
+	/* kept on the path when by_host: */
 	int *host_used;     /* [h]: used processors on host h on the path */
 	int *host_maxf;     /* [h]: their largest share factor */
 	struct hm_top_hosts top_hosts;
