@@ -5,6 +5,7 @@
  * 'hetmap plan' reads. */
 #include "cli.h"
 #include "mapper/launch/host_source.h"
+#include "mapper/launch/slurm_alloc.h"
 #include "mapper/launch/launcher.h"
 #include "mpirun.h"
 #include "mapper/launch/launcher_detect.h"

@@ -139,29 +139,17 @@ out:
 	return list;
 }
 
-int hm_in_slurm_allocation(void)
-{
-	return getenv("SLURM_JOB_NODELIST") && getenv("SLURM_JOB_CPUS_PER_NODE");
-}
-
 char *hm_hosts_from_slurm(struct hm_error *err)
 {
 	struct host_slots *h = calloc(1, sizeof(*h));
-	char **names = NULL, *list = NULL;
-	int *cpus = NULL, nn = -1, nc = -1;
+	char **names, *list = NULL;
+	int *cpus, nn;
 
 	if (!h)
 		return hm_error_set(err, "out of memory"), NULL;
-	if (!hm_in_slurm_allocation()) {
-		hm_error_set(err, "not inside a Slurm allocation");
-		goto out;
-	}
-	if ((nn = hm_slurm_hostlist(getenv("SLURM_JOB_NODELIST"), &names, err)) < 0 ||
-	    (nc = hm_slurm_cpus(getenv("SLURM_JOB_CPUS_PER_NODE"), &cpus, err)) < 0)
-		goto out;
-	if (nc != nn) {
-		hm_error_set(err, "the allocation lists %d nodes but CPUs for %d", nn, nc);
-		goto out;
+	if ((nn = hm_slurm_allocation(&names, &cpus, err)) < 0) {
+		free(h);
+		return NULL;
 	}
 	for (int i = 0; i < nn; i++)
 		if (add_slots(h, names[i], cpus[i] < MAX_SLOTS ? cpus[i] : MAX_SLOTS, i + 1, err))
@@ -171,10 +159,7 @@ char *hm_hosts_from_slurm(struct hm_error *err)
 	else if (!(list = host_list(h)))
 		hm_error_set(err, "out of memory");
 out:
-	for (int i = 0; i < nn; i++)
-		free(names[i]);
-	free(names);
-	free(cpus);
+	hm_slurm_allocation_free(names, nn, cpus);
 	release(h);
 	free(h);
 	return list;

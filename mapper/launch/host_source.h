@@ -16,12 +16,8 @@
  * no host). */
 char *hm_hosts_from_hostfile(const char *path, int *bare, struct hm_error *err);
 
-/* 1 when the environment is a Slurm allocation's (SLURM_JOB_NODELIST and
- * SLURM_JOB_CPUS_PER_NODE set). */
-int hm_in_slurm_allocation(void);
-
-/* The allocation's nodes with their CPUs as a malloc'd "HOST:N,..." list,
- * or NULL with 'err' set. */
+/* The allocation's nodes with their CPUs (slurm_alloc.h) as a malloc'd
+ * "HOST:N,..." list, or NULL with 'err' set. */
 char *hm_hosts_from_slurm(struct hm_error *err);
 
 #endif /* HM_HOST_SOURCE_H */

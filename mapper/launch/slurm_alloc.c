@@ -138,21 +138,45 @@ bad:
 			    "repeated at most %d times)", spec, MAX_NODE_CPUS, MAX_NODES);
 }
 
-int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err)
+int hm_in_slurm_allocation(void)
 {
-	const char *list = getenv("SLURM_JOB_NODELIST"), *spec = getenv("SLURM_JOB_CPUS_PER_NODE");
-	char **names = NULL;
-	int *cpus = NULL, *used = NULL, *node_of = NULL, nn, nc = 0, ret = -1;
+	return getenv("SLURM_JOB_NODELIST") && getenv("SLURM_JOB_CPUS_PER_NODE");
+}
 
-	if (!list || !spec)
+int hm_slurm_allocation(char ***names, int **cpus, struct hm_error *err)
+{
+	int nn, nc;
+
+	*names = NULL, *cpus = NULL;
+	if (!hm_in_slurm_allocation())
 		return hm_error_set(err, "not inside a Slurm allocation (SLURM_JOB_NODELIST and "
 				    "SLURM_JOB_CPUS_PER_NODE are unset): run it under salloc or sbatch");
-	if ((nn = hm_slurm_hostlist(list, &names, err)) < 0 || (nc = hm_slurm_cpus(spec, &cpus, err)) < 0)
-		goto out;
-	if (nc != nn) {
-		hm_error_set(err, "the allocation lists %d nodes but CPUs for %d", nn, nc);
-		goto out;
+	if ((nn = hm_slurm_hostlist(getenv("SLURM_JOB_NODELIST"), names, err)) < 0)
+		return -1;
+	if ((nc = hm_slurm_cpus(getenv("SLURM_JOB_CPUS_PER_NODE"), cpus, err)) < 0 || nc != nn) {
+		if (nc >= 0)
+			hm_error_set(err, "the allocation lists %d nodes but CPUs for %d", nn, nc);
+		hm_slurm_allocation_free(*names, nn, *cpus);
+		*names = NULL, *cpus = NULL;
+		return -1;
 	}
+	return nn;
+}
+
+void hm_slurm_allocation_free(char **names, int n, int *cpus)
+{
+	free_names(names, n);
+	free(cpus);
+}
+
+int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err)
+{
+	const char *list = getenv("SLURM_JOB_NODELIST");
+	char **names;
+	int *cpus, *used = NULL, *node_of = NULL, nn, ret = -1;
+
+	if ((nn = hm_slurm_allocation(&names, &cpus, err)) < 0)
+		return -1;
 	used = calloc((size_t)nn, sizeof(int));
 	node_of = malloc((size_t)pl->nr_hosts * sizeof(int));
 	if (!used || !node_of) {
@@ -180,8 +204,7 @@ int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err)
 	}
 	ret = 0;
 out:
-	free_names(names, nn > 0 ? nn : 0);
-	free(cpus);
+	hm_slurm_allocation_free(names, nn, cpus);
 	free(used);
 	free(node_of);
 	return ret;

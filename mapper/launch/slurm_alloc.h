@@ -15,6 +15,16 @@ int hm_slurm_hostlist(const char *list, char ***names, struct hm_error *err);
 /* Expand "4(x2),2" into one count per node. The count, or -1. */
 int hm_slurm_cpus(const char *spec, int **cpus, struct hm_error *err);
 
+/* 1 when the environment is a Slurm allocation's (SLURM_JOB_NODELIST and
+ * SLURM_JOB_CPUS_PER_NODE set). */
+int hm_in_slurm_allocation(void);
+
+/* The allocation's nodes and the CPUs of each, from the environment: the
+ * count, or -1 with 'err' set (not in an allocation, a list it cannot
+ * read, counts that disagree). Free with hm_slurm_allocation_free. */
+int hm_slurm_allocation(char ***names, int **cpus, struct hm_error *err);
+void hm_slurm_allocation_free(char **names, int n, int *cpus);
+
 /* Check 'pl' against the allocation in the environment. 0, or -1 with
  * 'err' set (not in an allocation, a host not allocated, too many ranks). */
 int hm_slurm_check(const struct hm_placement *pl, struct hm_error *err);
