@@ -18,7 +18,7 @@ double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d,
 	int f = hm_share_factor(d, cores);
 	double c = f > 1 ? f * ty->stacked[routine] : f;
 
-	return ty->busy_scale.n ? c * hm_table_at(&ty->busy_scale, d < cores ? d : cores) : c;
+	return c * hm_type_busy_scale(ty, cores, d);
 }
 
 double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_routine routine)

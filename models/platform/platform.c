@@ -253,6 +253,11 @@ long hm_platform_cores(const struct hm_platform *p)
 	return cores;
 }
 
+double hm_type_busy_scale(const struct hm_proc_type *ty, int cores, int d)
+{
+	return ty->busy_scale.n && d > 0 ? hm_table_at(&ty->busy_scale, d < cores ? d : cores) : 1;
+}
+
 double hm_table_at(const struct hm_table *t, int b)
 {
 	int i;

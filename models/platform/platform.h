@@ -189,6 +189,12 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j);
 
 /* Value of a table at block size b (interpolated, clamped). */
 double hm_table_at(const struct hm_table *t, int b);
+
+/* What each of d processes on a processor of type ty and 'cores' cores
+ * pays relative to all cores busy: the type's busy-cores scale at
+ * min(d, cores); 1 without one or without a process. The model's rule and
+ * the simulator's export read it alike. */
+double hm_type_busy_scale(const struct hm_proc_type *ty, int cores, int d);
 /* Its least value (the least at any b: interpolation stays between entries). */
 double hm_table_min(const struct hm_table *t);
 

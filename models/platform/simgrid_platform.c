@@ -46,17 +46,13 @@ double hm_simgrid_speed(const struct hm_platform *p, int proc, int b, enum hm_si
 	return 1.0 / hm_table_at(kernels == HM_SIM_MODELED ? &ty->k2_dgetf2 : &ty->k3_dgemm, b);
 }
 
-/* A processor's k relative to all cores busy when 'busy' processes run on
- * it (busy NULL: every core): its type's busy-cores scale at min(busy,
- * cores), 1 without one or without a process. */
+/* A processor's k relative to all cores busy when busy[proc] processes
+ * run on it (busy NULL: every core). */
 static double busy_scale(const struct hm_platform *p, int proc, const int *busy)
 {
-	const struct hm_proc_type *ty = &p->types[p->procs[proc].type];
-	int cores = p->procs[proc].cores;
+	const struct hm_processor *pr = &p->procs[proc];
 
-	if (!busy || busy[proc] < 1 || !ty->busy_scale.n)
-		return 1;
-	return hm_table_at(&ty->busy_scale, busy[proc] < cores ? busy[proc] : cores);
+	return busy ? hm_type_busy_scale(&p->types[pr->type], pr->cores, busy[proc]) : 1;
 }
 
 /* A kernel's model as a host property's value (wrappers/smpi/kernels.c):
