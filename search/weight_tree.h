@@ -32,10 +32,11 @@ struct hm_weight_tree {
 	int leaves;             /* a power of two >= L; node 1 is the root, node leaves + D - 1 is D */
 	int *start;             /* grids of (D, bi): grid[start[k] .. start[k + 1]), k = (D - 1) nb + bi */
 	struct hm_weighted_grid *grid;
-	/* [((node nb + bi) bands + band) HM_NR_SP], inner nodes 1 .. leaves - 1:
-	 * the least weights over the node's D of the grids in the band, as
-	 * floats rounded down (a bound stays a bound; half the memory); a
-	 * leaf is bounded by its own grids */
+	/* [((node nb + bi) HM_NR_SP + kind) bands + band], inner nodes
+	 * 1 .. leaves - 1: the least weight of each kind over the node's D of
+	 * the grids in the band, as floats rounded down (a bound stays a
+	 * bound; half the memory), FLT_MAX where the band has none; a leaf is
+	 * bounded by its own grids */
 	float *least;
 };
 
