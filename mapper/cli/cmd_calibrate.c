@@ -84,8 +84,9 @@ static int parse_hosts(const char *spec, struct host_list *h)
 			*colon = '\0';
 			errno = 0;
 			count = strtol(colon + 1, &end, 10);
-			if (errno || end == colon + 1 || *end || count < 1 || count > 1024) {
-				hm_cli_error("calibrate: --hosts: '%s:%s' needs a count in [1, 1024]", item, colon + 1);
+			if (errno || end == colon + 1 || *end || count < 1 || count > HM_HOST_SLOTS_MAX) {
+				hm_cli_error("calibrate: --hosts: '%s:%s' needs a count in [1, %d]", item,
+					     colon + 1, HM_HOST_SLOTS_MAX);
 				return -1;
 			}
 		}

@@ -11,7 +11,6 @@
 
 #define MAX_HOSTFILE (1 << 20)  /* bytes: 10000 nodes' lines fit many times */
 #define MAX_HOSTS 4096          /* calibrate's most processors */
-#define MAX_SLOTS 1024          /* one host's, as --hosts takes them */
 
 struct host_slots {
 	char *name[MAX_HOSTS];
@@ -35,12 +34,12 @@ static int add_slots(struct host_slots *h, const char *name, long slots, int lin
 			return hm_error_set(err, "out of memory");
 		h->slots[h->n++] = 0;
 	}
-	if ((h->slots[i] += slots) > MAX_SLOTS)
-		return hm_error_set(err, "line %d: host '%s' has more than %d slots", line, name, MAX_SLOTS);
+	if ((h->slots[i] += slots) > HM_HOST_SLOTS_MAX)
+		return hm_error_set(err, "line %d: host '%s' has more than %d slots", line, name, HM_HOST_SLOTS_MAX);
 	return 0;
 }
 
-/* A count in [1, MAX_SLOTS] at s, to its end; -1 when it is not one. */
+/* A count in [1, HM_HOST_SLOTS_MAX] at s, to its end; -1 when it is not one. */
 static long slot_count(const char *s)
 {
 	char *end;
@@ -48,7 +47,7 @@ static long slot_count(const char *s)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	return errno || end == s || *end || v < 1 || v > MAX_SLOTS ? -1 : v;
+	return errno || end == s || *end || v < 1 || v > HM_HOST_SLOTS_MAX ? -1 : v;
 }
 
 /* One line without its comment: "host", "host slots=N [other=...]" (Open
@@ -66,7 +65,7 @@ static int parse_line(struct host_slots *h, char *text, int line, int *bare, str
 		counted = 1;
 		if ((slots = slot_count(colon + 1)) < 0)
 			return hm_error_set(err, "line %d: '%s:%s' needs a count in [1, %d]", line, host,
-					    colon + 1, MAX_SLOTS);
+					    colon + 1, HM_HOST_SLOTS_MAX);
 	}
 	while ((word = strtok_r(NULL, " \t\r", &save))) {
 		if (strncmp(word, "slots=", 6))
@@ -74,7 +73,7 @@ static int parse_line(struct host_slots *h, char *text, int line, int *bare, str
 		counted = 1;
 		if ((slots = slot_count(word + 6)) < 0)
 			return hm_error_set(err, "line %d: '%s' needs a count in [1, %d]", line, word,
-					    MAX_SLOTS);
+					    HM_HOST_SLOTS_MAX);
 	}
 	*bare += !counted;
 	if (!*host)
@@ -152,7 +151,7 @@ char *hm_hosts_from_slurm(struct hm_error *err)
 		return NULL;
 	}
 	for (int i = 0; i < nn; i++)
-		if (add_slots(h, names[i], cpus[i] < MAX_SLOTS ? cpus[i] : MAX_SLOTS, i + 1, err))
+		if (add_slots(h, names[i], cpus[i] < HM_HOST_SLOTS_MAX ? cpus[i] : HM_HOST_SLOTS_MAX, i + 1, err))
 			goto out;
 	if (!h->n)
 		hm_error_set(err, "the allocation lists no node");

@@ -7,6 +7,8 @@
 
 #include "models/util/error.h"
 
+#define HM_HOST_SLOTS_MAX 1024  /* one host's processors, however they are given */
+
 /* The hosts of an Open MPI or MPICH hostfile, in order of first
  * appearance, each with its slots ('slots=N', or ':N', else 1), a host
  * listed again adding its slots; '#' starts a comment. *bare counts the
