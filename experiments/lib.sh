@@ -22,6 +22,18 @@ study_out() {
 	mkdir -p "$out" || exit 4
 }
 
+# measured COMMAND...: run it under /usr/bin/time; sets rc (its exit code),
+# wall (seconds) and kb (peak memory). Its output goes where the caller
+# redirects the call. /usr/bin/time's last line is read: a failed
+# command's status comes first.
+measured() {
+	rc=0
+	/usr/bin/time -f "%e %M" -o "$tmp/time" "$@" || rc=$?
+	read -r wall kb <<EOF
+$(tail -n 1 "$tmp/time")
+EOF
+}
+
 # needs WHAT TEST-COMMAND...: stop (exit 4) with 'WHAT' unless the test holds
 needs() {
 	what=$1

@@ -31,14 +31,6 @@ family() {
 	"$hm" generate "$tmp/family-$1.gen.json" -o "$tmp/family-$1.json" 2>/dev/null
 }
 
-# wall_kb: the wall time and peak memory /usr/bin/time wrote (its last
-# line: a failed command's status comes first)
-wall_kb() {
-	read -r wall kb <<EOF
-$(tail -n 1 "$tmp/time")
-EOF
-}
-
 # timed FILE.tsv LABEL... -- PLAN-ARGS: one 'hetmap plan' with its wall
 # time, peak memory and exit code, and what its JSON says, as a row
 timed() {
@@ -47,10 +39,7 @@ timed() {
 	label=
 	while [ "$1" != -- ]; do label="$label$1	"; shift; done
 	shift
-	rc=0
-	/usr/bin/time -f "%e %M" -o "$tmp/time" "$hm" plan "$@" -f json -o "$tmp/plan.json" \
-		>/dev/null 2>"$tmp/err" || rc=$?
-	wall_kb
+	measured "$hm" plan "$@" -f json -o "$tmp/plan.json" >/dev/null 2>"$tmp/err"
 	python3 -c '
 import json, sys
 try:
@@ -68,15 +57,11 @@ family 128000
 # the generator and the loader on 1000 nodes
 echo "step	wall_s	peak_MB	exit" >"$tmp/platform.tsv"
 for step in "generate" "platform check"; do
-	rc=0
 	if [ "$step" = generate ]; then
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$hm" generate "$tmp/family-128000.gen.json" \
-			-o "$tmp/again.json" 2>/dev/null || rc=$?
+		measured "$hm" generate "$tmp/family-128000.gen.json" -o "$tmp/again.json" 2>/dev/null
 	else
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$hm" platform check "$tmp/family-128000.json" \
-			>/dev/null || rc=$?
+		measured "$hm" platform check "$tmp/family-128000.json" >/dev/null
 	fi
-	wall_kb
 	echo "$step (1000 nodes)	$wall	$((kb / 1024))	$rc" >>"$tmp/platform.tsv"
 done
 cores_of() { [ "$1" = modern-10240 ] && echo 10240 || echo "${1#family-}"; }
@@ -91,11 +76,8 @@ for p in modern-10240 family-128000; do
 					-d "$(cores_of "$p")" -M "$m" --max-time "$limit"
 			done
 			echo "large: $p $r $n compare" >&2
-			rc=0
-			/usr/bin/time -f "%e %M" -o "$tmp/time" "$hm" compare -p "$tmp/$p.json" -r "$r" -n "$n" \
-				-d "$(cores_of "$p")" --methods exact,GPTM,GU,CU,EU --max-time "$limit" -f csv \
-				>"$tmp/compare.csv" 2>/dev/null || rc=$?
-			wall_kb
+			measured "$hm" compare -p "$tmp/$p.json" -r "$r" -n "$n" -d "$(cores_of "$p")" \
+				--methods exact,GPTM,GU,CU,EU --max-time "$limit" -f csv >"$tmp/compare.csv" 2>/dev/null
 			echo "$p	$r	$n	compare	-	-	-	-	-	-	-	$wall	$((kb / 1024))	$rc" >>"$tmp/runs.tsv"
 		done
 	done
@@ -104,10 +86,8 @@ done
 echo "launcher	ranks	wall_s	peak_MB	exit	files_MB" >"$tmp/launch.tsv"
 for l in openmpi openmpi-seq mpich slurm intelmpi; do
 	echo "large: launch files for $l" >&2
-	rc=0
-	/usr/bin/time -f "%e %M" -o "$tmp/time" "$hm" plan -p "$tmp/family-128000.json" -n 500000 -M GU \
-		--launcher "$l" -o "$tmp/launch-$l" >/dev/null 2>"$tmp/err" || rc=$?
-	wall_kb
+	measured "$hm" plan -p "$tmp/family-128000.json" -n 500000 -M GU --launcher "$l" -o "$tmp/launch-$l" \
+		>/dev/null 2>"$tmp/err"
 	echo "$l	128000	$wall	$((kb / 1024))	$rc	$(du -sm "$tmp/launch-$l" | cut -f1)" >>"$tmp/launch.tsv"
 	rm -rf "$tmp/launch-$l"
 done

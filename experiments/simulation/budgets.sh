@@ -38,12 +38,8 @@ echo "|---|---|---|---|---|---|---|---|" >> "$tmp/table.md"
 for p in random-100000-h8 random-100000-t1000 modern-1024-b16; do
 	for m in GPTM GCTM GRM BTM BGRM exhaustive exact GU CU EU; do
 		echo "budgets: $p $m" >&2
-		rc=0
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$hm" plan -p "$tmp/$p" -n 50000 -d 4096 \
-			-M "$m" --max-time $limit -f json -o "$tmp/plan.json" >/dev/null 2>"$tmp/err" || rc=$?
-		read -r wall kb <<EOF
-$(tail -n 1 "$tmp/time")
-EOF
+		measured "$hm" plan -p "$tmp/$p" -n 50000 -d 4096 -M "$m" --max-time $limit -f json \
+			-o "$tmp/plan.json" >/dev/null 2>"$tmp/err"
 		search=$(python3 -c '
 import json, sys
 try:
