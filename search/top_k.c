@@ -50,3 +50,14 @@ void hm_top_k_offer(struct hm_top_k *t, double eet, const int *d, int D, int r, 
 	t->e[pos] = (struct hm_candidate){ eet, D, r, c, b, slot };
 	t->worst = t->n == t->k ? t->e[t->k - 1].eet : INFINITY;
 }
+
+int hm_near_twins(const struct hm_candidate *a, const struct hm_candidate *b, int P)
+{
+	long apart = 0, most = (a->D > b->D ? a->D : b->D) / 20;
+
+	if (a->r != b->r || a->b != b->b)
+		return 0;
+	for (int i = 0; i < P && apart <= most; i++)
+		apart += labs((long)a->d[i] - b->d[i]);
+	return apart <= most;
+}

@@ -32,4 +32,11 @@ void hm_top_k_release(struct hm_top_k *t);
 /* Offer one priced configuration (call only when eet < t->worst). */
 void hm_top_k_offer(struct hm_top_k *t, double eet, const int *d, int D, int r, int c, int b);
 
+/* Near twins: the same process rows and block size, and process counts
+ * that differ in all by at most one in twenty of the larger D (8 x 79
+ * and 8 x 80, one process fewer on each of eight nodes). The model's next
+ * best are often such twins of its best, and simulating both tells the
+ * judge little that one does not. */
+int hm_near_twins(const struct hm_candidate *a, const struct hm_candidate *b, int P);
+
 #endif /* HM_TOP_K_H */

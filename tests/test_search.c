@@ -7,6 +7,7 @@
 #include "search/tree.h"
 #include "search/classes.h"
 #include "search/divisors.h"
+#include "search/top_k.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -526,6 +527,37 @@ static void divisors_should_be_every_divisor_ascending(void)
 	hm_divisors_release(&dv);
 }
 
+/* The collector keeps the K cheapest distinct configurations, in order;
+ * near twins are the same rows and b with counts at most D/20 apart. */
+static void top_k_should_keep_the_cheapest_and_know_twins(void)
+{
+	struct hm_top_k t;
+	struct hm_error err;
+	int a[4] = { 0, 8, 8, 64 }, b[4] = { 0, 9, 8, 64 }, c[4] = { 0, 16, 16, 48 };
+
+	hm_error_clear(&err);
+	if (!CHECK(hm_top_k_init(&t, 2, 4, &err) == 0))
+		return;
+	hm_top_k_offer(&t, 3.0, a, 80, 8, 10, 64);
+	hm_top_k_offer(&t, 3.0, a, 80, 8, 10, 64);      /* a copy: not held twice */
+	hm_top_k_offer(&t, 1.0, c, 80, 8, 10, 64);
+	hm_top_k_offer(&t, 2.0, b, 81, 9, 9, 64);
+	CHECK(t.n == 2 && t.e[0].eet == 1.0 && t.e[1].eet == 2.0 && t.worst == 2.0);
+	CHECK(!memcmp(t.e[0].d, c, sizeof(c)) && !memcmp(t.e[1].d, b, sizeof(b)));
+	{
+		struct hm_candidate x = { 3.0, 80, 8, 10, 64, a }, y = { 2.0, 81, 8, 10, 64, b },
+				    z = { 2.0, 81, 9, 9, 64, b }, w = { 1.0, 80, 8, 10, 64, c };
+
+		CHECK(hm_near_twins(&x, &y, 4));        /* one apart, 81 / 20 = 4 allowed */
+		CHECK(!hm_near_twins(&x, &z, 4));       /* other rows */
+		CHECK(!hm_near_twins(&x, &w, 4));       /* 32 apart */
+		y.b = 128;
+		CHECK(!hm_near_twins(&x, &y, 4));       /* other b */
+	}
+	hm_top_k_release(&t);
+	CHECK(hm_top_k_init(&t, HM_TOP_K_MAX + 1, 4, &err) == -1);
+}
+
 /* n = 20000 on four 1 GiB processors: only one process on each holds its
  * part (8 n^2 / D bytes and 5 %), so every greedy step before the fourth
  * has no child that fits. The greedy descents still reach it. */
@@ -563,6 +595,7 @@ static void greedy_should_reach_a_configuration_that_fits(void)
 static const struct check_case cases[] = {
 	CHECK_CASE(greedy_should_reach_a_configuration_that_fits),
 	CHECK_CASE(divisors_should_be_every_divisor_ascending),
+	CHECK_CASE(top_k_should_keep_the_cheapest_and_know_twins),
 	CHECK_CASE(classes_should_hold_interchangeable_processors),
 	CHECK_CASE(methods_should_match_brute_force),
 	CHECK_CASE(exact_should_match_exhaustive),

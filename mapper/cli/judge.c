@@ -66,7 +66,9 @@ int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm
 		return HM_EXIT_NO_MPIRUN;
 	}
 	hm_error_clear(&err);
-	if (hm_top_k_init(&jd->top, o->k, pb->platform->nr_procs, &err)) {
+	/* the search keeps more than K, so that K remain once near twins are left out */
+	if (hm_top_k_init(&jd->top, o->k * 4 < HM_TOP_K_MAX ? o->k * 4 : HM_TOP_K_MAX, pb->platform->nr_procs,
+			  &err)) {
 		hm_cli_error("plan: --judge: %s", err.msg);
 		return HM_EXIT_FAILURE;
 	}
@@ -102,8 +104,23 @@ static void add(struct judging *jg, struct hm_result *r, const char *label)
 		}
 }
 
+/* Whether a configuration is a near twin (or a copy) of a candidate
+ * already taken: simulating it would tell little more. */
+static int twin_of_added(const struct judging *jg, const struct hm_candidate *e)
+{
+	for (int i = 0; i < jg->n; i++) {
+		const struct hm_result *r = &jg->c[i].r;
+		struct hm_candidate taken = { r->eet, r->D, r->r, r->c, r->b, r->d };
+
+		if (hm_near_twins(&taken, e, r->P))
+			return 1;
+	}
+	return 0;
+}
+
 /* The model's choice first, then the users (the comparison a person
- * wants even when time runs short), then the model's next best. */
+ * wants even when time runs short), then the model's next best that are
+ * not near twins of a candidate taken. */
 static int gather(struct judging *jg, struct hm_result *plan)
 {
 	static const char *const users[] = { "GU", "CU", "EU" };
@@ -133,11 +150,10 @@ static int gather(struct judging *jg, struct hm_result *plan)
 		else
 			hm_result_release(&r);
 	}
-	for (int i = 0; i < top->n && rank < top->k; i++) {
+	for (int i = 0; i < top->n && rank < jg->jd->o.k; i++) {
 		const struct hm_candidate *e = &top->e[i];
 
-		if (e->D == plan->D && e->r == plan->r && e->c == plan->c && e->b == plan->b &&
-		    !memcmp(e->d, plan->d, (size_t)plan->P * sizeof(int)))
+		if (twin_of_added(jg, e))
 			continue;
 		if (hm_evaluate_config(&pb, e->d, e->r, e->c, e->b, plan->method, &r, &err))
 			goto fail;

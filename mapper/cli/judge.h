@@ -4,7 +4,8 @@
  * The model ranks configurations; its errors are largest exactly where
  * nothing else checks it (hundreds of cores, n in the tens of thousands).
  * The judge takes the model's K best distinct configurations (d, r, c, b)
- * the search priced (search/top_k.h) and the modeled users' GU, CU and EU,
+ * the search priced (search/top_k.h), near twins left out, and the
+ * modeled users' GU, CU and EU,
  * runs each as a simulated job - hetmap's driver under SimGrid's SMPI, the
  * kernels modeled, at the user's n - several at a time, within the
  * search's --max-time, and keeps the one the simulator finds fastest. The
