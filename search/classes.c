@@ -57,7 +57,9 @@ int hm_processor_classes(const struct hm_platform *p, int *class_of)
 {
 	const struct hm_link *sh = &p->links[HM_LINK_SAME_HOST];
 	const struct hm_link *ih = &p->links[HM_LINK_INTER_HOST];
-	int hosts_matter = !hm_link_at_most(*sh, *ih) || !hm_link_at_most(*ih, *sh);
+	/* rules price inter-host pairs only, so with any rule a host's
+	 * processors differ from processors alone on theirs */
+	int hosts_matter = !hm_link_at_most(*sh, *ih) || !hm_link_at_most(*ih, *sh) || p->nr_rules;
 	struct key *keys = malloc((size_t)p->nr_procs * sizeof(*keys));
 	int *host_size = calloc((size_t)p->nr_hosts, sizeof(int));
 	int i, C = 0;

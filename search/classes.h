@@ -4,7 +4,8 @@
  * prediction: same type, cores and memory, the same link rules matching
  * them, and the same link to every third processor. Without per-pair overrides that holds for two
  * processors on one host, for two processors each alone on its host, and
- * for any two when same-host and inter-host links cost the same. A
+ * for any two when same-host and inter-host links cost the same and no
+ * rule (rules price inter-host pairs only) tells them apart. A
  * processor named in an override is a class of its own (sound, not
  * complete). The tree searches visit one placement per permutation inside
  * a class; the exact optimizer reasons over classes directly. */

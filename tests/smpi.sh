@@ -129,6 +129,26 @@ import json, sys
 d = json.load(open(sys.argv[1])); l = d["network"]["inter_node"]
 assert abs(l["t_s"] / 50e-6 - 1) < 0.2 and abs(l["t_w"] / 64e-9 - 1) < 0.2, l
 assert [p["cores"] for p in d["processors"] if p["name"] == "f1"] == [2]' "$tmp/cal.json"
+# links per host: two of six hosts (not adjacent) behind 100 Mbit/s; every
+# pair of hosts must come back within 20 %, and the plan use the fast ones
+links=$data/smpi-links.json
+expect 0 "links between hosts: 15 pairs in 5 rounds" -- "$hm" calibrate --launcher smpi -p "$links" \
+	-o "$tmp/links.json" --block-sizes 64 --repeat 1 --min-time 0.01 --host-speed 50Gf --no-shapes --all-busy-only
+check "every pair of hosts within 20 % of the description" test "$(python3 "$root/experiments/analysis.py" \
+	links-compare "$links" "$tmp/links.json" /dev/null 0 0 | cut -f10)" = 15/15
+check "the slow hosts' rule, the fast hosts' scope" python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["network"]
+assert [r["between"] for r in n["links"]] == [[["n1", "n4"], "*"]], n
+assert abs(n["inter_node"]["t_w"] / 64e-9 - 1) < 0.2 and abs(n["links"][0]["t_w"] / 640e-9 - 1) < 0.2, n' "$tmp/links.json"
+for p2 in "$links" "$tmp/links.json"; do
+	"$hm" plan -p "$p2" -r gemm -n 3000 -f json -o "$tmp/plan-$(basename "$p2")" 2>/dev/null
+done
+check "the plan on the calibrated links is the described one's, without n1 and n4" python3 -c '
+import json, sys
+a, b = (json.load(open(f))["plan"] for f in sys.argv[1:])
+assert a["d"] == b["d"] and a["d"][1] == a["d"][4] == 0 and (a["r"], a["c"]) == (b["r"], b["c"]), (a["d"], b["d"])' \
+	"$tmp/plan-smpi-links.json" "$tmp/plan-links.json"
 expect 3 "give the simulated platform" -- "$hm" calibrate --launcher smpi -o "$tmp/c2.json"
 expect 3 "for a simulator" -- "$hm" calibrate -p "$p" -o "$tmp/c2.json"
 expect 3 "--host-speed 'fast'" -- "$hm" run -p "$p" --launcher smpi --host-speed fast --results "$res"

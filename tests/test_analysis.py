@@ -103,6 +103,16 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(large, "summary.md")) as b:
         check(a.read() == b.read(), "summary of experiments/large/results regenerated")
 
+# The links study's summary, from its table and study.json
+links = os.path.join(ROOT, "experiments", "links", "results")
+with tempfile.TemporaryDirectory() as tmp:
+    for name in ("links.tsv", "study.json"):
+        shutil.copy(os.path.join(links, name), tmp)
+    with contextlib.redirect_stdout(io.StringIO()):
+        analysis.links(types.SimpleNamespace(dir=tmp))
+    with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(links, "summary.md")) as b:
+        check(a.read() == b.read(), "summary of experiments/links/results regenerated")
+
 
 # The simulation study's tables from two comparisons: worst and mean ratio
 # per method over the reference platforms, the random family left out.

@@ -3,6 +3,7 @@
 #include "models/platform/calibration.h"
 #include "models/platform/kernel_model.h"
 #include "models/platform/platform.h"
+#include "models/platform/host_links.h"
 #include "models/platform/simgrid_platform.h"
 #include "models/platform/units.h"
 
@@ -119,6 +120,83 @@ static void mini_should_convert_units_and_apply_overrides(void)
 	l = hm_platform_link(p, a1, a1);    /* same processor */
 	CHECK_NEAR(l.t_s, 1e-6, 1e-12);
 	hm_platform_free(p);
+}
+
+/* A rule whose end lists hosts prices the pairs between those hosts and
+ * any other; inside a host the same-node scope holds; an override still
+ * wins over the rule. */
+static void rules_should_list_hosts_and_leave_a_node_alone(void)
+{
+	struct hm_platform *p = load("tests/data/good/mini-rules.json");
+	int a0, a1, b0, c0;
+
+	if (!CHECK(p != NULL))
+		return;
+	a0 = hm_platform_find(p, "a0"), a1 = hm_platform_find(p, "a1");
+	b0 = hm_platform_find(p, "b0"), c0 = hm_platform_find(p, "c0");
+	CHECK_NEAR(hm_platform_link(p, a1, b0).t_s, 80e-6, 1e-12);      /* hostA ~ * */
+	CHECK_NEAR(hm_platform_link(p, c0, b0).t_w, 64.0 / 1e8, 1e-15);  /* hostC ~ * */
+	CHECK_NEAR(hm_platform_link(p, a1, c0).t_s, 80e-6, 1e-12);
+	CHECK_NEAR(hm_platform_link(p, a0, a1).t_s, 5e-6, 1e-12);       /* one host: same node */
+	CHECK_NEAR(hm_platform_link(p, a0, b0).t_s, 20e-6, 1e-12);      /* the override */
+	hm_platform_free(p);
+}
+
+/* The link schedule against a cluster whose pairs cost max(w_a, w_b):
+ * every host's own cost comes back, settled, in rounds of disjoint pairs,
+ * far fewer than all pairs. Returns the rounds' faults (a host twice in
+ * a round, a pair of one host). */
+static int schedule_cluster(int H, const double *truth, int first_rounds, int *rounds, int *pairs, int *exact)
+{
+	struct hm_link_schedule s;
+	struct hm_host_pair out[64];
+	double w[128];
+	int by[128], known[128], k, bad = 0;
+
+	if (hm_link_schedule_init(&s, H, first_rounds, 0.2))
+		return -1;
+	*rounds = 0;
+	while ((k = hm_link_schedule_next(&s, out)) > 0) {
+		unsigned char in_round[128] = { 0 };
+
+		for (int i = 0; i < k; i++) {
+			bad += in_round[out[i].a]++ || in_round[out[i].b]++ || out[i].a == out[i].b;
+			hm_link_schedule_record(&s, out[i].a, out[i].b, fmax(truth[out[i].a], truth[out[i].b]));
+		}
+		++*rounds;
+	}
+	*pairs = s.n;
+	hm_host_links_bound(H, s.pairs, s.n, 0.2, w, by, known);
+	*exact = 0;
+	for (int h = 0; h < H; h++)
+		*exact += known[h] && w[h] == truth[h];
+	hm_link_schedule_release(&s);
+	return bad;
+}
+
+static void link_schedule_should_find_every_hosts_link(void)
+{
+	double truth[128];
+	int rounds, pairs, exact;
+
+	/* 100 hosts, every 7th slow, every 11th mid: 3 rounds and settling */
+	for (int h = 0; h < 100; h++)
+		truth[h] = h % 7 == 1 ? 10 : h % 11 == 5 ? 2.5 : 1;
+	CHECK(schedule_cluster(100, truth, 0, &rounds, &pairs, &exact) == 0);
+	CHECK(exact == 100 && rounds <= 6 && pairs < 400);
+	/* mostly slow, every 5th fast: found and settled within 12 rounds */
+	for (int h = 0; h < 100; h++)
+		truth[h] = h % 5 ? 10 : 1;
+	CHECK(schedule_cluster(100, truth, 0, &rounds, &pairs, &exact) == 0);
+	CHECK(exact == 100 && rounds <= 12);
+	/* a small cluster: every pair, one fast pair among slow hosts found */
+	for (int h = 0; h < 9; h++)
+		truth[h] = h == 2 || h == 6 ? 1 : 10;
+	CHECK(schedule_cluster(9, truth, 0, &rounds, &pairs, &exact) == 0);
+	CHECK(pairs == 36 && rounds == 9 && exact == 9);
+	/* one host: nothing to measure; two: one pair */
+	CHECK(schedule_cluster(1, truth, 0, &rounds, &pairs, &exact) == 0 && pairs == 0);
+	CHECK(schedule_cluster(2, truth, 5, &rounds, &pairs, &exact) == 0 && pairs == 1 && rounds == 1);
 }
 
 static void units_should_parse_and_reject(void)
@@ -321,6 +399,8 @@ static const struct check_case cases[] = {
 	CHECK_CASE(reference_platforms_should_load_with_their_sizes),
 	CHECK_CASE(torc_should_hold_the_thesis_values),
 	CHECK_CASE(mini_should_convert_units_and_apply_overrides),
+	CHECK_CASE(rules_should_list_hosts_and_leave_a_node_alone),
+	CHECK_CASE(link_schedule_should_find_every_hosts_link),
 	CHECK_CASE(units_should_parse_and_reject),
 	CHECK_CASE(buffer_with_nul_should_be_rejected),
 	CHECK_CASE(calibration_should_fit_the_busy_cores_scale),

@@ -93,6 +93,33 @@ else
 	expect 0 '"passed":true' -- mpirun -np 2 --hostfile "$tmp/seq" --mca rmaps seq --mca plm_rsh_agent "$agent" \
 		--bind-to none --mca mpi_yield_when_idle 1 --mca btl_tcp_if_include 10.77.0.0/24 \
 		--mca oob_tcp_if_include 10.77.0.0/24 "$driver" --routine lu -n 300 -b 32 -r 1 -c 2
+	expect 0 "" -- "$vc" down
+	# links per host, measured: fast, slow, fast, slow (the slow hosts not
+	# adjacent, so a ring of pairs sees only slow links); calibration must
+	# give the fast pair its own rate and every pair within 20 %
+	cat > "$tmp/links4.json" <<'JSON'
+{"hetmap_vcluster": 1, "name": "tlinks4", "emulation": "blas",
+ "nodes": [{"name": "tla", "cpus": "0", "share": 0.5, "link": {"rate": "1gbit"}},
+           {"name": "tlb", "cpus": "1", "share": 0.5, "link": {"rate": "100mbit"}},
+           {"name": "tlc", "cpus": "0", "share": 0.5, "link": {"rate": "1gbit"}},
+           {"name": "tld", "cpus": "1", "share": 0.5, "link": {"rate": "100mbit"}}]}
+JSON
+	expect 0 "up" -- "$vc" up "$tmp/links4.json"
+	expect 0 "links between hosts: 6 pairs in 3 rounds" -- "$build/hetmap" calibrate --hosts tla,tlb,tlc,tld \
+		--launcher openmpi-seq -o "$tmp/links4-cal.json" --block-sizes 64 --rows 256 --repeat 1 \
+		--min-time 0.01 --no-shapes --all-busy-only --launcher-args "--mca plm_rsh_agent $agent --bind-to none \
+		--mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24"
+	check "every pair within 20 % of its tbf rate: the fast pair's own, the slow hosts' rule" python3 -c '
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import analysis
+net = json.load(open(sys.argv[1]))["network"]
+rate = {"tla": 64e-9, "tlb": 640e-9, "tlc": 64e-9, "tld": 640e-9}
+for a in rate:
+    for b in rate:
+        if a < b:
+            tw = analysis.platform_link(net, a, b)[1]
+            assert abs(tw / max(rate[a], rate[b]) - 1) < 0.2, (a, b, tw, net)' "$tmp/links4-cal.json" "$root/experiments"
 	# a crash after up: a fresh 'down' finds everything by name
 	expect 0 "" -- "$vc" down
 	check "no namespace left" test -z "$(ip netns list | grep hetmap-vc-)"

@@ -18,7 +18,11 @@
  *  1c. with --shapes, all processors at once again: dgemm, dtrsm and dger
  *     on a set of shapes around LU's (the rows and block sizes), for the
  *     simulator's kernel models (models/platform/kernel_model.h);
- *  2. ping-pong, one pair at a time, for each link scope present.
+ *  2. ping-pong: the same-processor and same-node scopes one pair at a
+ *     time (up to 3 pairs each); between hosts, one rank per host, in
+ *     rounds of disjoint pairs measured at once, scheduled by
+ *     models/platform/host_links.h so that every host's own link is
+ *     known (--link-rounds: the round-robin rounds before settling).
  * Ranks that wait sleep between polls, so they do not steal the core of
  * the rank being measured. Rank 0 prints one JSON line. */
 #include <cjson/cJSON.h>
@@ -31,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "models/platform/host_links.h"
 #include "scalapack.h"
 #include "smpi/kernel_terms.h"
 
@@ -40,7 +45,7 @@ static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k
 
 struct bench_args {
 	int bs[MAX_BS], nbs;
-	int rows, repeat, shadow, alone, shapes;
+	int rows, repeat, shadow, alone, shapes, link_rounds;
 	double min_time;        /* seconds each sample runs at least */
 	char **hosts;           /* host of each processor rank */
 	int nhosts;
@@ -91,6 +96,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		{ "alone", no_argument, NULL, 'a' },
 		{ "shapes", no_argument, NULL, 'S' },
 		{ "min-time", required_argument, NULL, 't' },
+		{ "link-rounds", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *bs_text = NULL, *hosts_text = NULL, *items[MAX_BS + 1];
@@ -100,6 +106,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 	a->rows = 1024;
 	a->repeat = 5;
 	a->min_time = 0.2;
+	a->link_rounds = 0;     /* host_links.h's default */
 	opterr = rank == 0;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -111,14 +118,16 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		case 'a': a->alone = 1; break;
 		case 'S': a->shapes = 1; break;
 		case 't': a->min_time = atof(optarg); break;
+		case 'L': a->link_rounds = atoi(optarg); break;
 		default: die(rank, "bad option");
 		}
 	}
 	if (!bs_text || !hosts_text)
 		die(rank, "--block-sizes and --hosts are required");
 	if (a->rows < 16 || a->rows > 16384 || a->repeat < 1 || a->repeat > 1000 ||
-	    !(a->min_time >= 0 && a->min_time <= 60))
-		die(rank, "--rows must be in [16, 16384], --repeat in [1, 1000], --min-time in [0, 60]");
+	    !(a->min_time >= 0 && a->min_time <= 60) || a->link_rounds < 0 || a->link_rounds > 100000)
+		die(rank, "--rows must be in [16, 16384], --repeat in [1, 1000], --min-time in [0, 60], "
+			  "--link-rounds in [0, 100000]");
 	a->nbs = split_list(bs_text, items, MAX_BS);
 	if (a->nbs < 1)
 		die(rank, "bad --block-sizes");
@@ -400,27 +409,113 @@ static void pingpong(int me, int a, int b, const long *sizes, double *out, char 
 
 struct pair { int a, b; const char *scope; };
 
-/* Up to 3 pairs of each link scope present, from the hosts of the ranks. */
+/* The shadow pair and up to 3 same-node pairs, from the hosts of the
+ * ranks; pairs between hosts are link_rounds()'s. */
 static int choose_pairs(const struct bench_args *a, int nproc, struct pair *pairs)
 {
-	int n = 0, same = 0, inter = 0, last_same = -1, last_inter = -1;
+	int n = 0, same = 0, last_same = -1;
 
 	if (a->shadow)
 		pairs[n++] = (struct pair){ 0, nproc, "same_processor" };
 	for (int i = 0; i < nproc; i++)
-		for (int j = i + 1; j < nproc; j++) {
-			int same_host = !strcmp(a->hosts[i], a->hosts[j]);
-
-			/* a different first processor for each pair of a scope */
-			if (same_host && same < MAX_PAIRS_PER_SCOPE && last_same != i) {
+		for (int j = i + 1; j < nproc && same < MAX_PAIRS_PER_SCOPE; j++)
+			/* a different first processor for each pair */
+			if (!strcmp(a->hosts[i], a->hosts[j]) && last_same != i) {
 				pairs[n++] = (struct pair){ i, j, "same_node" };
 				same++, last_same = i;
-			} else if (!same_host && inter < MAX_PAIRS_PER_SCOPE && last_inter != i) {
-				pairs[n++] = (struct pair){ i, j, "inter_node" };
-				inter++, last_inter = i;
 			}
-		}
 	return n;
+}
+
+/* The first rank of each host, host_rank[0 .. H-1]; returns H. */
+static int host_ranks(const struct bench_args *a, int nproc, int *host_rank)
+{
+	int H = 0;
+
+	for (int r = 0; r < nproc; r++) {
+		int h;
+
+		for (h = 0; h < H && strcmp(a->hosts[host_rank[h]], a->hosts[r]); h++)
+			;
+		if (h == H)
+			host_rank[H++] = r;
+	}
+	return H;
+}
+
+static void add_pingpong(cJSON *pp, const char *scope, int a, int b, const double *oneway, int round)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "scope", scope);
+	cJSON_AddItemToObject(e, "ranks", cJSON_CreateIntArray((int[]){ a, b }, 2));
+	cJSON_AddItemToObject(e, "seconds", cJSON_CreateDoubleArray(oneway, NR_SIZES));
+	if (round >= 0)
+		cJSON_AddNumberToObject(e, "round", round);
+	cJSON_AddItemToArray(pp, e);
+}
+
+/* Between hosts: rank 0 schedules each round (host_links.h) and
+ * broadcasts it; the pairs of a round measure at once (disjoint pairs do
+ * not share a host's link); every pair's one-way times reach rank 0, whose
+ * largest message's time is the schedule's measure. Progress and an
+ * estimate of the time left go to standard error. */
+static void link_rounds(const struct bench_args *a, int rank, int nproc, const long *sizes, char *buf,
+			cJSON *pp)
+{
+	int *host_rank = malloc(((size_t)nproc + 1) * sizeof(int)), H, k, round = 0;
+	struct hm_host_pair *todo;
+	struct hm_link_schedule sched;
+	double *all = NULL, mine[NR_SIZES], started = now();
+
+	if (!host_rank)
+		die(rank, "out of memory");
+	H = host_ranks(a, nproc, host_rank);
+	todo = malloc(((size_t)H / 2 + 1) * sizeof(*todo));
+	if (!todo || (rank == 0 && (hm_link_schedule_init(&sched, H, a->link_rounds, 0.2) ||
+				    !(all = malloc((size_t)(nproc + a->shadow) * NR_SIZES * sizeof(double))))))
+		die(rank, "out of memory");
+	for (;;) {
+		int first = -1, second = -1;   /* this rank's pair, as ranks */
+
+		if (rank == 0) {
+			k = hm_link_schedule_next(&sched, todo);
+			if (k)
+				fprintf(stderr, "calibrate: links between hosts, round %d of about %d (%d pairs of %d "
+					"hosts), %.0f s so far, about %.0f s left\n", round + 1,
+					round + 1 + hm_link_schedule_rounds_left(&sched), k, H, now() - started,
+					round ? (now() - started) / round * (1 + hm_link_schedule_rounds_left(&sched))
+					      : 0);
+		}
+		MPI_Bcast(&k, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (!k)
+			break;
+		MPI_Bcast(todo, k * (int)sizeof(*todo), MPI_BYTE, 0, MPI_COMM_WORLD);
+		for (int i = 0; i < k; i++)
+			if (rank == host_rank[todo[i].a] || rank == host_rank[todo[i].b])
+				first = host_rank[todo[i].a], second = host_rank[todo[i].b];
+		memset(mine, 0, sizeof(mine));
+		idle_barrier();
+		if (first >= 0)
+			pingpong(rank, first, second, sizes, mine, buf);
+		idle_barrier();
+		MPI_Gather(mine, NR_SIZES, MPI_DOUBLE, all, NR_SIZES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		if (rank == 0)
+			for (int i = 0; i < k; i++) {
+				const double *t = all + (size_t)host_rank[todo[i].a] * NR_SIZES;
+
+				hm_link_schedule_record(&sched, todo[i].a, todo[i].b, t[NR_SIZES - 1]);
+				add_pingpong(pp, "inter_node", host_rank[todo[i].a], host_rank[todo[i].b], t, round);
+			}
+		round++;
+	}
+	if (rank == 0) {
+		if (round)
+			fprintf(stderr, "calibrate: links between hosts: %d pairs in %d rounds, %.0f s\n", sched.n,
+				round, now() - started);
+		hm_link_schedule_release(&sched);
+	}
+	free(all), free(todo), free(host_rank);
 }
 
 /* 1 if rank r is the first of its host and the host holds another. */
@@ -528,7 +623,7 @@ int main(int argc, char **argv)
 			   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 	}
 
-	/* 2. ping-pong, one pair at a time */
+	/* 2. ping-pong, one pair at a time within a host, rounds between hosts */
 	for (int s = 0; s < NR_SIZES; s++)
 		sizes[s] = 8L << s;
 	if (!(buf = calloc((size_t)sizes[NR_SIZES - 1], 1)))
@@ -575,15 +670,10 @@ int main(int argc, char **argv)
 				MPI_Recv(oneway, NR_SIZES, MPI_DOUBLE, pairs[p].a, 1, MPI_COMM_WORLD,
 					 MPI_STATUS_IGNORE);
 		}
-		if (rank == 0) {
-			cJSON *e = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(e, "scope", pairs[p].scope);
-			cJSON_AddItemToObject(e, "ranks", cJSON_CreateIntArray((int[]){ pairs[p].a, pairs[p].b }, 2));
-			cJSON_AddItemToObject(e, "seconds", cJSON_CreateDoubleArray(oneway, NR_SIZES));
-			cJSON_AddItemToArray(pp, e);
-		}
+		if (rank == 0)
+			add_pingpong(pp, pairs[p].scope, pairs[p].a, pairs[p].b, oneway, -1);
 	}
+	link_rounds(&a, rank, nproc, sizes, buf, pp);
 
 	if (rank == 0) {
 		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

@@ -14,6 +14,7 @@
 #include "mapper/launch/results.h"
 #include "models/util/atomic_file.h"
 #include "models/platform/calibration.h"
+#include "models/platform/host_links.h"
 #include "models/platform/hostname.h"
 #include "models/platform/platform.h"
 #include "models/platform/simgrid_platform.h"
@@ -126,7 +127,7 @@ struct cal_setup {
 	const char *platform, *host_speed_text;        /* simulators */
 	double host_speed;
 	char *platform_xml;
-	int rows, repeat;
+	int rows, repeat, link_rounds;
 	double tolerance, timeout, min_time;
 	int split;              /* one processor per rank, not per node */
 	int all_busy_only;      /* no busy-cores scale (no alone phase) */
@@ -178,6 +179,7 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 	hm_argv_addf(a, "--rows=%d", cs->rows);
 	hm_argv_addf(a, "--repeat=%d", cs->repeat);
 	hm_argv_addf(a, "--min-time=%g", cs->min_time);
+	hm_argv_addf(a, "--link-rounds=%d", cs->link_rounds);
 	hm_argv_add(a, "--shadow");
 	if (!cs->split && !cs->all_busy_only && shares_a_host(h))
 		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
@@ -388,7 +390,7 @@ static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **f
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
-				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0.20, 600, 0.2, 0, 0, 0, 0 };
+				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0, 0.20, 600, 0.2, 0, 0, 0, 0 };
 	char *sim_hosts = NULL, *found_hosts = NULL;
 	const char *hostfile = NULL;
 	struct host_list h;
@@ -411,6 +413,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "rows", HM_OPT_INT, &cs.rows, "M", "rows of the kernel shapes (default 1024)", 64, 16384 },
 			{ 0, "repeat", HM_OPT_INT, &cs.repeat, "R", "repetitions of each measurement (default 5)", 1, 1000 },
 			{ 0, "min-time", HM_OPT_DOUBLE, &cs.min_time, "S", "each sample repeats a kernel for at least S seconds (default 0.2: many periods of a CPU quota)", 0, 60 },
+			{ 0, "link-rounds", HM_OPT_INT, &cs.link_rounds, "R", "pairs of hosts measured at once in R rounds, each host against R partners, before each host still only bounded is paired with a fast one (default: every pair up to " HM_STR(HM_LINK_ALL_PAIRS_UP_TO) " hosts, else " HM_STR(HM_LINK_FIRST_ROUNDS) ")", 1, 100000 },
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
 			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun.openmpi or mpirun in PATH)", 0, 0 },
 			{ 0, "launcher-args", HM_OPT_STRING, &launcher_args, "WORDS", "more mpirun options, split at blanks (or after '--')", 0, 0 },

@@ -143,10 +143,31 @@ int hm_platform_sort_overrides(struct hm_platform *p)
 	return -1;
 }
 
-static int matches(const char *pattern, const struct hm_platform *p, int i)
+static int matches_one(const char *pattern, const struct hm_platform *p, int i)
 {
 	return !fnmatch(pattern, p->procs[i].name, 0) || !fnmatch(pattern, p->procs[i].host, 0) ||
 	       !fnmatch(pattern, p->types[p->procs[i].type].name, 0);
+}
+
+/* A rule's end: patterns separated by commas, any of which may match
+ * (host names hold no comma: calibrate names a group of hosts so). */
+static int matches(const char *patterns, const struct hm_platform *p, int i)
+{
+	char one[256];
+
+	for (const char *s = patterns;; s++) {
+		size_t len = strcspn(s, ",");
+
+		if (len < sizeof(one)) {
+			memcpy(one, s, len);
+			one[len] = 0;
+			if (matches_one(one, p, i))
+				return 1;
+		}
+		s += len;
+		if (!*s)
+			return 0;
+	}
 }
 
 /* Bits 2r and 2r + 1: processor i matches rule r's first, second pattern. */
@@ -234,7 +255,7 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
 		if (o)
 			return o->link;
 	}
-	if (p->nr_rules) {
+	if (p->nr_rules && p->procs[i].host_id != p->procs[j].host_id) {
 		int r = p->rule_of[p->profile_of[i] * p->nr_profiles + p->profile_of[j]];
 
 		if (r >= 0)

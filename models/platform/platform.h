@@ -122,10 +122,12 @@ struct hm_link_override {
 	struct hm_link link;
 };
 
-/* A link rule: pairs of different processors, one end matching each
- * pattern (fnmatch: '*', '?', '[...]' against the processor's name, host
- * or type), cost 'link'. The first matching rule wins; per-pair overrides
- * win over rules. */
+/* A link rule: pairs of processors on different hosts, one end matching
+ * each pattern (fnmatch: '*', '?', '[...]' against the processor's name,
+ * host or type; an end may hold several patterns separated by commas,
+ * any of which may match), cost 'link'. The first matching rule wins;
+ * per-pair overrides win over rules. Inside a host the same-node scope
+ * holds: a rule describes the network, not a node's memory. */
 struct hm_link_rule {
 	char *pattern[2];
 	struct hm_link link;

@@ -552,8 +552,10 @@ static int load_link(struct loader *ld, const cJSON *it, const char *path,
 
 /* An entry {"between": [A, B], "t_s": ..., "t_w": ...} of 'pairs' or
  * 'links': its link and its two names ('what' says what they name). */
+/* A link with its 'between': the link into *l, the two ends' items into
+ * ends[] (checked by the caller: names or patterns). */
 static int load_between(struct loader *ld, const cJSON *it, const char *path, const char *what,
-			struct hm_link *l, const char *ends[2])
+			struct hm_link *l, const cJSON *ends[2])
 {
 	static const char *const keys[] = { "between", "t_s", "t_w", "t_w_core", NULL };
 	const cJSON *between = cJSON_GetObjectItemCaseSensitive(it, "between");
@@ -566,9 +568,37 @@ static int load_between(struct loader *ld, const cJSON *it, const char *path, co
 		return hm_error_at(ld->err, path, "missing 'between'");
 	if (!cJSON_IsArray(between) || cJSON_GetArraySize(between) != 2)
 		return hm_error_at(ld->err, sub, "expected an array of two %s", what);
-	for (int e = 0; e < 2; e++)
-		if (get_name(ld, cJSON_GetArrayItem(between, e), sub, &ends[e]))
+	ends[0] = cJSON_GetArrayItem(between, 0), ends[1] = cJSON_GetArrayItem(between, 1);
+	return 0;
+}
+
+/* A rule's end: a pattern, or a list of them (any may match), kept as
+ * one string with the patterns separated by commas (platform.c). */
+static int rule_end(struct loader *ld, const cJSON *it, const char *path, char **out)
+{
+	const cJSON *x;
+	const char *name;
+	size_t len = 0;
+
+	if (!cJSON_IsArray(it)) {
+		if (get_name(ld, it, path, &name))
 			return -1;
+		return (*out = hm_strdup(name)) ? 0 : hm_error_at(ld->err, path, "out of memory");
+	}
+	if (!cJSON_GetArraySize(it))
+		return hm_error_at(ld->err, path, "an empty list of patterns");
+	cJSON_ArrayForEach(x, it) {
+		if (get_name(ld, x, path, &name))
+			return -1;
+		if (strchr(name, ','))
+			return hm_error_at(ld->err, path, "pattern '%s' of a list holds a comma", name);
+		len += strlen(name) + 1;
+	}
+	if (!(*out = malloc(len)))
+		return hm_error_at(ld->err, path, "out of memory");
+	len = 0;
+	cJSON_ArrayForEach(x, it)
+		len += (size_t)sprintf(*out + len, "%s%s", len ? "," : "", x->valuestring);
 	return 0;
 }
 
@@ -584,12 +614,14 @@ static int load_overrides(struct loader *ld, const cJSON *pairs)
 		return -1;
 	for (it = pairs->child; it; it = it->next) {
 		struct hm_link_override *o = &p->overrides[p->nr_overrides];
+		const cJSON *items[2];
 		const char *names[2];
 		int ends[2], e;
 
 		snprintf(path, sizeof(path), "network.pairs[%d]", p->nr_overrides);
 		snprintf(sub, sizeof(sub), "%s.between", path);
-		if (load_between(ld, it, path, "processor names", &o->link, names))
+		if (load_between(ld, it, path, "processor names", &o->link, items) ||
+		    get_name(ld, items[0], sub, &names[0]) || get_name(ld, items[1], sub, &names[1]))
 			return -1;
 		for (e = 0; e < 2; e++)
 			if ((ends[e] = hm_platform_find(p, names[e])) < 0)
@@ -609,7 +641,8 @@ static int load_overrides(struct loader *ld, const cJSON *pairs)
 
 /* "links": [{"between": ["skl*", "icx*"], "t_s": ..., "t_w": ...}]: links
  * between groups of processors named by patterns, so that no file needs
- * one entry per pair. */
+ * one entry per pair; an end may list patterns (["n03", "n07"]: the hosts
+ * calibration found behind one slower link). */
 static int load_rules(struct loader *ld, const cJSON *rules)
 {
 	struct hm_platform *p = ld->p;
@@ -622,16 +655,18 @@ static int load_rules(struct loader *ld, const cJSON *rules)
 		return -1;
 	cJSON_ArrayForEach(it, rules) {
 		struct hm_link_rule *r = &p->rules[p->nr_rules];
-		const char *patterns[2];
+		const cJSON *ends[2];
+		char sub[160];
 
 		snprintf(path, sizeof(path), "network.links[%d]", p->nr_rules);
+		snprintf(sub, sizeof(sub), "%s.between", path);
 		p->nr_rules++;
-		if (load_between(ld, it, path, "patterns (processor, host or type names; "
-				 "'*', '?', '[...]')", &r->link, patterns))
+		if (load_between(ld, it, path, "patterns or lists of them (processor, host or type "
+				 "names; '*', '?', '[...]')", &r->link, ends))
 			return -1;
 		for (int e = 0; e < 2; e++)
-			if (!(r->pattern[e] = hm_strdup(patterns[e])))
-				return hm_error_at(ld->err, path, "out of memory");
+			if (rule_end(ld, ends[e], sub, &r->pattern[e]))
+				return -1;
 	}
 	ret = hm_platform_resolve_rules(p);
 	if (ret == -2)
