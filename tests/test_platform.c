@@ -3,7 +3,7 @@
 #include "models/platform/calibration.h"
 #include "models/platform/kernel_model.h"
 #include "models/platform/platform.h"
-#include "models/platform/host_links.h"
+#include "wrappers/host_links.h"
 #include "models/platform/simgrid_platform.h"
 #include "models/platform/units.h"
 

@@ -21,7 +21,7 @@
  *  2. ping-pong: the same-processor and same-node scopes one pair at a
  *     time (up to 3 pairs each); between hosts, one rank per host, in
  *     rounds of disjoint pairs measured at once, scheduled by
- *     models/platform/host_links.h so that every host's own link is
+ *     host_links.h so that every host's own link is
  *     known (--link-rounds: the round-robin rounds before settling).
  * Ranks that wait sleep between polls, so they do not steal the core of
  * the rank being measured. Rank 0 prints one JSON line. */
@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "models/platform/host_links.h"
+#include "host_links.h"
 #include "scalapack.h"
 #include "smpi/kernel_terms.h"
 

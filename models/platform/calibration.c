@@ -1,6 +1,6 @@
 /* models/platform/calibration.c - see calibration.h. */
 #include "calibration.h"
-#include "host_links.h"
+#include "wrappers/host_links.h"
 
 #include <math.h>
 #include <stdio.h>

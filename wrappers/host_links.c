@@ -1,4 +1,4 @@
-/* models/platform/host_links.c - see host_links.h. */
+/* wrappers/host_links.c - see host_links.h. */
 #include "host_links.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* models/platform/host_links.h - each host's link to the network, from
+/* wrappers/host_links.h - each host's link to the network, from
  * ping-pongs between pairs of hosts, and which pairs to measure.
  *
  * The model: every host reaches the network through a link of its own
