@@ -91,6 +91,19 @@ static char *host_list(const struct host_slots *h)
 	return hm_text_done(&t);
 }
 
+/* The hosts as a list, or NULL with 'err' set: 'none' when there is no
+ * host, else out of memory. */
+static char *listed(const struct host_slots *h, const char *none, struct hm_error *err)
+{
+	char *list = NULL;
+
+	if (!h->n)
+		hm_error_set(err, "%s", none);
+	else if (!(list = host_list(h)))
+		hm_error_set(err, "out of memory");
+	return list;
+}
+
 static void release(struct host_slots *h)
 {
 	for (int i = 0; i < h->n; i++)
@@ -127,10 +140,7 @@ char *hm_hosts_from_hostfile(const char *path, int *bare, struct hm_error *err)
 		if (parse_line(h, line, ++number, bare, err))
 			goto out;
 	}
-	if (!h->n)
-		hm_error_set(err, "no host in it");
-	else if (!(list = host_list(h)))
-		hm_error_set(err, "out of memory");
+	list = listed(h, "no host in it", err);
 out:
 	release(h);
 	free(h);
@@ -153,10 +163,7 @@ char *hm_hosts_from_slurm(struct hm_error *err)
 	for (int i = 0; i < nn; i++)
 		if (add_slots(h, names[i], cpus[i] < HM_HOST_SLOTS_MAX ? cpus[i] : HM_HOST_SLOTS_MAX, i + 1, err))
 			goto out;
-	if (!h->n)
-		hm_error_set(err, "the allocation lists no node");
-	else if (!(list = host_list(h)))
-		hm_error_set(err, "out of memory");
+	list = listed(h, "the allocation lists no node", err);
 out:
 	hm_slurm_allocation_free(names, nn, cpus);
 	release(h);
