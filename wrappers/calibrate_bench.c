@@ -480,12 +480,14 @@ static void link_rounds(const struct bench_args *a, int rank, int nproc, const l
 
 		if (rank == 0) {
 			k = hm_link_schedule_next(&sched, todo);
-			if (k)
+			if (k) {
+				int left = hm_link_schedule_rounds_left(&sched);
+				double so_far = now() - started;
+
 				fprintf(stderr, "calibrate: links between hosts, round %d of about %d (%d pairs of %d "
-					"hosts), %.0f s so far, about %.0f s left\n", round + 1,
-					round + 1 + hm_link_schedule_rounds_left(&sched), k, H, now() - started,
-					round ? (now() - started) / round * (1 + hm_link_schedule_rounds_left(&sched))
-					      : 0);
+					"hosts), %.0f s so far, about %.0f s left\n", round + 1, round + 1 + left, k, H,
+					so_far, round ? so_far / round * (1 + left) : 0);
+			}
 		}
 		MPI_Bcast(&k, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		if (!k)

@@ -495,26 +495,31 @@ struct host_groups {
 	struct hm_link *glink;  /* each group's link */
 };
 
-/* Hosts sorted by their own t_w, slowest first, cut into groups whose
- * t_w lie within 'tol' of their first's; each group's link is its middle
+/* A host by its own t_w, for sorting slowest first. */
+struct host_by_t_w {
+	double t_w;
+	int host;
+};
+
+static int slower_first(const void *a, const void *b)
+{
+	double x = ((const struct host_by_t_w *)a)->t_w, y = ((const struct host_by_t_w *)b)->t_w;
+
+	return x > y ? -1 : x < y;
+}
+
+/* 'order' (the hosts sorted slowest first) cut into groups whose t_w lie
+ * within 'tol' of their first's; each group's link is its middle
  * member's. */
-static int cut_groups(struct host_groups *g, double tol, int *order)
+static int cut_groups(struct host_groups *g, double tol, const struct host_by_t_w *order)
 {
 	g->G = 0;
-	for (int i = 0; i < g->H; i++)
-		order[i] = i;
-	for (int i = 1; i < g->H; i++)     /* insertion sort: H is small */
-		for (int j = i; j > 0 && g->own[order[j]].t_w > g->own[order[j - 1]].t_w; j--) {
-			int t = order[j];
-
-			order[j] = order[j - 1], order[j - 1] = t;
-		}
 	for (int i = 0; i < g->H;) {
 		int j = i;
 
-		while (j < g->H && g->own[order[j]].t_w * (1 + tol) >= g->own[order[i]].t_w)
-			g->group[order[j++]] = g->G;
-		g->glink[g->G++] = g->own[order[(i + j) / 2]];
+		while (j < g->H && order[j].t_w * (1 + tol) >= order[i].t_w)
+			g->group[order[j++].host] = g->G;
+		g->glink[g->G++] = g->own[order[(i + j) / 2].host];
 		i = j;
 	}
 	return g->G;
@@ -657,7 +662,7 @@ static int host_links(const cJSON *raw, const char *const *rank_name, const char
 				 calloc((size_t)nranks + 1, sizeof(struct hm_link)) };
 	double *w = calloc((size_t)nranks + 1, sizeof(double)), gtol = tol;
 	int *by = calloc((size_t)nranks + 1, sizeof(int)), *known = calloc((size_t)nranks + 1, sizeof(int));
-	int *order = calloc((size_t)nranks + 1, sizeof(int));
+	struct host_by_t_w *order = calloc((size_t)nranks + 1, sizeof(*order));
 	const char **names = calloc((size_t)nranks + 1, sizeof(char *));
 
 	if (!fit || !hp || !g.host || !g.own || !g.group || !g.glink || !w || !by || !known || !order || !names)
@@ -665,8 +670,11 @@ static int host_links(const cJSON *raw, const char *const *rank_name, const char
 	if (!(n = read_host_pairs(raw, rank_host, nranks, &g, fit, hp, &rounds)))
 		goto out;
 	hm_host_links_bound(g.H, hp, n, tol, w, by, known);
-	for (int h = 0; h < g.H; h++)
+	for (int h = 0; h < g.H; h++) {
 		g.own[h] = fit[by[h]].link;
+		order[h] = (struct host_by_t_w){ g.own[h].t_w, h };
+	}
+	qsort(order, (size_t)g.H, sizeof(*order), slower_first);
 	/* at most HM_MAX_LINK_RULES slower groups: coarser cuts until so */
 	while (cut_groups(&g, gtol, order) - 1 > HM_MAX_LINK_RULES)
 		gtol = gtol * 1.5 + 0.05;
