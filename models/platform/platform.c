@@ -3,6 +3,7 @@
  * overrides and the link cost of any pair. platform_load.c fills a
  * platform from JSON and calls the hm_platform_index/sort functions here. */
 #include "platform.h"
+#include "models/util/json_read.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -150,10 +151,11 @@ static int matches_one(const char *pattern, const struct hm_platform *p, int i)
 }
 
 /* A rule's end: patterns separated by commas, any of which may match
- * (host names hold no comma: calibrate names a group of hosts so). */
+ * (host names hold no comma: calibrate names a group of hosts so). The
+ * loader takes each pattern shorter than HM_MAX_NAME. */
 static int matches(const char *patterns, const struct hm_platform *p, int i)
 {
-	char one[256];
+	char one[HM_MAX_NAME];
 
 	for (const char *s = patterns;; s++) {
 		size_t len = strcspn(s, ",");
