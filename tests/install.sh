@@ -2,7 +2,8 @@
 # The installed tool: 'cmake --install' into a prefix, moved elsewhere (no
 # path of the build tree left to lean on), run from another directory:
 # the same CLI checks as the build tree, its manual page, a real run whose
-# driver comes from PREFIX/libexec/hetmap; then the Debian package CPack
+# driver comes from PREFIX/libexec/hetmap, a calibration whose topology
+# and benchmark programs come from there too; then the Debian package CPack
 # builds, unpacked into a scratch root, plans and runs the same way.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -12,7 +13,8 @@ plat=$data/good/localhost.json
 # installed_checks ROOT BIN: the checks on an installed tree
 installed_checks() {
 	local where=$1 bin=$2 lib=$1/libexec/hetmap
-	for f in "$bin" "$lib/hetmap-driver" "$lib/hetmap-probe" "$lib/hetmap-calibrate-bench"; do
+	for f in "$bin" "$lib/hetmap-driver" "$lib/hetmap-probe" "$lib/hetmap-calibrate-bench" \
+		"$lib/hetmap-topology"; do
 		check "$where: $(basename "$f") installed" test -x "$f"
 	done
 	check "$where: the manual page installed" test -s "$where/share/man/man1/hetmap.1"
@@ -29,6 +31,10 @@ installed_checks() {
 	check "$where: the launch uses the installed driver" grep -q "$lib/hetmap-driver" "$tmp/launch-$3/run.sh"
 	expect 0 "record appended" -- "$bin" run -p "$plat" -n 400 -M GU --results "$tmp/runs-$3.jsonl"
 	check "$where: the run passed its check" grep -q '"passed":true' "$tmp/runs-$3.jsonl"
+	expect 0 "libexec/hetmap/hetmap-topology" -- "$bin" calibrate --hosts localhost:1 --repeat 1 --min-time 0.01 \
+		--block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal-$3.json"
+	check "$where: calibrate recorded the topology the installed hetmap-topology read" \
+		grep -q '"core_cpus"' "$tmp/cal-$3.json"
 }
 
 # the prefix, then moved: nothing may point back into the build tree

@@ -18,7 +18,7 @@ if [ -n "$smpi_source" ]; then
 fi
 cd "$(dirname "$0")/.."
 
-packages="gcc make cmake pkg-config openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas-dev libcjson-dev"
+packages="gcc make cmake pkg-config openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas-dev libcjson-dev libhwloc-dev"
 # the studies' analysis and plots (experiments/analysis.py, gnuplot)
 packages="$packages python3 gnuplot-nox"
 # the test mode also needs clang (libFuzzer) and valgrind, and the programs

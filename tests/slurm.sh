@@ -3,7 +3,8 @@
 # here with a one-node configuration (this host, its CPUs) and stopped at
 # the end; then 'hetmap run --launcher slurm' inside salloc runs Debian's
 # xdlu through srun (SLURM_HOSTFILE, --distribution=arbitrary,
-# --cpu-bind=map_cpu) and the record is checked. Also: the plan must fit
+# --cpu-bind=map_cpu) and the record is checked, also for a topology that
+# numbers the cores the other way round. Also: the plan must fit
 # the allocation, and srun outside an allocation is refused. Skipped
 # (exit 77) when slurm-wlm/munge or xdlu are missing or the daemons do
 # not start here.
@@ -88,6 +89,23 @@ expect 3 "which is not in the allocation" -- timeout 60 salloc -n 2 "$hm" run -p
 expect 0 "the Slurm allocation's nodes and CPUs: $host:2" -- timeout 180 salloc -n 2 "$hm" calibrate \
 	--repeat 1 --min-time 0.01 --block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal.json"
 expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal.json"
+check "calibrate read the node's topology through the launcher" grep -q '"core_cpus"' "$tmp/cal.json"
+# map_cpu takes the operating system's CPU numbers (srun binds CPU_SET(id),
+# wrappers/README.md): processors whose cores hwloc numbered 1 and 0 get
+# map_cpu:1,0, and the probe finds rank 0 on CPU 1
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+for proc, cpu in zip(p["processors"], (1, 0)):
+    proc["topology"] = {"core_cpus": [[cpu]]}
+json.dump(p, open(sys.argv[2], "w"))' "$tmp/plat.json" "$tmp/swapped.json"
+expect 0 "placement as planned" -- timeout 180 salloc -n 2 "$hm" run -p "$tmp/swapped.json" -n 600 -M GU \
+	--launcher slurm --launcher-args "--mpi=pmix" --results "$res" -- "$xdlu"
+check "srun binds by the topology's CPU numbers" grep -q -- "--cpu-bind=map_cpu:1,0 " "$tmp/err"
+check "rank 0 reported on CPU 1" python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).read().splitlines()[-1])["placement"]["ranks"]
+assert r[0]["cpus"] == "1" and r[1]["cpus"] == "0", r' "$res"
 expect 3 "not inside a Slurm allocation" -- env -u SLURM_JOB_NODELIST "$hm" run -p "$tmp/plat.json" -n 600 \
 	-M GU --launcher slurm --results "$res" -- "$xdlu"
 finish slurm

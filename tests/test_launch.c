@@ -1,11 +1,15 @@
 /* tests/test_launch.c - the pieces of a launch that need no MPI: Slurm's
  * host lists and CPU counts, the common core map, placeholders, the
  * profiles' readers on lines the real programs printed (xdlu, HPL inside
- * hpcc), and the column-major reordering. */
+ * hpcc), the column-major reordering, the nodes' topologies as
+ * hetmap-topology prints them, recorded into a platform and bound by
+ * every launcher. */
 #include "check.h"
 #include "mapper/launch/app_profile.h"
 #include "mapper/launch/host_source.h"
 #include "mapper/launch/launcher.h"
+#include "mapper/launch/node_topologies.h"
+#include "mapper/launch/placement_check.h"
 #include "mapper/launch/plan_values.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "models/platform/hostname.h"
@@ -155,7 +159,8 @@ static void fill(struct hm_placement *pl, struct hm_rank_place *r)
 	strcpy(pl->routine, "lu");
 	for (int k = 0; k < 4; k++)
 		r[k] = (struct hm_rank_place){ .processor = "p", .host = host[k], .slot = core[k],
-					       .cores = 1, .stacked = 1, .core = core[k], .sockets = 1 };
+					       .cores = 1, .stacked = 1, .core = core[k], .cpu = core[k],
+					       .sockets = 1 };
 	pl->ranks = r;
 	hm_placement_number_hosts(pl);
 }
@@ -168,7 +173,7 @@ static void core_maps_should_agree_or_refuse(void)
 
 	fill(&pl, r);
 	CHECK(hm_common_core_map(&pl, buf, sizeof(buf)) && !strcmp(buf, "0,1,2"));
-	r[2].core = 1;          /* b's first rank wants core 1, a's core 0 */
+	r[2].core = r[2].cpu = 1;      /* b's first rank wants core 1, a's core 0 */
 	CHECK(hm_common_core_map(&pl, buf, sizeof(buf)) == NULL);
 }
 
@@ -267,6 +272,158 @@ static void this_machine_should_have_its_names(void)
 	CHECK(hm_host_same("n07", "n07.lab") && !hm_host_same("n07", "n071"));
 }
 
+/* What hetmap-topology printed on a node of two packages, four cores
+ * with two threads each, the operating system numbering the packages'
+ * cores alternately (tests/data/topology/interleaved-smt.xml has 8). */
+static const char interleaved_line[] =
+	"hetmap-topology {\"rank\":0,\"host\":\"n0\",\"packages\":2,\"numa_nodes\":2,"
+	"\"threads_per_core\":2,\"allowed\":\"0-7\",\"core_cpus\":[[0,4],[2,6],[1,5],[3,7]],"
+	"\"core_package\":[0,0,1,1]}";
+
+static void node_topologies_should_read_lines_and_record(void)
+{
+	struct hm_node_topologies t;
+	const char *hosts[] = { "n0", "n0", "n0", "n1" };
+	const int node[] = { 0, 0, 0, 1 };
+	struct hm_host_ranks hr = { hosts, node, 3 };
+	cJSON *plat, *topo;
+	char *text;
+
+	CHECK(hm_node_topologies_init(&t, 2, 0) == 0);
+	hm_node_topology_line("[1,0]<stdout>:hetmap-topology {\"rank\":0", &t);   /* cut: ignored */
+	hm_node_topology_line("hetmap-topology {\"rank\":7,\"core_cpus\":[[0]],\"core_package\":[0]}", &t);
+	CHECK(!t.node[0].seen && !t.node[1].seen);
+	hm_node_topology_line(interleaved_line, &t);       /* after a launcher's tag too */
+	CHECK(t.node[0].seen && t.node[0].cores.cores == 4 && t.node[0].packages == 2);
+	CHECK(hm_topology_cpu(&t.node[0].cores, 2) == 1 && !strcmp(t.node[0].cores.allowed, "0-7"));
+	/* a processor of all four cores fills both packages: 2 sockets */
+	plat = cJSON_Parse("{\"processors\":[{\"name\":\"n0\",\"host\":\"n0\",\"cores\":4}]}");
+	CHECK(hm_node_topologies_record(&t, plat, &hr) == 0);
+	topo = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(plat, "processors"), 0), "topology");
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(topo, "core_cpus"));
+	CHECK(text && !strcmp(text, "[[0,4],[2,6],[1,5],[3,7]]"));
+	free(text);
+	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(plat, "processors"), 0),
+				  "sockets")->valueint == 2);
+	cJSON_Delete(plat);
+	/* one processor per core (--split-cores): each takes the next core */
+	plat = cJSON_Parse("{\"processors\":[{\"name\":\"n0-0\",\"host\":\"n0\",\"cores\":1},"
+			   "{\"name\":\"n0-1\",\"host\":\"n0\",\"cores\":1},{\"name\":\"n0-2\",\"host\":\"n0\",\"cores\":1}]}");
+	CHECK(hm_node_topologies_record(&t, plat, &hr) == 0);
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+		cJSON_GetObjectItem(plat, "processors"), 2), "topology"), "core_cpus"));
+	CHECK(text && !strcmp(text, "[[1,5]]"));
+	free(text);
+	cJSON_Delete(plat);
+	/* more cores than the node allows, or a node that never answered */
+	plat = cJSON_Parse("{\"processors\":[{\"name\":\"n0\",\"host\":\"n0\",\"cores\":5}]}");
+	CHECK(hm_node_topologies_record(&t, plat, &hr) == -1);
+	cJSON_Delete(plat);
+	hr.n = 4;
+	plat = cJSON_Parse("{\"processors\":[{\"name\":\"n1\",\"host\":\"n1\",\"cores\":1}]}");
+	CHECK(hm_node_topologies_record(&t, plat, &hr) == -1);
+	cJSON_Delete(plat);
+	hm_node_topologies_release(&t);
+}
+
+/* A plan of four ranks on the interleaved node's four cores, 2 sockets. */
+static int interleaved_plan(struct hm_placement *pl, const char *extra)
+{
+	char text[1024];
+	struct hm_error err;
+	cJSON *doc;
+	int ret;
+
+	snprintf(text, sizeof(text), "{\"hetmap_plan\":1,\"inputs\":{\"routine\":\"lu\",\"n\":1000},"
+		 "\"plan\":{\"method\":\"GU\",\"found\":true,\"D\":4,\"r\":2,\"c\":2,\"b\":32,"
+		 "\"processes\":[{\"processor\":\"n0\",\"host\":\"n0\",\"count\":4,\"slot\":0,\"cores\":4,"
+		 "\"sockets\":2,\"core_cpus\":[[0,4],[2,6],[1,5],[3,7]]%s}],\"ranks\":[\"n0\",\"n0\",\"n0\",\"n0\"]}}",
+		 extra);
+	hm_error_clear(&err);
+	doc = cJSON_Parse(text);
+	if ((ret = hm_placement_from_plan(pl, doc, "t", &err)))
+		cJSON_Delete(doc);
+	else
+		pl->owner = doc;        /* the placement's strings point into it */
+	return ret;
+}
+
+/* Whether launcher 'name' (major version 'major') for pl says 'words'. */
+static int command_says(const char *name, const struct hm_placement *pl, int major, const char *words)
+{
+	const struct hm_launcher *l = hm_launcher_find(name);
+	struct hm_launch x = { .pl = pl, .file = "/d/f", .major = major };
+	struct hm_argv a = { 0 };
+	char *line;
+	int says;
+
+	l->options(&a, &x);
+	line = hm_argv_quoted(&a);
+	says = line && strstr(line, words);
+	if (!says)
+		fprintf(stderr, "%s says: %s\n", name, line ? line : "(out of memory)");
+	free(line);
+	hm_argv_free(&a);
+	return says;
+}
+
+/* Every launcher binds the intended cores: ranks spread over the sockets
+ * take cores 0, 2, 1, 3 (logical, package by package: Open MPI's
+ * rankfile), which the operating system numbers 0, 1, 2, 3 (the CPU lists
+ * of MPICH, Slurm and Intel MPI). */
+static void launchers_should_bind_the_cores_hwloc_numbers(void)
+{
+	static const struct { const char *name, *words; int major, threads; } said[] = {
+		{ "mpich", "-bind-to user:0,1,2,3", 4, 0 },
+		{ "slurm", "--cpu-bind=map_cpu:0,1,2,3", 22, 0 },
+		{ "intelmpi", "I_MPI_PIN_PROCESSOR_LIST 0,1,2,3", 2021, 0 },
+		/* hardware threads as cores: Open MPI must number threads too */
+		{ "openmpi", "--use-hwthread-cpus", 4, 1 },
+		{ "openmpi", "rankfile:file=f:HWTCPUS", 5, 1 },
+	};
+	struct hm_placement pl;
+	char *text;
+
+	CHECK(interleaved_plan(&pl, "") == 0);
+	text = hm_launcher_find("openmpi")->file_text(&pl);
+	CHECK(text && !strcmp(text, "rank 0=n0 slot=0\nrank 1=n0 slot=2\nrank 2=n0 slot=1\nrank 3=n0 slot=3\n"));
+	free(text);
+	hm_placement_release(&pl);
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+		CHECK(interleaved_plan(&pl, said[i].threads ? ",\"threads_as_cores\":true" : "") == 0);
+		CHECK(pl.threads_as_cores == said[i].threads);
+		CHECK(command_says(said[i].name, &pl, said[i].major, said[i].words));
+		hm_placement_release(&pl);
+	}
+	CHECK(interleaved_plan(&pl, ",\"threads_as_cores\":1") == -1);
+}
+
+/* A rank reported on its core's own CPUs is where planned: one thread of
+ * it (the per-thread launchers) or both (Open MPI binds the whole core). */
+static void the_check_should_take_a_core_by_its_threads(void)
+{
+	struct hm_placement pl;
+	struct hm_placement_check c;
+	cJSON *report, *ranks;
+
+	CHECK(interleaved_plan(&pl, "") == 0);
+	CHECK(hm_placement_check_init(&c, &pl, 1) == 0);
+	hm_placement_check_line(&c, "hetmap-probe {\"rank\":0,\"host\":\"n0\",\"cpus\":\"0,4\"}");
+	hm_placement_check_line(&c, "hetmap-probe {\"rank\":1,\"host\":\"n0\",\"cpus\":\"1\"}");
+	hm_placement_check_line(&c, "hetmap-probe {\"rank\":2,\"host\":\"n0\",\"cpus\":\"2-3\"}");
+	hm_placement_check_line(&c, "hetmap-probe {\"rank\":3,\"host\":\"n0\",\"cpus\":\"7\"}");
+	report = hm_placement_check_json(&c);
+	ranks = cJSON_GetObjectItem(report, "ranks");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(ranks, 0), "core_ok")));
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(ranks, 1), "core_ok")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(ranks, 2), "core_ok")));  /* 3 is another core's */
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(ranks, 3), "core_ok")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(report, "as_planned")));
+	cJSON_Delete(report);
+	hm_placement_check_release(&c);
+	hm_placement_release(&pl);
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(this_machine_should_have_its_names),
 	CHECK_CASE(slurm_host_lists_should_expand),
@@ -276,6 +433,9 @@ static const struct check_case cases[] = {
 	CHECK_CASE(placeholders_should_render_or_refuse),
 	CHECK_CASE(readers_should_read_the_real_programs),
 	CHECK_CASE(column_major_should_keep_grid_positions),
+	CHECK_CASE(node_topologies_should_read_lines_and_record),
+	CHECK_CASE(launchers_should_bind_the_cores_hwloc_numbers),
+	CHECK_CASE(the_check_should_take_a_core_by_its_threads),
 };
 
 CHECK_MAIN("test_launch")

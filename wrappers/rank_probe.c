@@ -15,11 +15,19 @@
  * The rank comes from the variables the launchers set: Open MPI
  * (OMPI_COMM_WORLD_RANK), PMIx (PMIX_RANK), MPICH/Hydra and Intel MPI
  * (PMI_RANK), Slurm (SLURM_PROCID). HETMAP_HOST, when set, overrides the
- * host name (the emulated cluster's virtual nodes set it). */
+ * host name (the emulated cluster's virtual nodes set it).
+ *
+ * With HETMAP_RANK_CPUS set to a file, the rank first binds itself to the
+ * CPUs on line K of that file ("2,10": a core's hardware threads). hetmap
+ * asks this where the launcher binds by one CPU list for every host (MPICH,
+ * Slurm, Intel MPI) and the hosts' cores are numbered differently; a line
+ * it cannot read or a binding the system refuses is said on standard error
+ * and the rank runs where the launcher put it, which the line reports. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "cpu_list.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +43,50 @@ static void json_safe(char *s)
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == '"' || *s == '\\' || (unsigned char)*s >= 0x7f)
 			*s = '?';
+}
+
+/* Line 'rank' of 'path' as a CPU set; 0, or -1 (errno or EINVAL). */
+static int read_cpus(const char *path, long rank, cpu_set_t *set)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	long k = 0;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	errno = EINVAL;
+	while (fgets(line, sizeof(line), f) && k < rank)
+		k += strchr(line, '\n') != NULL;
+	if (k == rank && !feof(f)) {
+		char *s = line, *end;
+
+		CPU_ZERO(set);
+		for (ret = 0; *s && *s != '\n' && !ret; s = *end == ',' ? end + 1 : end) {
+			long cpu = strtol(s, &end, 10);
+
+			if (end == s || cpu < 0 || cpu >= CPU_SETSIZE || (*end != ',' && *end != '\n' && *end))
+				ret = -1;
+			else
+				CPU_SET((int)cpu, set);
+		}
+		ret = ret || !CPU_COUNT(set) ? -1 : 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Bind this process as HETMAP_RANK_CPUS says (see above). */
+static void bind_as_planned(const char *rank)
+{
+	const char *path = getenv("HETMAP_RANK_CPUS");
+	cpu_set_t set;
+
+	if (!path || !*path)
+		return;
+	if (!rank || read_cpus(path, atol(rank), &set) || sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, "hetmap-probe: rank %s: not bound to its planned CPUs (%s, line %s): %s\n",
+			rank ? rank : "?", path, rank ? rank : "?", strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -53,8 +105,11 @@ int main(int argc, char **argv)
 	else
 		gethostname(host, sizeof(host) - 1);
 	json_safe(host);
+	if (rank && (strspn(rank, "0123456789") != strlen(rank) || strlen(rank) >= 10))
+		rank = NULL;
+	bind_as_planned(rank);
 	hm_cpu_list(cpus, sizeof(cpus));
-	if (rank && strspn(rank, "0123456789") == strlen(rank) && strlen(rank) < 10) {
+	if (rank) {
 		printf("hetmap-probe {\"rank\":%s,\"host\":\"%s\",\"cpus\":\"%s\"}\n", rank, host, cpus);
 		fflush(stdout);
 	}

@@ -8,6 +8,7 @@
 #include "mapper/launch/slurm_alloc.h"
 #include "mapper/launch/launcher.h"
 #include "mpirun.h"
+#include "mapper/launch/node_topologies.h"
 #include "mapper/launch/launcher_detect.h"
 #include "mapper/launch/job.h"
 #include "mapper/launch/plan.h"
@@ -40,6 +41,13 @@ static const struct hm_usage usage = {
 	"node's type gets a busy_cores_scale (--all-busy-only skips this).\n"
 	"Links between processors get t_w_core, the same-processor t_w, when it is\n"
 	"below their t_w: processes sharing a core slow that part, not the wire.\n"
+	"First, one process per host reads the host's topology with hwloc\n"
+	"(hetmap-topology, installed beside the benchmark): its allowed cores (not\n"
+	"hardware threads, unless --smt), packages, NUMA nodes. A host listed with\n"
+	"more processes than those cores is measured on its cores, one with fewer on\n"
+	"its first cores in hwloc's order (package by package); the platform\n"
+	"records each processor's cores as the operating system's CPU numbers, so\n"
+	"that every launcher binds the cores hwloc found.\n"
 	"Progress goes to standard error.",
 	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
 	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"
@@ -57,7 +65,8 @@ struct host_list {
 	char *names[MAX_CAL_PROCS];     /* processor names */
 	char *hosts[MAX_CAL_PROCS];     /* host of each processor */
 	int slot[MAX_CAL_PROCS];        /* core index on its host */
-	int n;
+	int host_index[MAX_CAL_PROCS];  /* its host's place among the hosts, in order */
+	int n, nr_hosts;
 	char *text;                     /* owns the host strings */
 };
 
@@ -112,8 +121,10 @@ static int parse_hosts(const char *spec, struct host_list *h)
 			if (!(h->names[h->n] = strdup(name)))
 				return -1;
 			h->hosts[h->n] = item;
+			h->host_index[h->n] = h->nr_hosts;
 			h->slot[h->n++] = k;
 		}
+		h->nr_hosts++;
 	}
 	if (!h->n) {
 		hm_cli_error("calibrate: --hosts names no processor");
@@ -132,47 +143,46 @@ struct cal_setup {
 	int split;              /* one processor per rank, not per node */
 	int all_busy_only;      /* no busy-cores scale (no alone phase) */
 	int no_shapes;          /* no kernel models for the simulator (no shapes phase) */
+	int smt;                /* a process per hardware thread, not per core */
+	int no_topology;        /* do not read the nodes' topologies (core j is CPU j) */
 	int launcher_major;     /* Open MPI 4 or 5: their syntax differs */
 };
 
 /* The benchmark's ranks as a placement: rank i on processor i, the shadow
- * rank beside rank 0; the launcher then writes its file and command. */
-static int placement_of(const struct host_list *h, int simulated, struct hm_placement *pl)
+ * rank beside rank 0 (the launcher then writes its file and command);
+ * with 'one_per_host', one rank on the first core of each host instead
+ * (hetmap-topology). Each rank is bound to its core's first CPU as hwloc
+ * numbers them ('topo'), else to the CPU of the core's number. */
+static int placement_of(const struct host_list *h, int simulated, const struct hm_node_topologies *topo,
+			int one_per_host, struct hm_placement *pl)
 {
+	int k = 0;
+
 	memset(pl, 0, sizeof(*pl));
-	pl->D = h->n + 1;
-	pl->oversubscribed = 1;         /* the shadow shares processor 0 */
+	pl->D = one_per_host ? h->nr_hosts : h->n + 1;
+	pl->oversubscribed = !one_per_host;     /* the shadow shares processor 0 */
+	pl->threads_as_cores = topo && topo->threads_as_cores;
 	if (!(pl->ranks = calloc((size_t)pl->D, sizeof(*pl->ranks))))
 		return -1;
-	for (int i = 0; i < pl->D; i++) {
+	for (int i = 0; i <= h->n && k < pl->D; i++) {
 		int p = i < h->n ? i : 0;
+		const struct hm_node_topology *node = topo ? &topo->node[h->host_index[p]] : NULL;
 
+		if (one_per_host && (i == h->n || h->slot[p]))
+			continue;
 		/* a simulator's processor is the simulated host itself */
-		pl->ranks[i] = (struct hm_rank_place){ .processor = simulated ? h->hosts[p] : h->names[p],
-						       .host = h->hosts[p], .slot = h->slot[p], .cores = 1,
-						       .stacked = p == 0 ? 2 : 1, .core = h->slot[p],
-						       .sockets = 1 };
+		pl->ranks[k++] = (struct hm_rank_place){
+			.processor = simulated ? h->hosts[p] : h->names[p], .host = h->hosts[p],
+			.slot = h->slot[p], .cores = 1, .stacked = p == 0 && !one_per_host ? 2 : 1,
+			.core = h->slot[p], .sockets = 1,
+			.cpu = node && node->seen ? hm_topology_cpu(&node->cores, h->slot[p]) : h->slot[p] };
 	}
 	return hm_placement_number_hosts(pl);
 }
 
-/* 1 if two processors of the list are on one host. */
-static int shares_a_host(const struct host_list *h)
+/* The benchmark and its arguments, after the launcher's command. */
+static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const struct host_list *h)
 {
-	for (int i = 1; i < h->n; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcmp(h->hosts[i], h->hosts[j]))
-				return 1;
-	return 0;
-}
-
-static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const struct host_list *h,
-		       const struct hm_launcher *l, const struct hm_placement *pl,
-		       const char *file, const char *platform, char **extra, int nextra)
-{
-	struct hm_launch x = { pl, file, NULL, cs->launcher_major, platform, cs->host_speed, 0 };
-
-	hm_mpirun_argv(a, l, x, cs->mpirun, extra, nextra);
 	hm_argv_add(a, cs->bench);
 	hm_argv_add(a, "--block-sizes");
 	hm_argv_add(a, cs->block_sizes);
@@ -181,7 +191,7 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 	hm_argv_addf(a, "--min-time=%g", cs->min_time);
 	hm_argv_addf(a, "--link-rounds=%d", cs->link_rounds);
 	hm_argv_add(a, "--shadow");
-	if (!cs->split && !cs->all_busy_only && shares_a_host(h))
+	if (!cs->split && !cs->all_busy_only && h->nr_hosts < h->n)
 		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
 	if (!cs->no_shapes)
 		hm_argv_add(a, "--shapes");    /* the kernel models of the simulator */
@@ -202,27 +212,33 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 	}
 }
 
-/* Fit, check that hetmap reads the result, write it. An exit code. */
-static int write_platform(const struct cal_setup *cs, const struct host_list *h, const cJSON *raw)
+/* Fit, record the nodes' topologies, check that hetmap reads the result,
+ * write it. An exit code. */
+static int write_platform(const struct cal_setup *cs, const struct host_list *h, const cJSON *raw,
+			  const struct hm_node_topologies *topo)
 {
 	struct hm_calibration_opts o = { cs->name, cs->tolerance, (const char *const *)h->names,
 					 (const char *const *)h->hosts, NULL, h->n, 0, !cs->split, NULL };
+	struct hm_host_ranks ranks = { (const char *const *)h->hosts, h->host_index, h->n };
 	struct hm_platform *check = NULL;
 	struct hm_error err;
 	char when[32], *text;
 	cJSON *plat;
-	int single_host = 1, ret;
+	int ret;
 	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(raw, "memory_bytes_rank0_host");
 
-	for (int i = 1; i < h->n; i++)
-		single_host &= !strcmp(h->hosts[i], h->hosts[0]);
 	/* memory is only known for the first host: share it when it is the only one */
-	if (single_host && cJSON_IsNumber(mem) && mem->valuedouble > 0)
+	if (h->nr_hosts == 1 && cJSON_IsNumber(mem) && mem->valuedouble > 0)
 		o.memory_per_proc = mem->valuedouble / h->n;
 	o.when = hm_utc_timestamp(when, sizeof(when));
 	hm_error_clear(&err);
 	if (!(plat = hm_calibration_platform(raw, &o, &err))) {
 		hm_cli_error("calibrate: the measurements cannot be used: %s: %s", err.path, err.msg);
+		return HM_EXIT_FAILURE;
+	}
+	if (topo && hm_node_topologies_record(topo, plat, &ranks)) {
+		hm_cli_error("calibrate: the processors do not fit the topologies read (out of memory?)");
+		cJSON_Delete(plat);
 		return HM_EXIT_FAILURE;
 	}
 	text = cJSON_Print(plat);
@@ -249,57 +265,165 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 	return ret;
 }
 
-static int calibrate(const struct cal_setup *cs, const struct host_list *h, char **extra, int nextra)
+/* Where a calibration's launches happen: one launch directory for all. */
+struct launch_site {
+	const struct cal_setup *cs;
+	const struct hm_launcher *l;
+	char **extra;
+	int nextra;
+	char dir[4096], file[4200], platform[4200];
+};
+
+/* Launch 'program' (its words) as the ranks of 'pl', each line of its
+ * output to on_line(ctx); 'what' names it in messages. An exit code. */
+static int launch(const struct launch_site *ls, const struct hm_placement *pl, const struct hm_argv *program,
+		  const char *what, void (*on_line)(const char *, void *), void *ctx)
 {
-	char dir[4096], file[4200], platform[4200], *line = NULL, *text = NULL;
-	const struct hm_launcher *l = hm_launcher_find(cs->launcher);
-	struct hm_placement pl;
-	struct hm_argv a = { 0 };
-	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, hm_calibration_raw_line, NULL, NULL, dir };
+	const struct cal_setup *cs = ls->cs;
+	struct hm_launch x = { .pl = pl, .file = ls->file, .major = cs->launcher_major,
+				.platform = ls->platform, .host_speed = cs->host_speed };
+	struct hm_spawn_opts so = { cs->timeout, 5, hm_rank_environment, NULL, on_line, NULL, ctx, ls->dir };
 	struct hm_spawn_result res;
+	struct hm_argv a = { 0 };
+	struct hm_error err;
+	char *text = ls->l->file_text(pl), *line = NULL;
+	int ret = HM_EXIT_FAILURE;
+
+	hm_error_clear(&err);
+	if (text && hm_write_file_atomic(ls->file, text, strlen(text), &err)) {
+		hm_cli_report(&err);
+		ret = HM_EXIT_OUTPUT;
+	} else if (text) {
+		hm_mpirun_argv(&a, ls->l, x, cs->mpirun, ls->extra, ls->nextra);
+		for (int i = 0; i < program->n; i++)
+			hm_argv_add(&a, program->v[i]);
+		if (!program->failed && !a.failed && (line = hm_argv_quoted(&a))) {
+			fprintf(stderr, "calibrate: %s\n", line);
+			ret = hm_mpirun_spawn("calibrate", what, a.v, &so, &res, cs->mpirun);
+		}
+	}
+	unlink(ls->file);
+	free(text);
+	free(line);
+	hm_argv_free(&a);
+	return ret;
+}
+
+/* Each host's cores as hwloc sees them there: hetmap-topology, one rank
+ * per host, through the launcher. An exit code (a host that did not
+ * answer is an error: its binding would be guessed). */
+static int read_topologies(const struct launch_site *ls, const struct host_list *h,
+			   struct hm_node_topologies *topo)
+{
+	struct hm_placement pl;
+	struct hm_argv program = { 0 };
+	char path[4096];
+	int ret, missing = 0;
+
+	if (hm_node_topologies_init(topo, h->nr_hosts, ls->cs->smt) ||
+	    placement_of(h, 0, NULL, 1, &pl))
+		return HM_EXIT_FAILURE;
+	hm_argv_add(&program, hm_sibling_program("hetmap-topology", path, sizeof(path)));
+	if (ls->cs->smt)
+		hm_argv_add(&program, "--smt");
+	ret = launch(ls, &pl, &program, "hetmap-topology", hm_node_topology_line, topo);
+	for (int i = 0; !ret && i < h->n; i++)
+		if (!h->slot[i] && !topo->node[h->host_index[i]].seen) {
+			hm_cli_error("calibrate: %s: no topology from hetmap-topology (is %s installed there?)",
+				     h->hosts[i], path);
+			missing++;
+		}
+	if (missing)
+		ret = HM_EXIT_JOB_FAILED;
+	if (ret)
+		hm_cli_error("calibrate: the hosts' topologies were not read (without them, --no-topology "
+			     "assumes core j of a host is its CPU j)");
+	free(pl.ranks);
+	hm_argv_free(&program);
+	return ret;
+}
+
+/* Measure no more processes on a host than the cores hwloc finds allowed
+ * there (the host list's count may be CPUs, that is hardware threads, or
+ * more than a cgroup leaves): drop the rest, say so. */
+static void fit_to_topologies(struct host_list *h, const struct hm_node_topologies *topo)
+{
+	int kept = 0;
+
+	for (int i = 0; i < h->n; i++) {
+		const struct hm_node_topology *node = &topo->node[h->host_index[i]];
+		int given = 0;
+
+		if (h->slot[i] < node->cores.cores) {
+			h->names[kept] = h->names[i], h->hosts[kept] = h->hosts[i];
+			h->slot[kept] = h->slot[i], h->host_index[kept++] = h->host_index[i];
+			continue;
+		}
+		free(h->names[i]);
+		if (h->slot[i] == node->cores.cores) {
+			const char *unit = topo->threads_as_cores ? "hardware thread" : "core";
+
+			for (int j = i; j < h->n && h->host_index[j] == h->host_index[i]; j++)
+				given++;
+			fprintf(stderr, "calibrate: %s: %d processes listed, but hwloc finds %d %s%s allowed there "
+				"(CPUs %s): measuring %d%s\n", h->hosts[i], node->cores.cores + given,
+				node->cores.cores, unit, node->cores.cores > 1 ? "s" : "", node->cores.allowed,
+				node->cores.cores, node->cores.threads_per_core > 1 && !topo->threads_as_cores ?
+				" (--smt: one per hardware thread)" : "");
+		}
+	}
+	h->n = kept;
+}
+
+static int calibrate(const struct cal_setup *cs, struct host_list *h, char **extra, int nextra)
+{
+	struct launch_site ls = { cs, hm_launcher_find(cs->launcher), extra, nextra, "", "", "" };
+	struct hm_node_topologies topo = { 0 }, *known = NULL;
+	struct hm_placement pl = { 0 };
+	struct hm_argv program = { 0 };
 	struct hm_error err;
 	cJSON *raw = NULL;
 	int ret;
 
-	if ((ret = hm_mpirun_temp_dir("calibrate", dir, sizeof(dir))))
+	if ((ret = hm_mpirun_temp_dir("calibrate", ls.dir, sizeof(ls.dir))))
 		return ret;
-	snprintf(file, sizeof(file), "%s/%s", dir, l->file_name);
-	snprintf(platform, sizeof(platform), "%s/%s", dir, l->platform_file ? l->platform_file : "");
+	snprintf(ls.file, sizeof(ls.file), "%s/%s", ls.dir, ls.l->file_name);
+	snprintf(ls.platform, sizeof(ls.platform), "%s/%s", ls.dir, ls.l->platform_file ? ls.l->platform_file : "");
 	hm_error_clear(&err);
-	if (placement_of(h, l->platform_file != NULL, &pl) || !(text = l->file_text(&pl))) {
-		ret = HM_EXIT_FAILURE;
-		goto out;
-	}
-	if (hm_write_file_atomic(file, text, strlen(text), &err) ||
-	    (l->platform_file && hm_write_file_atomic(platform, cs->platform_xml, strlen(cs->platform_xml), &err))) {
+	if (ls.l->platform_file && hm_write_file_atomic(ls.platform, cs->platform_xml, strlen(cs->platform_xml), &err)) {
 		hm_cli_report(&err);
 		ret = HM_EXIT_OUTPUT;
 		goto out;
 	}
-	bench_argv(&a, cs, h, l, &pl, file, platform, extra, nextra);
-	if (a.failed || !(line = hm_argv_quoted(&a))) {
+	/* a simulator's hosts have no hardware to read */
+	if (!ls.l->platform_file && !cs->no_topology) {
+		if ((ret = read_topologies(&ls, h, &topo)))
+			goto out;
+		known = &topo;
+		hm_node_topologies_describe(known, &(struct hm_host_ranks){ (const char *const *)h->hosts,
+									   h->host_index, h->n });
+		fit_to_topologies(h, known);
+	}
+	bench_argv(&program, cs, h);
+	if (placement_of(h, ls.l->platform_file != NULL, known, 0, &pl)) {
 		ret = HM_EXIT_FAILURE;
 		goto out;
 	}
-	fprintf(stderr, "calibrate: %s\n", line);
-	so.ctx = &raw;
-	ret = hm_mpirun_spawn("calibrate", "the benchmark", a.v, &so, &res, cs->mpirun);
+	ret = launch(&ls, &pl, &program, "the benchmark", hm_calibration_raw_line, &raw);
 	if (!ret && !raw) {
 		hm_cli_error("calibrate: the benchmark printed no measurements");
 		ret = HM_EXIT_JOB_FAILED;
 	}
 	if (!ret)
-		ret = write_platform(cs, h, raw);
+		ret = write_platform(cs, h, raw, known);
 out:
 	cJSON_Delete(raw);
-	unlink(file);
-	if (l->platform_file)
-		unlink(platform);
-	rmdir(dir);
-	free(text);
-	free(line);
+	if (ls.l->platform_file)
+		unlink(ls.platform);
+	rmdir(ls.dir);
 	free(pl.ranks);
-	hm_argv_free(&a);
+	hm_argv_free(&program);
+	hm_node_topologies_release(&topo);
 	return ret;
 }
 
@@ -389,8 +513,9 @@ static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **f
 
 int cmd_calibrate(int argc, char **argv)
 {
-	struct cal_setup cs = { NULL, NULL, "calibrated", "16,32,64,128,256", NULL, NULL,
-				HM_DEFAULT_LAUNCHER, NULL, NULL, 0, NULL, 1024, 5, 0, 0.20, 600, 0.2, 0, 0, 0, 0 };
+	struct cal_setup cs = { .name = "calibrated", .block_sizes = "16,32,64,128,256",
+				.launcher = HM_DEFAULT_LAUNCHER, .rows = 1024, .repeat = 5, .tolerance = 0.20,
+				.timeout = 600, .min_time = 0.2 };
 	char *sim_hosts = NULL, *found_hosts = NULL;
 	const char *hostfile = NULL;
 	struct host_list h;
@@ -425,6 +550,8 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
 			{ 0, "all-busy-only", HM_OPT_FLAG, &cs.all_busy_only, NULL, "measure with every core busy only: no busy-cores scale (faster)", 0, 0 },
 			{ 0, "no-shapes", HM_OPT_FLAG, &cs.no_shapes, NULL, "do not time kernel shapes: no kernel models for the simulator's modeled kernels (faster)", 0, 0 },
+			{ 0, "smt", HM_OPT_FLAG, &cs.smt, NULL, "a process per hardware thread: every thread of a core counts as a core", 0, 0 },
+			{ 0, "no-topology", HM_OPT_FLAG, &cs.no_topology, NULL, "do not read the nodes' topologies with hwloc: core j of a host is taken to be its CPU j", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 
@@ -440,6 +567,11 @@ int cmd_calibrate(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	if (!l->platform_file && (cs.platform || cs.host_speed_text)) {
 		hm_cli_error("calibrate: -p and --host-speed are for a simulator (--launcher smpi)");
+		return HM_EXIT_USAGE;
+	}
+	if (cs.smt && (cs.no_topology || l->platform_file)) {
+		hm_cli_error("calibrate: --smt counts the hardware threads hwloc reads on each node: not with %s",
+			     cs.no_topology ? "--no-topology" : "a simulator");
 		return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);

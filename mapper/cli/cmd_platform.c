@@ -57,19 +57,45 @@ static void show_types(const struct hm_platform *p)
 	}
 }
 
+/* The first CPU of each core, runs of consecutive numbers as "a-b", into
+ * buf; "..." ends a list that does not fit. */
+static void first_cpus(const struct hm_topology *t, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int j = 0; j < t->cores; j++) {
+		int lo = hm_topology_cpu(t, j), k = j;
+		char item[32];
+
+		while (k + 1 < t->cores && hm_topology_cpu(t, k + 1) == hm_topology_cpu(t, k) + 1)
+			k++;
+		snprintf(item, sizeof(item), k > j ? "%s%d-%d" : "%s%d", j ? "," : "", lo, hm_topology_cpu(t, k));
+		if (len + strlen(item) + 4 >= size) {
+			snprintf(buf + len, size - len, ",...");
+			return;
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s", item);
+		j = k;
+	}
+}
+
 static void show_processors(const struct hm_platform *p)
 {
 	int i;
 
-	printf("processors:\n  %-12s %-16s %-10s %5s %12s\n", "name", "host", "type", "cores", "memory");
+	printf("processors:\n  %-12s %-16s %-10s %5s %7s %12s  %s\n", "name", "host", "type", "cores",
+	       "sockets", "memory", "CPUs (each core's first)");
 	for (i = 0; i < p->nr_procs; i++) {
 		const struct hm_processor *pr = &p->procs[i];
-		char mem[32] = "-";
+		char mem[32] = "-", cpus[48] = "-";
 
 		if (pr->memory > 0)
 			snprintf(mem, sizeof(mem), "%.3g GiB", pr->memory / 1073741824.0);
-		printf("  %-12s %-16s %-10s %5d %12s\n", pr->name, pr->host,
-		       p->types[pr->type].name, pr->cores, mem);
+		if (pr->topology)
+			first_cpus(pr->topology, cpus, sizeof(cpus));
+		printf("  %-12s %-16s %-10s %5d %7d %12s  %s\n", pr->name, pr->host,
+		       p->types[pr->type].name, pr->cores, pr->sockets, mem, cpus);
 	}
 }
 

@@ -495,6 +495,8 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 	    (ret = hm_sim_setup("run", &rs->sim, rs->platform, pl, rs->dry_run, &xml, &rs->host_speed)))
 		return ret;
 	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
+	if (rs->no_check)
+		rq.binder = NULL;       /* no probe: the launcher binds as it can */
 	hm_sim_request(&rq, &rs->sim, l, xml, rs->host_speed);
 	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
 	if (rs->keep_dir)
@@ -579,7 +581,7 @@ int cmd_run(int argc, char **argv)
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
 			HM_SIM_OPTIONS(rs.sim),
-			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe", 0, 0 },
+			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe (which also binds them where the launcher cannot name each host's cores)", 0, 0 },
 			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },
 			HM_OPT_TABLE_END,
 		};

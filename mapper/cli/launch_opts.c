@@ -24,4 +24,9 @@ void hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *l
 		rq->inputs[i] = lo->inputs.v[i];
 	rq->ninputs = lo->inputs.n;
 	rq->column_major = lo->grid_order ? !strcmp(lo->grid_order, "column") : -1;
+	{
+		static char probe[4096];        /* one launch a process */
+
+		rq->binder = hm_sibling_program("hetmap-probe", probe, sizeof(probe));
+	}
 }

@@ -18,7 +18,8 @@ enum { MAX_TEMPLATE_BYTES = 1 << 20 };
 /* Names the launch directory keeps for itself. */
 static int reserved_name(const struct hm_job *j, const char *name)
 {
-	return !strcmp(name, "plan.json") || !strcmp(name, "run.sh") || !strcmp(name, j->l->file_name);
+	return !strcmp(name, "plan.json") || !strcmp(name, "run.sh") || !strcmp(name, j->l->file_name) ||
+	       !strcmp(name, HM_RANK_CPUS_FILE);
 }
 
 static int bad_file_name(const char *name)
@@ -197,6 +198,20 @@ static void modeled_kernels(struct hm_job *j, const struct hm_job_request *rq)
 	j->modeled_kernels = 1;
 }
 
+/* A launcher that binds by one CPU list for every host cannot name the
+ * cores of hosts whose lists differ: then each rank binds itself, started
+ * through the binder, to its line of HM_RANK_CPUS_FILE. */
+static int bind_ranks_themselves(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
+{
+	char map[8192];
+
+	if (!rq->binder || j->l->binds != HM_BINDS_ONE_LIST || hm_common_core_map(j->pl, map, sizeof(map)))
+		return 0;
+	j->binder = rq->binder;
+	hm_argv_addf(&j->env, "%s=%s/%s", HM_RANK_CPUS_VARIABLE, j->dir, HM_RANK_CPUS_FILE);
+	return add_file(j, HM_RANK_CPUS_FILE, hm_rank_cpus_text(j->pl), "the ranks' CPUs", err);
+}
+
 int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
 {
 	struct hm_run_values v = { rq->pl, rq->seed, NULL };
@@ -254,6 +269,8 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 		if (add_file(j, j->l->platform_file, text, "the simulated platform", err))
 			goto fail;
 	}
+	if (bind_ranks_themselves(j, rq, err))
+		goto fail;
 	if (j->env.failed || j->launcher_args.failed) {
 		hm_error_set(err, "out of memory");
 		goto fail;
@@ -272,7 +289,8 @@ static void launcher_command(const struct hm_job *j, struct hm_argv *a)
 {
 	char file[4400], platform[4400];
 	struct hm_launch x = { j->pl, file, (const char *const *)j->env.v, j->launcher_major,
-			       j->l->platform_file ? platform : NULL, j->host_speed, j->shared_malloc_bytes };
+			       j->l->platform_file ? platform : NULL, j->host_speed, j->shared_malloc_bytes,
+			       j->binder != NULL };
 
 	snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
 	if (j->l->platform_file)
@@ -286,8 +304,8 @@ static void launcher_command(const struct hm_job *j, struct hm_argv *a)
 void hm_job_command(const struct hm_job *j, const char *probe, struct hm_argv *a)
 {
 	launcher_command(j, a);
-	if (probe)
-		hm_argv_add(a, probe);
+	if (probe || j->binder)
+		hm_argv_add(a, probe ? probe : j->binder);
 	for (int i = 0; i < j->program.n; i++)
 		hm_argv_add(a, j->program.v[i]);
 }
@@ -340,15 +358,14 @@ static void script_word(struct hm_text *t, const char *dir, const char *w)
 	free(q);
 }
 
-/* run.sh: the command, from wherever the directory is; no probe. */
+/* run.sh: the command, from wherever the directory is; no probe, unless
+ * the ranks bind themselves through it. */
 static char *script_text(const struct hm_job *j)
 {
 	struct hm_text t = { 0 };
 	struct hm_argv a = { 0 };
 
-	launcher_command(j, &a);
-	for (int i = 0; i < j->program.n; i++)
-		hm_argv_add(&a, j->program.v[i]);
+	hm_job_command(j, NULL, &a);
 	hm_text_addf(&t, "#!/bin/sh\n"
 		     "# Written by hetmap: run the plan in plan.json (%s, n = %ld, b = %d, %d x %d,\n"
 		     "# %d processes) with launcher '%s'%s, program profile '%s'.\n"

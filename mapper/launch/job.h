@@ -7,6 +7,7 @@
  *   plan.json      the plan
  *   rankfile ...   the launcher's file (launcher.h)
  *   LU.dat ...     input files: the profile's and --input's, rendered
+ *   rank-cpus      each rank's CPUs, where the ranks bind themselves
  *   run.sh         the command, executable, runnable from wherever the
  *                  directory is copied (files are found beside it)
  *
@@ -40,6 +41,10 @@ struct hm_job_request {
 	const char *platform_text;      /* simulators: the simulated platform (launcher.h) */
 	double host_speed;              /* simulators: this machine's core, flop/s */
 	int modeled_kernels;            /* simulators: the platform models the kernels */
+	/* hetmap-probe's path: where the launcher binds by one CPU list and the
+	 * hosts need different ones, each rank binds itself through it to the
+	 * CPUs of HM_RANK_CPUS_FILE (NULL: the launcher chooses instead) */
+	const char *binder;
 };
 
 struct hm_job_input {
@@ -56,12 +61,14 @@ struct hm_job {
 	struct hm_argv program;         /* rendered */
 	struct hm_argv env;             /* every rank's "NAME=VALUE" */
 	struct hm_argv launcher_args;
-	struct hm_job_input inputs[HM_MAX_INPUTS + 2];  /* + the profile's, a simulated platform */
+	struct hm_job_input inputs[HM_MAX_INPUTS + 3];  /* + the profile's, a simulated platform,
+							 * the ranks' CPUs */
 	int ninputs;
 	int made_dir;                   /* the directory was made for this job */
 	double host_speed;              /* simulators */
 	int modeled_kernels;            /* simulators: kernels modeled, memory shared */
 	double shared_malloc_bytes;     /* simulators: SMPI shares allocations this big; 0 none */
+	const char *binder;             /* each rank starts through it to bind itself, or NULL */
 };
 
 /* Resolve the profile, render arguments and inputs, make the directory.
@@ -71,7 +78,8 @@ enum { HM_JOB_BAD_REQUEST = -1, HM_JOB_NO_DIR = -2 };
 int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err);
 
 /* The whole command: launcher program, its options, the user's launcher
- * options, 'probe' (hetmap-probe's path, or NULL) and the program. The
+ * options, 'probe' (hetmap-probe's path, or NULL; the binder anyway when
+ * ranks bind themselves) and the program. The
  * launcher file and anything else under the job's directory are named
  * by absolute paths. */
 void hm_job_command(const struct hm_job *j, const char *probe, struct hm_argv *a);

@@ -14,7 +14,10 @@
  * would oversubscribe it behind its back. */
 const char *const hm_rank_environment[] = { "OPENBLAS_NUM_THREADS=1", NULL };
 
-/* Open MPI rankfile: "rank k=HOST slot=CORE", one core per rank. */
+/* Open MPI rankfile: "rank k=HOST slot=CORE", one core per rank, CORE the
+ * core's hwloc logical index among those the node allows (Open MPI 4.1:
+ * wrappers/README.md, "Binding"), which is what the placement's 'core'
+ * is; a hardware thread's with threads counted as cores. */
 static char *rankfile_text(const struct hm_placement *pl)
 {
 	struct hm_text t = { 0 };
@@ -68,6 +71,24 @@ static char *simulated_hostfile_text(const struct hm_placement *pl)
 	return runs_text(pl, 1);
 }
 
+char *hm_rank_cpus_text(const struct hm_placement *pl)
+{
+	struct hm_text t = { 0 };
+
+	for (int k = 0; k < pl->D; k++) {
+		const struct hm_rank_place *r = &pl->ranks[k];
+		const struct hm_topology *c = r->topology;
+		int own = r->core - r->slot;
+
+		if (!c)
+			hm_text_addf(&t, "%d", r->cpu);
+		for (int i = c ? c->first[own] : 0; c && i < c->first[own + 1]; i++)
+			hm_text_addf(&t, "%s%d", i > c->first[own] ? "," : "", c->cpus[i]);
+		hm_text_addf(&t, "\n");
+	}
+	return hm_text_done(&t);
+}
+
 const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size)
 {
 	int *seen = calloc((size_t)pl->nr_hosts, sizeof(int)), *core = malloc((size_t)pl->D * sizeof(int));
@@ -78,8 +99,8 @@ const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t 
 		int j = seen[pl->ranks[k].host_id]++;   /* the host's j-th rank */
 
 		if (j == longest)
-			core[longest++] = pl->ranks[k].core;
-		else if (core[j] != pl->ranks[k].core)
+			core[longest++] = pl->ranks[k].cpu;
+		else if (core[j] != pl->ranks[k].cpu)
 			ok = 0;
 	}
 	for (int j = 0; j < longest && ok; j++) {
@@ -136,8 +157,9 @@ static void openmpi_options(struct hm_argv *a, const struct hm_launch *x)
 		const char *name = strrchr(x->file, '/');
 
 		hm_argv_add(a, "--map-by");
-		hm_argv_addf(a, "rankfile:file=%s%s", name ? name + 1 : x->file,
-			     x->pl->oversubscribed ? ":OVERSUBSCRIBE" : "");
+		hm_argv_addf(a, "rankfile:file=%s%s%s", name ? name + 1 : x->file,
+			     x->pl->oversubscribed ? ":OVERSUBSCRIBE" : "",
+			     x->pl->threads_as_cores ? ":HWTCPUS" : "");
 		if (x->pl->oversubscribed) {
 			hm_argv_add(a, "--bind-to");
 			hm_argv_add(a, "core:overload-allowed");
@@ -147,6 +169,8 @@ static void openmpi_options(struct hm_argv *a, const struct hm_launch *x)
 		hm_argv_add(a, x->file);
 		if (x->pl->oversubscribed)
 			hm_argv_add(a, "--oversubscribe");
+		if (x->pl->threads_as_cores)
+			hm_argv_add(a, "--use-hwthread-cpus");  /* slots name hardware threads */
 	}
 	openmpi_tail(a, x);
 }
@@ -161,11 +185,12 @@ static void openmpi_seq_options(struct hm_argv *a, const struct hm_launch *x)
 		hm_argv_add(a, "--map-by");
 		hm_argv_add(a, x->pl->oversubscribed ? "seq:OVERSUBSCRIBE" : "seq");
 	} else {
+		/* each line is a slot, so stacked ranks need no --oversubscribe
+		 * (with it, 4.1.4's mpirun crashed at its end on the local host:
+		 * wrappers/README.md); mpi_yield_when_idle keeps them yielding */
 		hm_argv_add(a, "--mca");
 		hm_argv_add(a, "rmaps");
 		hm_argv_add(a, "seq");
-		if (x->pl->oversubscribed)
-			hm_argv_add(a, "--oversubscribe");
 	}
 	openmpi_tail(a, x);
 }
@@ -179,39 +204,43 @@ static void file_and_ranks(struct hm_argv *a, const char *flag, const struct hm_
 	hm_argv_addf(a, "%d", x->pl->D);
 }
 
+/* The binding words of a launcher that binds by one CPU list for every
+ * host, each form split at blanks: 'list' followed by the list when the
+ * hosts agree on one, else 'none' when the ranks bind
+ * themselves, else 'own' (the launcher chooses; the placement check
+ * records what it chose). */
+static void one_list_binding(struct hm_argv *a, const struct hm_launch *x, const char *list, const char *none,
+			     const char *own)
+{
+	char map[8192], words[8300];
+	const char *cpus = hm_common_core_map(x->pl, map, sizeof(map));
+
+	if (cpus)
+		snprintf(words, sizeof(words), "%s%s", list, cpus);
+	hm_argv_split(a, cpus ? words : x->ranks_bind_themselves ? none : own);
+}
+
 /* Hydra: -bind-to user:LIST binds the j-th local rank of every host to
- * LIST[j]; when hosts need different lists, -bind-to core lets Hydra
- * choose (the placement check then records it). Nothing in MPICH 4.0's
- * ch4:ucx stops a waiting rank from spinning (wrappers/README.md). */
+ * LIST[j]. Nothing in MPICH 4.0's ch4:ucx stops a waiting rank from
+ * spinning (wrappers/README.md). */
 static void mpich_options(struct hm_argv *a, const struct hm_launch *x)
 {
-	char map[8192];
-	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
-
 	file_and_ranks(a, "-f", x);
-	hm_argv_add(a, "-bind-to");
-	if (list)
-		hm_argv_addf(a, "user:%s", list);
-	else
-		hm_argv_add(a, "core");
+	one_list_binding(a, x, "-bind-to user:", "-bind-to none", "-bind-to core");
 	env_genv(a, x);
 }
 
 /* srun inside an allocation: SLURM_HOSTFILE (set by the caller) lists
- * the host of each rank; --overcommit where ranks outnumber CPUs. */
+ * the host of each rank; map_cpu binds the j-th task of every node;
+ * --overcommit where ranks outnumber CPUs. */
 static void slurm_options(struct hm_argv *a, const struct hm_launch *x)
 {
-	char map[8192];
-	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
 	struct hm_text exports = { 0 };
 
 	hm_argv_add(a, "--distribution=arbitrary");
 	hm_argv_add(a, "-n");
 	hm_argv_addf(a, "%d", x->pl->D);
-	if (list)
-		hm_argv_addf(a, "--cpu-bind=map_cpu:%s", list);
-	else
-		hm_argv_add(a, "--cpu-bind=cores");
+	one_list_binding(a, x, "--cpu-bind=map_cpu:", "--cpu-bind=none", "--cpu-bind=cores");
 	if (x->pl->oversubscribed)
 		hm_argv_add(a, "--overcommit");
 	hm_text_addf(&exports, "--export=ALL");
@@ -230,15 +259,8 @@ static void slurm_options(struct hm_argv *a, const struct hm_launch *x)
  * ranks sleep where they share cores. */
 static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
 {
-	char map[8192];
-	const char *list = hm_common_core_map(x->pl, map, sizeof(map));
-
 	file_and_ranks(a, "-machinefile", x);
-	if (list) {
-		hm_argv_add(a, "-genv");
-		hm_argv_add(a, "I_MPI_PIN_PROCESSOR_LIST");
-		hm_argv_add(a, list);
-	}
+	one_list_binding(a, x, "-genv I_MPI_PIN_PROCESSOR_LIST ", "-genv I_MPI_PIN 0", "");
 	if (x->pl->oversubscribed) {
 		hm_argv_add(a, "-genv");
 		hm_argv_add(a, "I_MPI_WAIT_MODE");
@@ -287,19 +309,21 @@ static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
 
 static const struct hm_launcher launchers[] = {
 	{ "openmpi", "rankfile", "Open MPI 4/5 rankfile: each rank bound to its core",
-	  1, 1, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, rankfile_text, openmpi_options },
+	  1, HM_BINDS_PER_RANK, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL,
+	  rankfile_text, openmpi_options },
 	{ "openmpi-seq", "seqfile", "Open MPI sequential mapper, one host per rank; no core binding",
-	  1, 0, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, host_per_rank_text,
+	  1, HM_BINDS_NONE, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, host_per_rank_text,
 	  openmpi_seq_options },
 	{ "mpich", "machinefile", "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
-	  1, 1, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, "", NULL, machinefile_text,
+	  1, HM_BINDS_ONE_LIST, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, "", NULL, machinefile_text,
 	  mpich_options },
 	{ "slurm", "hostfile", "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
-	  1, 1, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", "", NULL, host_per_rank_text, slurm_options },
+	  1, HM_BINDS_ONE_LIST, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", "", NULL, host_per_rank_text,
+	  slurm_options },
 	{ "intelmpi", "machinefile", "Intel MPI -machinefile (host:n lines) and pinning; files only",
-	  0, 1, "mpirun", NULL, NULL, NULL, "", NULL, machinefile_text, intelmpi_options },
+	  0, HM_BINDS_ONE_LIST, "mpirun", NULL, NULL, NULL, "", NULL, machinefile_text, intelmpi_options },
 	{ "smpi", "hostfile", "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
-	  1, 0, "smpirun", "SimGrid", "libsimgrid-dev", NULL, "-smpi", "platform.xml",
+	  1, HM_BINDS_NONE, "smpirun", "SimGrid", "libsimgrid-dev", NULL, "-smpi", "platform.xml",
 	  simulated_hostfile_text, smpi_options },
 };
 #define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))

@@ -19,14 +19,30 @@ struct hm_launch {
 	const char *platform;           /* simulators: the platform file's path */
 	double host_speed;              /* simulators: this machine's core, flop/s */
 	double shared_malloc_bytes;     /* simulators: share allocations this big; 0 none */
+	int ranks_bind_themselves;      /* hetmap-probe binds each rank (HM_RANK_CPUS_VARIABLE):
+					 * the launcher binds none */
 };
+
+/* How a launcher binds ranks to cores. */
+enum hm_binding {
+	HM_BINDS_NONE,          /* not at all */
+	HM_BINDS_PER_RANK,      /* its file names each rank's core (Open MPI's rankfile) */
+	HM_BINDS_ONE_LIST,      /* one CPU list for every host (hm_common_core_map); where
+				 * hosts need different lists, the ranks bind themselves */
+};
+
+/* Where hosts need different CPU lists, each rank's CPUs are line k of
+ * this file in the launch directory, which hetmap-probe reads from the
+ * variable's path and binds itself to (wrappers/rank_probe.c). */
+#define HM_RANK_CPUS_FILE "rank-cpus"
+#define HM_RANK_CPUS_VARIABLE "HETMAP_RANK_CPUS"
 
 struct hm_launcher {
 	const char *name;               /* "openmpi", "mpich", ... */
 	const char *file_name;          /* written in the launch directory */
 	const char *summary;
 	int runs;                       /* 'hetmap run' drives it (else files only) */
-	int binds;                      /* it binds each rank to one core */
+	enum hm_binding binds;
 	const char *programs;           /* launcher programs tried in order, space-separated */
 	const char *version_mark;       /* what 'PROGRAM --version' prints ("A|B": either), or NULL */
 	const char *package;            /* the Debian package that has it (for messages) */
@@ -53,10 +69,14 @@ const struct hm_launcher *hm_launcher_find(const char *name);
  * drives when 'runnable_only'); for help texts and messages. */
 const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size);
 
-/* The one core list "c0,c1,..." such that the j-th rank placed on any
- * host is bound to core c_j, into buf; NULL when hosts disagree (then
- * only per-rank files can say it). MPICH, Slurm and Intel MPI bind by
- * such a list. */
+/* The text of HM_RANK_CPUS_FILE: line k the CPUs of rank k's core
+ * ("2,10"; malloc'd, NULL when out of memory). */
+char *hm_rank_cpus_text(const struct hm_placement *pl);
+
+/* The one CPU list "c0,c1,..." such that the j-th rank placed on any
+ * host is bound to OS CPU c_j (the ranks' 'cpu'), into buf; NULL when
+ * hosts disagree (then only per-rank files can say it). MPICH, Slurm and
+ * Intel MPI bind by such a list, in the operating system's numbers. */
 const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size);
 
 #endif /* HM_LAUNCHER_H */

@@ -20,6 +20,9 @@
 
 void hm_placement_release(struct hm_placement *pl)
 {
+	for (int i = 0; i < pl->nr_topologies; i++)
+		hm_topology_release(&pl->topologies[i]);
+	free(pl->topologies);
 	free(pl->ranks);
 	cJSON_Delete(pl->owner);
 	memset(pl, 0, sizeof(*pl));
@@ -80,10 +83,38 @@ static int load_decision(struct hm_placement *pl, const cJSON *plan, struct hm_e
 	return 0;
 }
 
+/* An entry's core_cpus (and threads_as_cores), when given, into topo;
+ * 'first': the plan's first entry, which sets whether Open MPI numbers
+ * cores or hardware threads, for the whole job. */
+static int load_core_cpus(struct hm_placement *pl, const cJSON *e, const char *where, int cores, int first,
+			  struct hm_topology *topo, struct hm_error *err)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(e, "core_cpus");
+	const cJSON *as_cores = cJSON_GetObjectItemCaseSensitive(e, "threads_as_cores");
+	char sub[96];
+
+	if (as_cores && !cJSON_IsBool(as_cores))
+		return hm_error_at(err, where, "'threads_as_cores' must be true or false");
+	if (as_cores && !list)
+		return hm_error_at(err, where, "'threads_as_cores' without 'core_cpus'");
+	if (!first && pl->threads_as_cores != cJSON_IsTrue(as_cores))
+		return hm_error_at(err, where, "processes on cores and on hardware threads "
+				   "('threads_as_cores') cannot be launched together");
+	pl->threads_as_cores = cJSON_IsTrue(as_cores);
+	if (!list)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.core_cpus", where);
+	if (hm_topology_read_core_cpus(list, sub, cores, topo, err))
+		return -1;
+	topo->threads_as_cores = pl->threads_as_cores;
+	return 0;
+}
+
 /* plan.processes: one entry per used processor. Fills 'procs' (an array
- * of the same length) with processor, host, slot, cores and count. */
-static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *counts,
-			  struct hm_error *err)
+ * of the same length) with processor, host, slot, cores, count and the
+ * cores' CPUs (pl->topologies). */
+static int load_processes(struct hm_placement *pl, const cJSON *list, struct hm_rank_place *procs,
+			  int *counts, struct hm_error *err)
 {
 	const cJSON *e;
 	int i = 0;
@@ -107,6 +138,10 @@ static int load_processes(const cJSON *list, struct hm_rank_place *procs, int *c
 			return -1;
 		if (cores % sockets)
 			return hm_error_at(err, where, "%ld sockets do not divide the %ld cores", sockets, cores);
+		if (load_core_cpus(pl, e, where, (int)cores, i == 0, &pl->topologies[i], err))
+			return -1;
+		pl->nr_topologies = i + 1;
+		procs[i].topology = pl->topologies[i].cores ? &pl->topologies[i] : NULL;
 		procs[i].slot = (int)slot;
 		procs[i].cores = (int)cores;
 		procs[i].sockets = (int)sockets;
@@ -213,10 +248,16 @@ static int load_ranks(struct hm_placement *pl, const cJSON *ranks, struct hm_ran
 			hm_error_at(err, where, "more ranks on '%s' than its count", e->valuestring);
 			goto out;
 		}
-		pl->ranks[k] = procs[j];
-		pl->ranks[k++].core = procs[j].slot + hm_spread_core((procs[j].stacked - 1 - left[j]) %
-								      procs[j].cores, procs[j].cores,
-								      procs[j].sockets);
+		{
+			/* its processor's q-th rank, on the processor's core 'own' */
+			int q = procs[j].stacked - 1 - left[j];
+			int own = hm_spread_core(q % procs[j].cores, procs[j].cores, procs[j].sockets);
+
+			pl->ranks[k] = procs[j];
+			pl->ranks[k].core = procs[j].slot + own;
+			pl->ranks[k++].cpu = procs[j].topology ? hm_topology_cpu(procs[j].topology, own)
+							       : procs[j].slot + own;
+		}
 		if (procs[j].stacked > procs[j].cores)
 			pl->oversubscribed = 1;
 	}
@@ -262,11 +303,12 @@ int hm_placement_from_plan(struct hm_placement *pl, const cJSON *doc, const char
 	procs = calloc((size_t)nprocs, sizeof(*procs));
 	left = calloc((size_t)nprocs, sizeof(int));
 	pl->ranks = calloc((size_t)pl->D, sizeof(*pl->ranks));
-	if (!procs || !left || !pl->ranks) {
+	pl->topologies = calloc((size_t)nprocs, sizeof(*pl->topologies));
+	if (!procs || !left || !pl->ranks || !pl->topologies) {
 		hm_error_set(err, "out of memory");
 		goto out;
 	}
-	if (load_processes(list, procs, left, err) ||
+	if (load_processes(pl, list, procs, left, err) ||
 	    load_ranks(pl, cJSON_GetObjectItemCaseSensitive(plan, "ranks"), procs, left, nprocs, err))
 		goto out;
 	if (hm_placement_number_hosts(pl)) {
@@ -277,10 +319,8 @@ int hm_placement_from_plan(struct hm_placement *pl, const cJSON *doc, const char
 out:
 	free(procs);
 	free(left);
-	if (ret) {
-		free(pl->ranks);
-		pl->ranks = NULL;
-	}
+	if (ret)
+		hm_placement_release(pl);
 	return ret;
 }
 

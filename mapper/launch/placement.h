@@ -11,6 +11,7 @@
 #include <cJSON.h>
 #include "models/util/error.h"
 #include "plan.h"
+#include "models/platform/topology.h"
 
 struct hm_rank_place {
 	const char *processor;  /* point into the placement's strings */
@@ -25,6 +26,10 @@ struct hm_rank_place {
 				 * spread over the sockets and share a core only when
 				 * they outnumber cores */
 	int sockets;            /* the cores are numbered socket by socket, cores / sockets each */
+	int cpu;                /* the OS CPU number of 'core' (its first hardware
+				 * thread): what Slurm, MPICH and Intel MPI bind by */
+	const struct hm_topology *topology;     /* the processor's cores as CPUs, or
+						 * NULL: 'cpu' is 'core' */
 };
 
 struct hm_placement {
@@ -35,9 +40,12 @@ struct hm_placement {
 	char method[32];
 	int oversubscribed;     /* some processor holds more processes than cores */
 	int column_major;       /* ranks fill the grid column by column (k at k mod r, k / r) */
+	int threads_as_cores;   /* the plan's cores are hardware threads (calibrate --smt) */
 	struct hm_rank_place *ranks;    /* D entries */
 	int nr_hosts;
 	cJSON *owner;           /* the plan document: keeps the strings alive */
+	struct hm_topology *topologies; /* one per process entry, those the ranks point to */
+	int nr_topologies;
 };
 
 /* From a search result: its plan document (hm_plan_json), read back.

@@ -45,6 +45,59 @@ int hm_placement_check_line(struct hm_placement_check *c, const char *line)
 	return 1;
 }
 
+/* The planned core's CPUs: its hardware threads, or the one CPU 'cpu'. */
+static const int *core_cpus(const struct hm_rank_place *r, int *n)
+{
+	const struct hm_topology *t = r->topology;
+	int own = r->core - r->slot;
+
+	if (!t) {
+		*n = 1;
+		return &r->cpu;
+	}
+	*n = t->first[own + 1] - t->first[own];
+	return t->cpus + t->first[own];
+}
+
+static int is_one_of(long cpu, const int *set, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (set[i] == cpu)
+			return 1;
+	return 0;
+}
+
+/* The CPU list a rank reported ("2,10" or "4-5") names CPUs of its
+ * planned core only, at least one: bound to the whole core (Open MPI) or
+ * to one of its hardware threads (the per-thread launchers). */
+static int on_planned_core(const char *list, const struct hm_rank_place *r)
+{
+	int n;
+	const int *set = core_cpus(r, &n);
+	const char *s = list;
+
+	if (!*s)
+		return 0;
+	while (*s) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (end == s)
+			return 0;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (hi < lo || hi - lo >= n)
+			return 0;
+		for (long cpu = lo; cpu <= hi; cpu++)
+			if (!is_one_of(cpu, set, n))
+				return 0;
+		if (*end && *end != ',')
+			return 0;
+		s = *end ? end + 1 : end;
+	}
+	return 1;
+}
+
 /* The planned host is the one seen, or both are this machine. */
 static int same_host(const char *planned, const char *seen, const char *here)
 {
@@ -54,19 +107,20 @@ static int same_host(const char *planned, const char *seen, const char *here)
 cJSON *hm_placement_check_json(const struct hm_placement_check *c)
 {
 	cJSON *o = cJSON_CreateObject(), *ranks = cJSON_CreateArray();
-	char here[256] = "", core[16];
+	char here[256] = "";
 	int all = c->reports == c->pl->D;
 
 	gethostname(here, sizeof(here) - 1);
 	for (int k = 0; k < c->pl->D; k++) {
 		const struct hm_rank_place *r = &c->pl->ranks[k];
 		cJSON *e = cJSON_CreateObject();
-		int host_ok = c->host[k] && same_host(r->host, c->host[k], here);
+		int host_ok = c->host[k] && same_host(r->host, c->host[k], here), n;
+		const int *planned = core_cpus(r, &n);
 
-		snprintf(core, sizeof(core), "%d", r->core);
 		cJSON_AddNumberToObject(e, "rank", k);
 		cJSON_AddStringToObject(e, "planned_host", r->host);
 		cJSON_AddNumberToObject(e, "planned_core", r->core);
+		cJSON_AddItemToObject(e, "planned_cpus", cJSON_CreateIntArray(planned, n));
 		if (c->host[k]) {
 			cJSON_AddStringToObject(e, "host", c->host[k]);
 			cJSON_AddStringToObject(e, "cpus", c->cpus[k]);
@@ -74,8 +128,10 @@ cJSON *hm_placement_check_json(const struct hm_placement_check *c)
 		cJSON_AddBoolToObject(e, "host_ok", host_ok);
 		all &= host_ok;
 		if (c->bound && c->cpus[k]) {
-			cJSON_AddBoolToObject(e, "core_ok", !strcmp(c->cpus[k], core));
-			all &= !strcmp(c->cpus[k], core);
+			int core_ok = on_planned_core(c->cpus[k], r);
+
+			cJSON_AddBoolToObject(e, "core_ok", core_ok);
+			all &= core_ok;
 		} else {
 			cJSON_AddNullToObject(e, "core_ok");
 		}

@@ -20,8 +20,9 @@ int hm_placement_check_init(struct hm_placement_check *c, const struct hm_placem
 /* Take one output line; 1 if it was a probe's. */
 int hm_placement_check_line(struct hm_placement_check *c, const char *line);
 /* {"as_planned": true|false, "reported": K, "ranks": [...]} (one entry
- * per rank: planned and seen host and core, host_ok, core_ok (null when
- * the launcher does not bind)); NULL when out of memory. */
+ * per rank: planned host, core and its OS CPUs, the host and CPUs seen,
+ * host_ok, core_ok: the CPUs seen are some of the planned core's, null
+ * when the launcher does not bind); NULL when out of memory. */
 cJSON *hm_placement_check_json(const struct hm_placement_check *c);
 void hm_placement_check_release(struct hm_placement_check *c);
 

@@ -75,6 +75,12 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 		cJSON_AddNumberToObject(e, "cores", p->procs[i].cores);
 		if (p->procs[i].sockets > 1)
 			cJSON_AddNumberToObject(e, "sockets", p->procs[i].sockets);
+		if (p->procs[i].topology) {
+			/* the launchers that bind by OS CPU numbers need them */
+			cJSON_AddItemToObject(e, "core_cpus", hm_topology_core_cpus_json(p->procs[i].topology));
+			if (p->procs[i].topology->threads_as_cores)
+				cJSON_AddTrueToObject(e, "threads_as_cores");
+		}
 		cJSON_AddItemToArray(procs, e);
 		for (k = 0; k < res->d[i]; k++)
 			cJSON_AddItemToArray(ranks, cJSON_CreateString(p->procs[i].name));

@@ -51,6 +51,9 @@ void hm_platform_free(struct hm_platform *p)
 	for (i = 0; p->procs && i < p->nr_procs; i++) {
 		free(p->procs[i].name);
 		free(p->procs[i].host);
+		if (p->procs[i].topology)
+			hm_topology_release(p->procs[i].topology);
+		free(p->procs[i].topology);
 	}
 	for (i = 0; p->rules && i < p->nr_rules; i++) {
 		free(p->rules[i].pattern[0]);

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include "models/util/error.h"
+#include "topology.h"
 #include "kernel_model.h"
 
 #define HM_MAX_PROCESSORS 100000   /* keeps per-pair work and memory bounded */
@@ -63,6 +64,8 @@ struct hm_processor {
 	int sockets;        /* >= 1, divides cores: its cores are numbered socket by socket
 			     * (cores / sockets each); launchers spread ranks over them */
 	double memory;      /* bytes usable by its processes, 0 = not given */
+	struct hm_topology *topology;   /* its cores' CPU numbers (topology.h), or NULL:
+					 * core j of the host is CPU j */
 };
 
 /* Where the two ends of a message are: the scope decides the link's cost

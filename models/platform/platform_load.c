@@ -425,7 +425,7 @@ static int load_processor(struct loader *ld, const cJSON *it, const char *path,
 			  struct hm_processor *pr)
 {
 	static const char *const keys[] = { "name", "host", "type", "cores", "sockets", "memory",
-					    NULL };
+					    "topology", NULL };
 	const cJSON *x;
 	char sub[512];
 	const char *s;
@@ -466,6 +466,12 @@ static int load_processor(struct loader *ld, const cJSON *it, const char *path,
 	if ((x = member(it, path, "memory", sub)) &&
 	    get_quantity(ld, x, sub, HM_UNIT_BYTES, 0, &pr->memory))
 		return -1;
+	if ((x = member(it, path, "topology", sub))) {
+		if (!(pr->topology = calloc(1, sizeof(*pr->topology))))
+			return hm_error_at(ld->err, sub, "out of memory");
+		if (hm_topology_read(x, sub, pr->cores, pr->topology, ld->err))
+			return -1;
+	}
 	return 0;
 }
 
