@@ -41,7 +41,7 @@ static const struct hm_usage usage = {
 	"node's type gets a busy_cores_scale (--all-busy-only skips this).\n"
 	"Links between processors get t_w_core, the same-processor t_w, when it is\n"
 	"below their t_w: processes sharing a core slow that part, not the wire.\n"
-	"First, one process per host reads the host's topology with hwloc\n"
+	"Before measuring, one process per host reads its topology with hwloc\n"
 	"(hetmap-topology, installed beside the benchmark): its allowed cores (not\n"
 	"hardware threads, unless --smt), packages, NUMA nodes. A host listed with\n"
 	"more processes than those cores is measured on its cores, one with fewer on\n"
