@@ -120,6 +120,10 @@ for a in rate:
         if a < b:
             tw = analysis.platform_link(net, a, b)[1]
             assert abs(tw / max(rate[a], rate[b]) - 1) < 0.2, (a, b, tw, net)' "$tmp/links4-cal.json" "$root/experiments"
+	check "each node's topology is its cpuset, as hwloc read it inside the node" python3 -c '
+import json, sys
+cpus = {p["host"]: p["topology"]["core_cpus"] for p in json.load(open(sys.argv[1]))["processors"]}
+assert cpus == {"tla": [[0]], "tlb": [[1]], "tlc": [[0]], "tld": [[1]]}, cpus' "$tmp/links4-cal.json"
 	# a crash after up: a fresh 'down' finds everything by name
 	expect 0 "" -- "$vc" down
 	check "no namespace left" test -z "$(ip netns list | grep hetmap-vc-)"
