@@ -24,38 +24,15 @@
  * synthetic description ("pack:2 core:4 pu:2"). Read by this program only
  * (unlike HWLOC_XMLFILE, which the MPI library in every rank would read
  * too), it describes a node hwloc cannot read, and gives the tests two
- * interleaved sockets or reserved cores. The rank comes from the
- * launcher's variables, as for hetmap-probe; HETMAP_HOST overrides the
- * host name. Exit 0, or 1 when hwloc cannot read the topology, 2 on a bad
+ * interleaved sockets or reserved cores. The rank and host name come
+ * from rank_identity.h (rank 0 outside a launcher). Exit 0, or 1 when hwloc cannot read the topology, 2 on a bad
  * option. */
 #include <hwloc.h>
+#include "rank_identity.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *const rank_variables[] = {
-	"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID", NULL
-};
-
-/* Only characters that need no JSON escaping pass into the line. */
-static void json_safe(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == '"' || *s == '\\' || (unsigned char)*s >= 0x7f)
-			*s = '?';
-}
-
-static const char *rank_of_process(void)
-{
-	for (int i = 0; rank_variables[i]; i++) {
-		const char *r = getenv(rank_variables[i]);
-
-		if (r && *r && strspn(r, "0123456789") == strlen(r) && strlen(r) < 10)
-			return r;
-	}
-	return "0";
-}
 
 /* The package that holds obj, by logical index; 0 without packages. */
 static unsigned package_of(hwloc_topology_t topo, hwloc_obj_t obj)
@@ -122,8 +99,8 @@ int main(int argc, char **argv)
 {
 	hwloc_topology_t topo;
 	hwloc_obj_type_t type;
-	char host[256] = "", *allowed = NULL;
-	const char *forced = getenv("HETMAP_HOST");
+	char host[256], *allowed = NULL;
+	const char *rank = hm_rank_of_process();
 	int smt = argc == 2 && !strcmp(argv[1], "--smt");
 
 	if (argc > 2 || (argc == 2 && !smt)) {
@@ -135,11 +112,7 @@ int main(int argc, char **argv)
 			getenv("HETMAP_TOPOLOGY") ? "HETMAP_TOPOLOGY" : "this node's topology");
 		return 1;
 	}
-	if (forced && *forced)
-		snprintf(host, sizeof(host), "%s", forced);
-	else
-		gethostname(host, sizeof(host) - 1);
-	json_safe(host);
+	hm_host_of_process(host, sizeof(host));
 	type = core_type(topo, smt);
 	if (hwloc_bitmap_list_asprintf(&allowed, hwloc_topology_get_allowed_cpuset(topo)) < 0) {
 		fprintf(stderr, "hetmap-topology: out of memory\n");
@@ -147,7 +120,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("hetmap-topology {\"rank\":%s,\"host\":\"%s\",\"packages\":%d,\"numa_nodes\":%d,"
-	       "\"threads_per_core\":%d,\"allowed\":\"%s\",", rank_of_process(), host,
+	       "\"threads_per_core\":%d,\"allowed\":\"%s\",", rank ? rank : "0", host,
 	       hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE), hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE),
 	       threads_per_core(topo, type), allowed);
 	print_cores(topo, type);

@@ -12,10 +12,8 @@
  * process really got (its host name and the CPUs it may run on), not
  * what the launcher meant to do.
  *
- * The rank comes from the variables the launchers set: Open MPI
- * (OMPI_COMM_WORLD_RANK), PMIx (PMIX_RANK), MPICH/Hydra and Intel MPI
- * (PMI_RANK), Slurm (SLURM_PROCID). HETMAP_HOST, when set, overrides the
- * host name (the emulated cluster's virtual nodes set it).
+ * The rank comes from the variables the launchers set, the host name from
+ * the system or HETMAP_HOST (rank_identity.h).
  *
  * With HETMAP_RANK_CPUS set to a file, the rank first binds itself to the
  * CPUs on line K of that file ("2,10": a core's hardware threads). hetmap
@@ -25,6 +23,7 @@
  * and the rank runs where the launcher put it, which the line reports. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "cpu_list.h"
+#include "rank_identity.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -32,18 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *const rank_variables[] = {
-	"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID", NULL
-};
-
-/* Only characters that need no JSON escaping pass into the line. */
-static void json_safe(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == '"' || *s == '\\' || (unsigned char)*s >= 0x7f)
-			*s = '?';
-}
 
 /* Line 'rank' of 'path' as a CPU set; 0, or -1 (errno or EINVAL). */
 static int read_cpus(const char *path, long rank, cpu_set_t *set)
@@ -91,22 +78,14 @@ static void bind_as_planned(const char *rank)
 
 int main(int argc, char **argv)
 {
-	char host[256] = "", cpus[1024];
-	const char *rank = NULL, *forced = getenv("HETMAP_HOST");
+	char host[256], cpus[1024];
+	const char *rank = hm_rank_of_process();
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: hetmap-probe PROGRAM [ARGS...]\n");
 		return 127;
 	}
-	for (int i = 0; rank_variables[i] && !rank; i++)
-		rank = getenv(rank_variables[i]);
-	if (forced && *forced)
-		snprintf(host, sizeof(host), "%s", forced);
-	else
-		gethostname(host, sizeof(host) - 1);
-	json_safe(host);
-	if (rank && (strspn(rank, "0123456789") != strlen(rank) || strlen(rank) >= 10))
-		rank = NULL;
+	hm_host_of_process(host, sizeof(host));
 	bind_as_planned(rank);
 	hm_cpu_list(cpus, sizeof(cpus));
 	if (rank) {
