@@ -76,14 +76,11 @@ char *hm_rank_cpus_text(const struct hm_placement *pl)
 	struct hm_text t = { 0 };
 
 	for (int k = 0; k < pl->D; k++) {
-		const struct hm_rank_place *r = &pl->ranks[k];
-		const struct hm_topology *c = r->topology;
-		int own = r->core - r->slot;
+		int n;
+		const int *cpus = hm_rank_core_cpus(&pl->ranks[k], &n);
 
-		if (!c)
-			hm_text_addf(&t, "%d", r->cpu);
-		for (int i = c ? c->first[own] : 0; c && i < c->first[own + 1]; i++)
-			hm_text_addf(&t, "%s%d", i > c->first[own] ? "," : "", c->cpus[i]);
+		for (int i = 0; i < n; i++)
+			hm_text_addf(&t, "%s%d", i ? "," : "", cpus[i]);
 		hm_text_addf(&t, "\n");
 	}
 	return hm_text_done(&t);

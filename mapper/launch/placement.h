@@ -85,4 +85,19 @@ static inline int hm_spread_core(int q, int cores, int sockets)
 	return (q % sockets) * (cores / sockets) + q / sockets;
 }
 
+/* The OS CPUs of rank r's core, *n of them: its hardware threads as the
+ * topology gives them, else the one CPU 'cpu'. */
+static inline const int *hm_rank_core_cpus(const struct hm_rank_place *r, int *n)
+{
+	const struct hm_topology *t = r->topology;
+	int own = r->core - r->slot;
+
+	if (!t) {
+		*n = 1;
+		return &r->cpu;
+	}
+	*n = t->first[own + 1] - t->first[own];
+	return t->cpus + t->first[own];
+}
+
 #endif /* HM_PLACEMENT_H */

@@ -45,20 +45,6 @@ int hm_placement_check_line(struct hm_placement_check *c, const char *line)
 	return 1;
 }
 
-/* The planned core's CPUs: its hardware threads, or the one CPU 'cpu'. */
-static const int *core_cpus(const struct hm_rank_place *r, int *n)
-{
-	const struct hm_topology *t = r->topology;
-	int own = r->core - r->slot;
-
-	if (!t) {
-		*n = 1;
-		return &r->cpu;
-	}
-	*n = t->first[own + 1] - t->first[own];
-	return t->cpus + t->first[own];
-}
-
 static int is_one_of(long cpu, const int *set, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -73,7 +59,7 @@ static int is_one_of(long cpu, const int *set, int n)
 static int on_planned_core(const char *list, const struct hm_rank_place *r)
 {
 	int n;
-	const int *set = core_cpus(r, &n);
+	const int *set = hm_rank_core_cpus(r, &n);
 	const char *s = list;
 
 	if (!*s)
@@ -115,7 +101,7 @@ cJSON *hm_placement_check_json(const struct hm_placement_check *c)
 		const struct hm_rank_place *r = &c->pl->ranks[k];
 		cJSON *e = cJSON_CreateObject();
 		int host_ok = c->host[k] && same_host(r->host, c->host[k], here), n;
-		const int *planned = core_cpus(r, &n);
+		const int *planned = hm_rank_core_cpus(r, &n);
 
 		cJSON_AddNumberToObject(e, "rank", k);
 		cJSON_AddStringToObject(e, "planned_host", r->host);
