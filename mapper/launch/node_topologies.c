@@ -60,9 +60,8 @@ static int read_node(const cJSON *doc, struct hm_node_topology *nt, int threads_
 	nt->packages = cJSON_IsNumber(packages) && packages->valueint > 0 ? packages->valueint : 1;
 	nt->cores.threads_per_core = cJSON_IsNumber(threads) && threads->valueint > 0 &&
 				     threads->valueint <= HM_MAX_THREADS_PER_CORE ? threads->valueint : 0;
-	nt->cores.threads_as_cores = nt->threads_as_cores = threads_as_cores;
-	if (cJSON_IsString(allowed) && strspn(allowed->valuestring, "0123456789,-") ==
-	    strlen(allowed->valuestring) && *allowed->valuestring &&
+	nt->cores.threads_as_cores = threads_as_cores;
+	if (cJSON_IsString(allowed) && hm_topology_allowed_ok(allowed->valuestring) &&
 	    !(nt->cores.allowed = strdup(allowed->valuestring)))
 		return -1;
 	nt->seen = 1;

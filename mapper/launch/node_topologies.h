@@ -12,7 +12,6 @@ struct hm_node_topology {
 	struct hm_topology cores;       /* all cores the node allows, in hwloc's order */
 	int *package;                   /* each core's package (logical index) */
 	int packages;                   /* the node's */
-	int threads_as_cores;           /* read with --smt */
 };
 
 struct hm_node_topologies {

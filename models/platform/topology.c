@@ -9,6 +9,13 @@
 
 #define MAX_ALLOWED_TEXT 4096   /* "0-15,32-47": hwloc's list of the allowed CPUs */
 
+int hm_topology_allowed_ok(const char *list)
+{
+	size_t len = strlen(list);
+
+	return len > 0 && len <= MAX_ALLOWED_TEXT && strspn(list, "0123456789,-") == len;
+}
+
 void hm_topology_release(struct hm_topology *t)
 {
 	free(t->first);
@@ -116,9 +123,7 @@ int hm_topology_read(const cJSON *obj, const char *path, int cores, struct hm_to
 		return -1;
 	if (as_cores && !cJSON_IsBool(as_cores))
 		return hm_error_at(err, path, "'threads_as_cores' must be true or false");
-	if (allowed && (!cJSON_IsString(allowed) || !*allowed->valuestring ||
-			strlen(allowed->valuestring) > MAX_ALLOWED_TEXT ||
-			strspn(allowed->valuestring, "0123456789,-") != strlen(allowed->valuestring)))
+	if (allowed && (!cJSON_IsString(allowed) || !hm_topology_allowed_ok(allowed->valuestring)))
 		return hm_error_at(err, path, "'allowed' must be a CPU list such as \"0-15,32-47\"");
 	snprintf(sub, sizeof(sub), "%s.core_cpus", path);
 	if (!cJSON_HasObjectItem(obj, "core_cpus"))
