@@ -77,10 +77,32 @@ void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double 
 		struct hm_sp sp;
 
 		unit[j] = 1;
-		sp.k3_dgemm = unit[HM_SP_DGEMM], sp.k3_dtrsm = unit[HM_SP_DTRSM];
-		sp.k2_dgetf2 = unit[HM_SP_DGETF2], sp.t_s = unit[HM_SP_TS], sp.t_w = unit[HM_SP_TW];
+		hm_sp_from_vector(unit, &sp);
 		w[j] = m->time(routine, n, r, c, b, &sp, NULL);
 	}
+}
+
+void hm_sp_from_vector(const double v[HM_NR_SP], struct hm_sp *sp)
+{
+	sp->k3_dgemm = v[HM_SP_DGEMM], sp->k3_dtrsm = v[HM_SP_DTRSM], sp->k2_dgetf2 = v[HM_SP_DGETF2];
+	sp->t_step = v[HM_SP_STEP], sp->k1_dswap = v[HM_SP_SWAP];
+	sp->t_s = v[HM_SP_TS], sp->t_w = v[HM_SP_TW];
+}
+
+void hm_sp_to_vector(const struct hm_sp *sp, double v[HM_NR_SP])
+{
+	v[HM_SP_DGEMM] = sp->k3_dgemm, v[HM_SP_DTRSM] = sp->k3_dtrsm, v[HM_SP_DGETF2] = sp->k2_dgetf2;
+	v[HM_SP_STEP] = sp->t_step, v[HM_SP_SWAP] = sp->k1_dswap;
+	v[HM_SP_TS] = sp->t_s, v[HM_SP_TW] = sp->t_w;
+}
+
+void hm_type_comp_costs(const struct hm_proc_type *ty, int kb, double k[HM_NR_COMP_SP])
+{
+	k[HM_SP_DGEMM] = hm_table_at(&ty->k3_dgemm, kb);
+	k[HM_SP_DTRSM] = hm_table_at(&ty->k3_dtrsm, kb);
+	k[HM_SP_DGETF2] = hm_table_at(&ty->k2_dgetf2, kb);
+	k[HM_SP_STEP] = ty->column_step;
+	k[HM_SP_SWAP] = ty->k1_dswap;
 }
 
 int hm_model_kernel_block(const struct hm_model *m, enum hm_routine routine, int b)
@@ -96,10 +118,12 @@ int hm_model_sp_single(const struct hm_model *m, const struct hm_platform *p, in
 	int kb = hm_model_kernel_block(m, routine, b);
 	double c = hm_compute_factor(p, i, 1, routine);
 
-	memset(out, 0, sizeof(*out));
-	out->k3_dgemm = c * hm_table_at(&t->k3_dgemm, kb);
-	out->k3_dtrsm = c * hm_table_at(&t->k3_dtrsm, kb);
-	out->k2_dgetf2 = c * hm_table_at(&t->k2_dgetf2, kb);
+	double v[HM_NR_SP] = { 0 };
+
+	hm_type_comp_costs(t, kb, v);
+	for (int j = 0; j < HM_NR_COMP_SP; j++)
+		v[j] *= c;
+	hm_sp_from_vector(v, out);
 	return m->single_process ? m->single_process(p, i, routine, out) : 0;
 }
 

@@ -28,15 +28,20 @@ struct hm_sp {
 	double t_s;         /* s: max over existing pairs of max(f_i, f_j) * t_s(i,j),
 			     * f the share factor (hm_share_factor) */
 	double t_w;         /* s/word: same rule; both 0 when D = 1 */
+	double t_step;      /* s per synchronisation step of the panel's column
+			     * loop beyond its message: max of c_i * column_step_i */
+	double k1_dswap;    /* s per element of a row interchange: max of c_i * k1_dswap_i */
 };
 
 /* A predicted time and its parts (all in seconds). */
 struct hm_prediction {
 	double total;           /* comp + comm */
-	double comp;            /* arithmetic: sum of the three terms below */
+	double comp;            /* computation: the sum of the five terms below */
 	double comp_gemm;       /* dgemm term (the only one for pdgemm) */
 	double comp_trsm;       /* dtrsm term (LU) */
 	double comp_getf2;      /* panel factorisation term (LU) */
+	double comp_steps;      /* the panel's column steps beyond their messages (LU, t_step) */
+	double comp_swaps;      /* row interchanges (LU, k1_dswap) */
 	double comm;            /* communication: latency + bandwidth */
 	double comm_latency;    /* t_s term */
 	double comm_bandwidth;  /* t_w term */
@@ -84,7 +89,19 @@ struct hm_model {
  * multiple of one SP). The exact optimizer bounds many grids and process
  * counts at once through the weights (search/weight_tree.h);
  * tests/test_model.c checks linearity for every registered model. */
-enum { HM_SP_DGEMM, HM_SP_DTRSM, HM_SP_DGETF2, HM_SP_TS, HM_SP_TW, HM_NR_SP };
+enum {
+	/* the computation SPs: per processor a cost times its computation factor */
+	HM_SP_DGEMM, HM_SP_DTRSM, HM_SP_DGETF2, HM_SP_STEP, HM_SP_SWAP, HM_NR_COMP_SP,
+	/* the links' */
+	HM_SP_TS = HM_NR_COMP_SP, HM_SP_TW, HM_NR_SP
+};
+
+/* An SP vector as the struct, and back. */
+void hm_sp_from_vector(const double v[HM_NR_SP], struct hm_sp *sp);
+void hm_sp_to_vector(const struct hm_sp *sp, double v[HM_NR_SP]);
+/* The computation SPs of one process of type 'ty' at kernel block kb,
+ * before its computation factor: k[HM_NR_COMP_SP]. */
+void hm_type_comp_costs(const struct hm_proc_type *ty, int kb, double k[HM_NR_COMP_SP]);
 
 /* The weights w[HM_NR_SP] of model 'm', read off by timing one unit SP
  * at a time. */
@@ -95,29 +112,28 @@ void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double 
  * comp_trsm and comp_getf2 of 't' (the other fields are left alone). */
 void hm_lu_computation(double n, int r, int c, int b, const struct hm_sp *sp,
 		       struct hm_prediction *t);
-/* LU's arithmetic as ScaLAPACK 2.2.1's PDGETRF does it: the trailing
- * update as eq. 5.3; each n x b panel factored by PDGETF2 on the r
- * processes of one column (n^2 b / (2 r) flops at k2_dgetf2, per process),
- * each b x n block row solved by PDTRSM on the c processes of one row
- * (n^2 b / (2 c) flops at k3_dtrsm). */
+/* LU's work as ScaLAPACK 2.2.1's PDGETRF does it: the trailing update as
+ * eq. 5.3; each n x b panel factored by PDGETF2 on the r processes of one
+ * column (n^2 b / (2 r) flops at k2_dgetf2, per process), each b x n block
+ * row solved by PDTRSM on the c processes of one row (n^2 b / (2 c) flops
+ * at k3_dtrsm), and the row interchanges (hm_lu_row_swaps). */
 void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp *sp,
 			       struct hm_prediction *t);
 /* LU's arithmetic terms of 't' (hm_lu_computation, hm_lu_pdgetrf_computation). */
 typedef void hm_lu_arithmetic(double n, int r, int c, int b, const struct hm_sp *sp,
 			      struct hm_prediction *t);
-/* The work a process of the panel's column does at each synchronisation
- * step of PDGETF2's column loop besides the message: PBLAS's and BLACS's
- * bookkeeping of a distributed operation on one column (pdamax, pdswap,
- * pdscal), in flops at the panel's rate k2_dgetf2. Fitted to the
- * simulations at scale, where ScaLAPACK's own code runs (models/README.md,
- * "Panel synchronisation"). */
-#define HM_SYNC_STEP_FLOPS 4.0e4
 /* LU's whole prediction, its total returned: the arithmetic of 'lu', and
  * on two processes or more 'messages' t_s + 'words' t_w (each model's
- * count of LU's messages and words on the critical path) and
- * 'sync_steps' HM_SYNC_STEP_FLOPS k2_dgetf2 (added to comp_getf2). */
+ * count of LU's messages and words on the critical path) and 'sync_steps'
+ * t_step (the work of the panel's column steps beyond their messages:
+ * PBLAS's and BLACS's handling of pdamax, pdswap and pdscal, measured by
+ * calibrate; models/README.md, "LU's steps"). */
 double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
 		  double messages, double words, double sync_steps, struct hm_prediction *parts);
+/* The row interchanges of LU on c process columns: the diagonal block's
+ * process row applies every pivot to its n / c local columns, n^2 / c
+ * elements at k1_dswap on the critical path (into comp_swaps). */
+void hm_lu_row_swaps(double n, int c, const struct hm_sp *sp, struct hm_prediction *t);
 /* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
  * LU's communication by grid direction, pdgemm by SUMMA in steps of
  * min(gemm_step, b) columns (gemm_step 0: of b). */

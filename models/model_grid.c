@@ -29,8 +29,8 @@ double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine r
 		 * owners' blocks (b below it) is broadcast block by block */
 		return hm_gemm_summa_time(n, r, c, gemm_step && gemm_step < b ? gemm_step : b, sp,
 					  parts);
-	return hm_lu_time(lu, n, r, c, b, sp, n / b * (lc + lr) + 3.0 * n * lr,
-			  (n * n / r * lc + n * n / c * lr) / 2.0, 3.0 * n * lr, parts);
+	return hm_lu_time(lu, n, r, c, b, sp, n / b * (lc + lr) + HM_STEPS_PER_COLUMN * n * lr,
+			  (n * n / r * lc + n * n / c * lr) / 2.0, HM_STEPS_PER_COLUMN * n * lr, parts);
 }
 
 static double grid_time(enum hm_routine routine, double n, int r, int c, int b,

@@ -29,8 +29,8 @@ static double ring_time(enum hm_routine routine, double n, int r, int c, int b,
 	if (routine != HM_ROUTINE_LU)
 		return hm_gemm_summa_time(n, r, c, b, sp, parts);
 	return hm_lu_time(hm_lu_computation, n, r, c, b, sp,
-			  n / b * (ring + lr) + 3.0 * n * lr + n * off,
-			  (n * n / r * ring + n * n / c * lr) / 2.0 + n * n * off / (2.0 * c), 3.0 * n * lr,
+			  n / b * (ring + lr) + HM_STEPS_PER_COLUMN * n * lr + n * off,
+			  (n * n / r * ring + n * n / c * lr) / 2.0 + n * n * off / (2.0 * c), HM_STEPS_PER_COLUMN * n * lr,
 			  parts);
 }
 

@@ -31,9 +31,9 @@ double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_rout
 void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_routine routine,
 		     struct hm_sp *out)
 {
+	double v[HM_NR_SP] = { 0 }, k[HM_NR_COMP_SP];
 	int i, j;
 
-	memset(out, 0, sizeof(*out));
 	for (i = 0; i < p->nr_procs; i++) {
 		const struct hm_proc_type *t;
 		double c;
@@ -42,9 +42,9 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_r
 			continue;
 		t = &p->types[p->procs[i].type];
 		c = hm_compute_factor(p, i, d[i], routine);
-		out->k3_dgemm = hm_max(out->k3_dgemm, c * hm_table_at(&t->k3_dgemm, b));
-		out->k3_dtrsm = hm_max(out->k3_dtrsm, c * hm_table_at(&t->k3_dtrsm, b));
-		out->k2_dgetf2 = hm_max(out->k2_dgetf2, c * hm_table_at(&t->k2_dgetf2, b));
+		hm_type_comp_costs(t, b, k);
+		for (int s = 0; s < HM_NR_COMP_SP; s++)
+			v[s] = hm_max(v[s], c * k[s]);
 		/* pairs (i, j), j >= i; (i, i) exists only with two processes on i */
 		for (j = i; j < p->nr_procs; j++) {
 			struct hm_link l;
@@ -56,10 +56,11 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_r
 			m = hm_share_factor(d[i], p->procs[i].cores);
 			if (hm_share_factor(d[j], p->procs[j].cores) > m)
 				m = hm_share_factor(d[j], p->procs[j].cores);
-			out->t_s = hm_max(out->t_s, m * l.t_s);
-			out->t_w = hm_max(out->t_w, hm_link_word_cost(l, m));
+			v[HM_SP_TS] = hm_max(v[HM_SP_TS], m * l.t_s);
+			v[HM_SP_TW] = hm_max(v[HM_SP_TW], hm_link_word_cost(l, m));
 		}
 	}
+	hm_sp_from_vector(v, out);
 }
 
 double hm_bytes_per_process(enum hm_routine routine, double n, int D)

@@ -9,7 +9,7 @@
 
 double hm_prediction_sum(struct hm_prediction *t, struct hm_prediction *parts)
 {
-	t->comp = t->comp_gemm + t->comp_trsm + t->comp_getf2;
+	t->comp = t->comp_gemm + t->comp_trsm + t->comp_getf2 + t->comp_steps + t->comp_swaps;
 	t->comm = t->comm_latency + t->comm_bandwidth;
 	t->total = t->comp + t->comm;
 	if (parts)
@@ -33,6 +33,7 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 	t->comp_gemm = 2.0 * n * n * n / (3.0 * r * c) * sp->k3_dgemm;
 	t->comp_trsm = n * n * b / (2.0 * c) * sp->k3_dtrsm;
 	t->comp_getf2 = n * n * b / (2.0 * r) * sp->k2_dgetf2;
+	hm_lu_row_swaps(n, c, sp, t);
 }
 
 double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
@@ -45,9 +46,14 @@ double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const str
 	if ((double)r * c > 1) {
 		t.comm_latency = messages * sp->t_s;
 		t.comm_bandwidth = words * sp->t_w;
-		t.comp_getf2 += sync_steps * HM_SYNC_STEP_FLOPS * sp->k2_dgetf2;
+		t.comp_steps = sync_steps * sp->t_step;
 	}
 	return hm_prediction_sum(&t, parts);
+}
+
+void hm_lu_row_swaps(double n, int c, const struct hm_sp *sp, struct hm_prediction *t)
+{
+	t->comp_swaps = n * n / c * sp->k1_dswap;
 }
 
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,

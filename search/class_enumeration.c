@@ -45,9 +45,12 @@ struct cls {
 	double speed_key;   /* for the order: k3_dgemm at the middle b */
 };
 
+/* The computation SPs a class's processes cost (model.h). */
+#define NK HM_NR_COMP_SP
+
 /* The running state along the path of the enumeration. */
 struct profile {
-	double kg[HM_MAX_BLOCK_SIZES], kt[HM_MAX_BLOCK_SIZES], kf[HM_MAX_BLOCK_SIZES];
+	double k[HM_MAX_BLOCK_SIZES][HM_NR_COMP_SP];    /* the computation SPs per b */
 	double t_s, t_w;
 	double mem_cap;     /* bytes one process may use: min over used memory_c / m_c */
 	int lo, hi;         /* reachable totals */
@@ -61,8 +64,8 @@ struct exact {
 	const int *block;
 	struct cls *cls;            /* in search order, fastest first */
 	struct hm_link *T;          /* [a * C + b] between classes (a != b or inside a) */
-	double *k;                  /* [(c * nb + bi) * 3 + kernel] */
-	double *suffix_k;           /* [(c * nb + bi) * 3 + kernel]: min over classes >= c of one
+	double *k;                  /* [(c * nb + bi) * NK + computation SP] */
+	double *suffix_k;           /* [(c * nb + bi) * NK + computation SP]: min over classes >= c of one
 				     * process's cost; row C: inf */
 	double *suffix_over;        /* the same for more processes than cores on a processor */
 	long *cum_cores;            /* [c]: cores of the classes before c, all their processors */
@@ -123,7 +126,7 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 	}
 	qsort(x->cls, (size_t)C, sizeof(*x->cls), cmp_speed);
 	x->T = malloc((size_t)C * C * sizeof(*x->T));
-	x->k = malloc((size_t)C * x->nb * 3 * sizeof(double));
+	x->k = malloc((size_t)C * x->nb * NK * sizeof(double));
 	if (!x->T || !x->k)
 		goto oom;
 	for (int a = 0; a < C; a++) {
@@ -137,25 +140,21 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 			x->T[a * C + b] = inter && i != j ? *inter : hm_platform_link(p, i, j);
 		}
 		for (int bi = 0; bi < x->nb; bi++) {    /* as tree.c's fill_tables */
-			double *k = &x->k[((size_t)a * x->nb + bi) * 3];
-			int kb = hm_model_kernel_block(x->pb->model, x->pb->routine, x->block[bi]);
-
-			k[0] = hm_table_at(&ty->k3_dgemm, kb);
-			k[1] = hm_table_at(&ty->k3_dtrsm, kb);
-			k[2] = hm_table_at(&ty->k2_dgetf2, kb);
+			hm_type_comp_costs(ty, hm_model_kernel_block(x->pb->model, x->pb->routine, x->block[bi]),
+					   &x->k[((size_t)a * x->nb + bi) * NK]);
 		}
 	}
 	/* what any class added later costs at least: the bound for totals the
 	 * current profile cannot hold */
-	if (!(x->suffix_k = malloc((size_t)(C + 1) * x->nb * 3 * sizeof(double))))
+	if (!(x->suffix_k = malloc((size_t)(C + 1) * x->nb * NK * sizeof(double))))
 		goto oom;
-	for (int i = 0; i < x->nb * 3; i++)
-		x->suffix_k[(size_t)C * x->nb * 3 + i] = INFINITY;
-	if (!(x->suffix_over = malloc((size_t)(C + 1) * x->nb * 3 * sizeof(double))) ||
+	for (int i = 0; i < x->nb * NK; i++)
+		x->suffix_k[(size_t)C * x->nb * NK + i] = INFINITY;
+	if (!(x->suffix_over = malloc((size_t)(C + 1) * x->nb * NK * sizeof(double))) ||
 	    !(x->cum_cores = malloc((size_t)(C + 1) * sizeof(long))))
 		goto oom;
-	for (int i = 0; i < x->nb * 3; i++)
-		x->suffix_over[(size_t)C * x->nb * 3 + i] = INFINITY;
+	for (int i = 0; i < x->nb * NK; i++)
+		x->suffix_over[(size_t)C * x->nb * NK + i] = INFINITY;
 	for (int c = C - 1; c >= 0; c--) {
 		/* one process: the least a class can cost (its factor never
 		 * drops); one more than its cores: the least once they share */
@@ -163,8 +162,8 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 		double over = hm_compute_factor(p, x->cls[c].members[0], x->cls[c].cores + 1,
 						x->pb->routine);
 
-		for (int i = 0; i < x->nb * 3; i++) {
-			size_t at = (size_t)c * x->nb * 3 + i, next = at + (size_t)x->nb * 3;
+		for (int i = 0; i < x->nb * NK; i++) {
+			size_t at = (size_t)c * x->nb * NK + i, next = at + (size_t)x->nb * NK;
 
 			x->suffix_k[at] = hm_min(one * x->k[at], x->suffix_k[next]);
 			x->suffix_over[at] = hm_min(over * x->k[at], x->suffix_over[next]);
@@ -211,7 +210,7 @@ static int can_stand_in(const struct exact *x, int a, int s)
 {
 	const struct hm_platform *p = x->pb->platform;
 	const struct cls *A = &x->cls[a], *S = &x->cls[s];
-	const size_t row = (size_t)x->nb * 3;
+	const size_t row = (size_t)x->nb * NK;
 
 	const struct hm_proc_type *ta = &p->types[p->procs[A->members[0]].type];
 	const struct hm_proc_type *ts = &p->types[p->procs[S->members[0]].type];
@@ -273,7 +272,7 @@ static int out_of_budget(struct exact *x)
 }
 
 /* The profile's SPs as one vector per b; 'later' (may be NULL: as they
- * are) raises the kernels' to its values ([bi * 3 + kernel]), and then
+ * are) raises the computation SPs to its values ([bi * NK + SP]), and then
  * the links to the cheapest one: the SPs of totals the profile cannot
  * hold itself, which need classes after its last. */
 static void sp_vectors(const struct exact *x, const struct profile *pf, const double *later,
@@ -282,12 +281,12 @@ static void sp_vectors(const struct exact *x, const struct profile *pf, const do
 	for (int bi = 0; bi < x->nb; bi++) {
 		double *v = sp[bi];
 
-		v[HM_SP_DGEMM] = pf->kg[bi], v[HM_SP_DTRSM] = pf->kt[bi], v[HM_SP_DGETF2] = pf->kf[bi];
+		memcpy(v, pf->k[bi], sizeof(pf->k[bi]));
 		v[HM_SP_TS] = pf->t_s, v[HM_SP_TW] = pf->t_w;
 		if (!later)
 			continue;
-		for (int k = 0; k < 3; k++)
-			v[k] = hm_max(v[k], later[bi * 3 + k]);
+		for (int k = 0; k < NK; k++)
+			v[k] = hm_max(v[k], later[bi * NK + k]);
 		v[HM_SP_TS] = hm_max(v[HM_SP_TS], x->min_link.t_s);
 		v[HM_SP_TW] = hm_max(v[HM_SP_TW], x->min_link.t_w);
 	}
@@ -306,9 +305,14 @@ static int take_candidate(void *ctx, int D, int r, int bi, double time, double *
 	struct candidates *cd = ctx;
 	struct exact *x = cd->x;
 	const struct profile *pf = cd->pf;
-	struct hm_sp sp = { pf->kg[bi], pf->kt[bi], pf->kf[bi], D > 1 ? pf->t_s : 0,
-			    D > 1 ? pf->t_w : 0 };
-	double t = x->pb->model->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
+	double v[HM_NR_SP];
+	struct hm_sp sp;
+	double t;
+
+	memcpy(v, pf->k[bi], sizeof(pf->k[bi]));
+	v[HM_SP_TS] = D > 1 ? pf->t_s : 0, v[HM_SP_TW] = D > 1 ? pf->t_w : 0;
+	hm_sp_from_vector(v, &sp);
+	t = x->pb->model->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
 
 	(void)time;
 	if (t < x->best) {
@@ -378,10 +382,10 @@ static int first_fitting(const struct exact *x, const struct profile *pf, int lo
  * than the next class's cost for every total. */
 static int beyond_cut(struct exact *x, const struct profile *pf, int last, int hi)
 {
-	const size_t row = (size_t)x->nb * 3;
+	const size_t row = (size_t)x->nb * NK;
 	const double *over = &x->suffix_over[(last + 1) * row];
 	hm_sp_vector raised[HM_MAX_BLOCK_SIZES];
-	double level[HM_MAX_BLOCK_SIZES * 3];
+	double level[HM_MAX_BLOCK_SIZES * NK];
 	long from = hi + 1;
 
 	for (int j = last + 1, seg = 0; from <= x->L; j++, seg++) {
@@ -433,11 +437,10 @@ static void add_class(const struct exact *x, const struct profile *pf, int c, in
 
 	*out = *pf;
 	for (int bi = 0; bi < x->nb; bi++) {
-		const double *kv = &x->k[((size_t)c * x->nb + bi) * 3];
+		const double *kv = &x->k[((size_t)c * x->nb + bi) * NK];
 
-		out->kg[bi] = hm_max(out->kg[bi], cf * kv[0]);
-		out->kt[bi] = hm_max(out->kt[bi], cf * kv[1]);
-		out->kf[bi] = hm_max(out->kf[bi], cf * kv[2]);
+		for (int j = 0; j < NK; j++)
+			out->k[bi][j] = hm_max(out->k[bi][j], cf * kv[j]);
 	}
 	for (int u = 0; u < x->depth; u++) {     /* pairs with the classes already used */
 		int o = x->path_class[u], fo = hm_share_factor(x->path_m[u], x->cls[o].cores);

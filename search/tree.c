@@ -113,15 +113,17 @@ static int fill_single(struct hm_tree *t)
 	for (int bi = 0; bi < t->nb; bi++) {
 		struct hm_sp *m = &t->single_min[bi];
 
-		m->k3_dgemm = m->k3_dtrsm = m->k2_dgetf2 = m->t_s = m->t_w = INFINITY;
+		double least[HM_NR_SP], v[HM_NR_SP];
+
+		for (int s = 0; s < HM_NR_SP; s++)
+			least[s] = INFINITY;
 		for (int i = 0; i < t->P; i++) {
 			hm_model_sp_single(t->pb.model, p, i, t->block[bi], t->pb.routine, &sp);
-			m->k3_dgemm = hm_min(m->k3_dgemm, sp.k3_dgemm);
-			m->k3_dtrsm = hm_min(m->k3_dtrsm, sp.k3_dtrsm);
-			m->k2_dgetf2 = hm_min(m->k2_dgetf2, sp.k2_dgetf2);
-			m->t_s = hm_min(m->t_s, sp.t_s);
-			m->t_w = hm_min(m->t_w, sp.t_w);
+			hm_sp_to_vector(&sp, v);
+			for (int s = 0; s < HM_NR_SP; s++)
+				least[s] = hm_min(least[s], v[s]);
 		}
+		hm_sp_from_vector(least, m);
 	}
 	return 0;
 }
@@ -143,6 +145,8 @@ static int fill_tables(struct hm_tree *t)
 			t->k3_dtrsm[i * nb + bi] = hm_table_at(&ty->k3_dtrsm, kb);
 			t->k2_dgetf2[i * nb + bi] = hm_table_at(&ty->k2_dgetf2, kb);
 		}
+		t->column_step[i] = ty->column_step;
+		t->k1_dswap[i] = ty->k1_dswap;
 		t->inv_memory[i] = p->procs[i].memory > 0 ? 1.0 / p->procs[i].memory : 0;
 	}
 	for (k = 0; k < K; k++)
@@ -194,6 +198,8 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->k3_dgemm = malloc(P * nb * sizeof(double));
 	t->k3_dtrsm = malloc(P * nb * sizeof(double));
 	t->k2_dgetf2 = malloc(P * nb * sizeof(double));
+	t->column_step = malloc(P * sizeof(double));
+	t->k1_dswap = malloc(P * sizeof(double));
 	t->kind_k3_dgemm = malloc(nb * K * sizeof(double));
 	t->kind_k3_dtrsm = malloc(nb * K * sizeof(double));
 	t->kind_suffix = calloc((P + 1) * K, sizeof(int));
@@ -218,7 +224,8 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->d = calloc(P, sizeof(int));
 	t->used = malloc(P * sizeof(int));
 	t->stack = calloc(L + 1, sizeof(struct hm_node));
-	if (!t->k3_dgemm || !t->k3_dtrsm || !t->k2_dgetf2 || !t->kind_k3_dgemm ||
+	if (!t->k3_dgemm || !t->k3_dtrsm || !t->k2_dgetf2 || !t->column_step || !t->k1_dswap ||
+	    !t->kind_k3_dgemm ||
 	    !t->kind_k3_dtrsm || !t->kind_suffix || !t->kind_used_before_last ||
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
@@ -239,6 +246,8 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->k3_dgemm);
 	free(t->k3_dtrsm);
 	free(t->k2_dgetf2);
+	free(t->column_step);
+	free(t->k1_dswap);
 	free(t->kind_of);
 	free(t->kind_type);
 	free(t->kind_cores);
@@ -393,6 +402,8 @@ void hm_tree_push(struct hm_tree *t, int j)
 		s->k3_dgemm = hm_max(o->k3_dgemm, cj * kg[bi]);
 		s->k3_dtrsm = hm_max(o->k3_dtrsm, cj * kt[bi]);
 		s->k2_dgetf2 = hm_max(o->k2_dgetf2, cj * k2[bi]);
+		s->t_step = hm_max(o->t_step, cj * t->column_step[j]);
+		s->k1_dswap = hm_max(o->k1_dswap, cj * t->k1_dswap[j]);
 		s->t_s = ts;
 		s->t_w = tw;
 	}

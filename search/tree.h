@@ -46,6 +46,8 @@ struct hm_tree {
 	double *k3_dgemm;   /* [i * nb + bi]: processor i's k at block[bi] */
 	double *k3_dtrsm;
 	double *k2_dgetf2;
+	double *column_step; /* [i]: processor i's per-step and per-element costs */
+	double *k1_dswap;
 	/* kinds: processors of one type and one number of cores, which add
 	 * the same computation cost for the same number of processes */
 	int K;

@@ -40,7 +40,7 @@ expect 0 "predicted    7.62153 s" -- "$hm" predict -m thesis -n 2048 --procs $al
 expect 0 "predicted    9.50318 s" -- "$hm" predict -n 2048 --procs $all19 --grid 1x19 -b 32
 expect 0 "predicted    8.92028 s" -- "$hm" predict -m grid -n 2048 --procs $all19 --grid 1x19 -b 32
 expect 0 "predicted    9.50318 s" -- "$hm" predict -m panel -n 2048 --procs $all19 --grid 1x19 -b 32
-expect 0 "D = 4 on a 1 x 4 grid" -- "$hm" predict --procs P17=2,P18=2
+expect 0 "D = 4 on a 2 x 2 grid" -- "$hm" predict --procs P17=2,P18=2
 expect 3 "--procs is required" -- "$hm" predict
 expect 3 "has 3 entries, the platform has 19" -- "$hm" predict --procs 1,2,3
 expect 3 "unknown processor 'P99'" -- "$hm" predict --procs P99=1

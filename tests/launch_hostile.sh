@@ -122,7 +122,7 @@ check "the simulated platform and the host speed are there" grep -q "smpi/host-s
 check "the platform file is written" test -s "$tmp/sim/platform.xml"
 expect 0 "" -- "$hm" plan -p "$mini" -n 400 -M GU --launcher smpi --host-speed 2Gf --kernels modeled -o "$tmp/sim2"
 check "modeled kernels reach the driver" grep -q -- "--modeled$" "$tmp/sim2/run.sh"
-expect 3 "--host-speed goes with --judge K or a simulator's --launcher" -- "$hm" plan -p "$mini" -n 400 --host-speed 2Gf
+expect 3 "--host-speed goes with a simulator's --launcher" -- "$hm" plan -p "$mini" -n 400 --host-speed 2Gf
 expect 3 "need a simulator launcher" -- "$hm" plan -p "$mini" -n 400 --kernels modeled --launcher openmpi -o "$tmp/x"
 expect 3 "need a simulator launcher" -- "$hm" run --plan "$tmp/plan.json" --sim-platform "$mini" --dry-run
 

@@ -220,8 +220,9 @@ static void time_should_be_linear_in_the_sps(void)
 
 			for (int f = 0; f < HM_NR_SP; f++)
 				v[f] = 1e-9 * (1 + ((seed = seed * 1103515245u + 12345u) >> 16) % 1000);
-			struct hm_sp sp = { v[HM_SP_DGEMM], v[HM_SP_DTRSM], v[HM_SP_DGETF2], v[HM_SP_TS],
-					    v[HM_SP_TW] };
+			struct hm_sp sp;
+
+			hm_sp_from_vector(v, &sp);
 
 			for (int rt = 0; rt < HM_NR_ROUTINES; rt++) {
 				double t = (*m)->time((enum hm_routine)rt, 3000, r, c, b, &sp, NULL), dot = 0;
@@ -268,8 +269,8 @@ static void memory_should_limit_processes(void)
  *   bandwidth (2048^2 / 1 * 5 + 0) / 2 * 0.72e-6          = 7.5497472
  * and on a 4 x 4 grid of the 16 DPIII (k3 0.003, k2 0.015, t 100/0.72 us):
  *   dgemm 2 * 2048^3 / 48 * 0.003e-6 = 1.073741824, dtrsm 8 / 16 * 2048^2 * 32 * 0.003e-6
- *   = 0.201326592, dgetf2 0.01048576 + the panel's synchronisation work
- *   3 * 2048 * 2 * HM_SYNC_STEP_FLOPS (4e4) * 0.015e-6 = 7.3728;
+ *   = 0.201326592, dgetf2 0.01048576 (TORC gives no column_step: its
+ *   steps cost their messages only);
  *   latency (64 * 4 + 3 * 2048 * 2) * 100e-6 = 1.2544;
  *   bandwidth (2048^2 / 4 * 2 * 2) / 2 * 0.72e-6 = 1.50994944. */
 static void grid_model_should_match_hand_values(void)
@@ -290,7 +291,8 @@ static void grid_model_should_match_hand_values(void)
 	for (i = 16; i < 19; i++)
 		d[i] = 0;
 	CHECK(hm_predict(grid, torc, HM_ROUTINE_LU, 2048, d, 4, 4, 32, &t, &err) == 0);
-	CHECK_NEAR(t.comp, 1.073741824 + 0.201326592 + 0.01048576 + 7.3728, 1e-12);
+	CHECK_NEAR(t.comp, 1.073741824 + 0.201326592 + 0.01048576, 1e-12);
+	CHECK(t.comp_steps == 0 && t.comp_swaps == 0);
 	CHECK_NEAR(t.comm_latency, 1.2544, 1e-12);
 	CHECK_NEAR(t.comm_bandwidth, 1.50994944, 1e-12);
 	/* r x 1 costs more than 1 x r: the pivot synchronisation runs down columns */
@@ -507,6 +509,49 @@ static void panel_model_should_match_hand_values(void)
 	hm_platform_free(p);
 }
 
+/* LU's steps beside its kernels, measured (column_step 2 us, k1_dswap
+ * 20 ns per element), LU n = 1000, b = 50:
+ *   panel on 2 x 1: the column steps 3 * 1000 * lg 2 * 2e-6 = 6e-3 (and
+ *          the row swaps on one process column 1000^2 / 1 * 20e-9 = 0.02);
+ *   panel on 1 x 2: no column step (one process row), row swaps
+ *          1000^2 / 2 * 20e-9 = 0.01;
+ *   grid on 2 x 1: the same column steps, no row swaps (eq. 5.3's arithmetic);
+ *   a second process on a one-core processor doubles both (its factor). */
+static void measured_steps_should_match_hand_values(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3_dgemm\": 1e-9, \"k3_dtrsm\": 2e-9, \"k2_dgetf2\": 4e-9,"
+		" \"column_step\": \"2us\", \"k1_dswap\": \"20ns\"}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\"}, {\"name\": \"b\", \"type\": \"n\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}, \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}},"
+		" \"block_sizes\": [50]}";
+	const struct hm_model *panel = hm_model_find("panel"), *grid = hm_model_find("grid");
+	struct hm_prediction t;
+	struct hm_platform *p;
+	struct hm_error err;
+	int d[2] = { 1, 1 }, two[2] = { 2, 0 };
+
+	if (!CHECK(panel != NULL && grid != NULL) ||
+	    !CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "steps", &p, &err) == 0))
+		return;
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 1000, d, 2, 1, 50, &t, &err) == 0);
+	CHECK_NEAR(t.comp_steps, 6e-3, 1e-15);
+	CHECK_NEAR(t.comp_swaps, 0.02, 1e-15);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 1000, d, 1, 2, 50, &t, &err) == 0);
+	CHECK(t.comp_steps == 0);
+	CHECK_NEAR(t.comp_swaps, 0.01, 1e-15);
+	CHECK(hm_predict(grid, p, HM_ROUTINE_LU, 1000, d, 2, 1, 50, &t, &err) == 0);
+	CHECK_NEAR(t.comp_steps, 6e-3, 1e-15);
+	CHECK(t.comp_swaps == 0);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 1000, two, 2, 1, 50, &t, &err) == 0);
+	CHECK_NEAR(t.comp_steps, 12e-3, 1e-15);
+	CHECK_NEAR(t.comp_swaps, 0.04, 1e-15);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_GEMM, 1000, d, 2, 1, 50, &t, &err) == 0);
+	CHECK(t.comp_steps == 0 && t.comp_swaps == 0);
+	hm_platform_free(p);
+}
+
 /* The panel model's pdgemm as PBLAS runs it: k3_dgemm {32: 2e-9, 256: 1e-9}
  * s/flop, GEMM n = 1000 at b = 256, t_s 1e-5:
  *   1 x 2: rank-32 updates: 2 * 1000^3 / 2 * 2e-9 = 2, latency 2 * ceil(1000 / 32)
@@ -557,6 +602,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(ring_model_should_match_hand_values),
 	CHECK_CASE(panel_model_should_match_hand_values),
 	CHECK_CASE(panel_model_should_run_pdgemm_as_pblas),
+	CHECK_CASE(measured_steps_should_match_hand_values),
 	CHECK_CASE(max_rule_should_scale_by_processes_per_processor),
 	CHECK_CASE(same_processor_pairs_should_cost_d_times),
 	CHECK_CASE(one_process_should_not_communicate),

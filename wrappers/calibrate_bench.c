@@ -35,12 +35,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "column_step.h"
+#include "held_time.h"
 #include "host_links.h"
+#include "lu_kernels.h"
+#include "row_swap.h"
 #include "scalapack.h"
 #include "smpi/kernel_terms.h"
 
-enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20 };
-enum kernel { K_DGEMM, K_DTRSM, K_GETF2, NR_KERNELS };
+enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000 };
+/* LU's steps (1d): the panel's columns (its flops stay negligible), the
+ * samples of a column step, a row interchange's local width */
+#define STEP_BLOCK 32
+#define STEP_SAMPLES 21
+#define SWAP_WIDTH 4096
+enum { NR_KERNELS = LU_NR_KERNELS };
 static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k2_dgetf2" };
 
 struct bench_args {
@@ -50,6 +59,24 @@ struct bench_args {
 	char **hosts;           /* host of each processor rank */
 	int nhosts;
 };
+
+/* How long measured code held its core (held_time.h): every kernel's time. */
+static struct hm_held_clock held;
+
+/* The host's load average over the last minute before measuring (what
+ * else ran there), -1 where /proc/loadavg does not say. */
+static double load_average(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double load = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &load) != 1)
+			load = -1;
+		fclose(f);
+	}
+	return load;
+}
 
 static void die(int rank, const char *msg)
 {
@@ -124,7 +151,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 	}
 	if (!bs_text || !hosts_text)
 		die(rank, "--block-sizes and --hosts are required");
-	if (a->rows < 16 || a->rows > 16384 || a->repeat < 1 || a->repeat > 1000 ||
+	if (a->rows < 16 || a->rows > 16384 || a->repeat < 1 || a->repeat > MAX_REPEAT ||
 	    !(a->min_time >= 0 && a->min_time <= 60) || a->link_rounds < 0 || a->link_rounds > 100000)
 		die(rank, "--rows must be in [16, 16384], --repeat in [1, 1000], --min-time in [0, 60], "
 			  "--link-rounds in [0, 100000]");
@@ -153,100 +180,6 @@ static void fill(double *v, size_t n, unsigned seed)
 		seed = seed * 1103515245u + 12345u;
 		v[i] = (double)(seed >> 8) / 16777216.0 - 0.5;
 	}
-}
-
-/* The panel factorisation of ScaLAPACK's pdgetf2, on one process: for
- * each column, find the pivot, swap rows, scale, rank-1 update. */
-static void panel_lu(double *p, int m, int b)
-{
-	static const int one = 1;
-
-	for (int j = 0; j < b && j < m; j++) {
-		int len = m - j, piv, rest = b - j - 1, below = m - j - 1;
-		double *col = p + (size_t)j * m;
-
-		piv = j + idamax_(&len, col + j, &one) - 1;
-		if (piv != j)
-			dswap_(&b, p + j, &m, p + piv, &m);
-		if (col[j] != 0.0 && below > 0) {
-			double inv = 1.0 / col[j];
-
-			dscal_(&below, &inv, col + j + 1, &one);
-		}
-		if (rest > 0 && below > 0) {
-			static const double minus_one = -1.0;
-
-			dger_(&below, &rest, &minus_one, col + j + 1, &one, p + j + (size_t)(j + 1) * m,
-			      &m, p + j + 1 + (size_t)(j + 1) * m, &m);
-		}
-	}
-}
-
-/* Buffers of one block size's kernels. */
-struct kernel_data {
-	int m, b;
-	double *A, *B, *C, *L, *X, *X0, *P, *P0;
-};
-
-/* One call of kernel k; its input is restored first (outside the time). */
-static double time_kernel(struct kernel_data *d, int k)
-{
-	static const double one_d = 1.0, minus_one = -1.0;
-	size_t mb = (size_t)d->m * d->b;
-	double t;
-
-	if (k == K_DTRSM)       /* repeated solves would drift to inf/NaN */
-		memcpy(d->X, d->X0, mb * sizeof(double));
-	if (k == K_GETF2)
-		memcpy(d->P, d->P0, mb * sizeof(double));
-	t = now();
-	if (k == K_DGEMM)
-		dgemm_("N", "N", &d->m, &d->m, &d->b, &minus_one, d->A, &d->m, d->B, &d->b, &one_d,
-		       d->C, &d->m, 1, 1);
-	else if (k == K_DTRSM)
-		dtrsm_("L", "L", "N", "U", &d->b, &d->m, &one_d, d->L, &d->b, d->X, &d->b, 1, 1, 1, 1);
-	else
-		panel_lu(d->P, d->m, d->b);
-	return now() - t;
-}
-
-/* Seconds per flop of the first nk kernels at block size b, 'repeat'
- * samples each after one warm-up, into out[kernel][rep]. A sample
- * repeats the kernel for at least 'min_time' seconds: a CPU quota (an
- * emulated slow node) lets a call shorter than its period run at full
- * speed, so only a span of many periods shows the share. */
-static void measure_kernels(int m, int b, int repeat, double min_time, int nk,
-			    double *out[NR_KERNELS])
-{
-	size_t mb = (size_t)m * b;
-	struct kernel_data d = { m, b, malloc(mb * sizeof(double)), malloc(mb * sizeof(double)),
-				 malloc((size_t)m * m * sizeof(double)), malloc((size_t)b * b * sizeof(double)),
-				 malloc(mb * sizeof(double)), malloc(mb * sizeof(double)),
-				 malloc(mb * sizeof(double)), malloc(mb * sizeof(double)) };
-	double flops[NR_KERNELS] = { 2.0 * m * m * b, (double)b * b * m,
-				     (double)m * b * b - (double)b * b * b / 3.0 };
-
-	if (!d.A || !d.B || !d.C || !d.L || !d.X || !d.X0 || !d.P || !d.P0) {
-		fprintf(stderr, "hetmap-calibrate-bench: out of memory\n");
-		MPI_Abort(MPI_COMM_WORLD, 1);
-	}
-	fill(d.A, mb, 1), fill(d.B, mb, 2), fill(d.C, (size_t)m * m, 3), fill(d.X0, mb, 4);
-	fill(d.P0, mb, 5), fill(d.L, (size_t)b * b, 6);
-	for (int i = 0; i < b; i++)
-		d.L[(size_t)i * b + i] = 1.0;
-	for (int rep = -1; rep < repeat; rep++)
-		for (int k = 0; k < nk; k++) {
-			double start = now(), busy = 0;
-			long calls = 0;
-
-			do {
-				busy += time_kernel(&d, k);
-				calls++;
-			} while (rep >= 0 && now() - start < min_time);
-			if (rep >= 0)
-				out[k][rep] = busy / calls / flops[k];
-		}
-	free(d.A), free(d.B), free(d.C), free(d.L), free(d.X), free(d.X0), free(d.P), free(d.P0);
 }
 
 /* 1c: the shapes each kernel is timed at, shape[kernel][i] = {x, y, z}
@@ -321,6 +254,7 @@ static double time_shape(enum hm_kernel kernel, const double *s, int repeat, dou
 	repeat = repeat < 1 ? 1 : repeat > 64 ? 64 : repeat;
 	for (int rep = -1; rep < repeat; rep++) {
 		double start = now();
+		struct hm_held_mark mark = hm_held_start(&held, start);
 		long calls = 0;
 
 		do {
@@ -336,7 +270,7 @@ static double time_shape(enum hm_kernel kernel, const double *s, int repeat, dou
 			calls++;
 		} while (now() - start < min_time / 10);
 		if (rep >= 0)
-			samples[rep] = (now() - start) / calls;
+			samples[rep] = hm_held_stop(&held, mark, now()) / calls;
 	}
 	for (int i = 1; i < repeat; i++)
 		for (int j = i; j > 0 && samples[j - 1] > samples[j]; j--) {
@@ -455,25 +389,57 @@ static void add_pingpong(cJSON *pp, const char *scope, int a, int b, const doubl
 	cJSON_AddItemToArray(pp, e);
 }
 
+/* A process column of two ranks on two hosts: the pair (first, second) of
+ * this round times PDGETF2's column step across them (column_step.h);
+ * every rank calls (the split is collective), those outside a pair get 0. */
+static double pair_column_step(int rank, int first, int second)
+{
+	MPI_Comm column;
+	int disturbed;
+	double t = 0;
+
+	MPI_Comm_split(MPI_COMM_WORLD, first >= 0 ? first : MPI_UNDEFINED, rank == second, &column);
+	if (first >= 0) {
+		t = hm_time_column_step(column, STEP_BLOCK, STEP_SAMPLES, &held, &disturbed);
+		MPI_Comm_free(&column);
+	}
+	return t;
+}
+
+/* A column's time per column: 'rows' processes from rank a (its host's
+ * first) on; for a column of two, b the second (else -1). */
+static void add_column_step(cJSON *steps, const char *scope, int a, int b, int rows, double seconds, int round)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "scope", scope);
+	cJSON_AddItemToObject(e, "ranks", cJSON_CreateIntArray((int[]){ a, b }, b >= 0 ? 2 : 1));
+	cJSON_AddNumberToObject(e, "rows", rows);
+	cJSON_AddNumberToObject(e, "seconds_per_column", seconds);
+	if (round >= 0)
+		cJSON_AddNumberToObject(e, "round", round);
+	cJSON_AddItemToArray(steps, e);
+}
+
 /* Between hosts: rank 0 schedules each round (host_links.h) and
  * broadcasts it; the pairs of a round measure at once (disjoint pairs do
  * not share a host's link); every pair's one-way times reach rank 0, whose
  * largest message's time is the schedule's measure. Progress and an
  * estimate of the time left go to standard error. */
 static void link_rounds(const struct bench_args *a, int rank, int nproc, const long *sizes, char *buf,
-			cJSON *pp)
+			cJSON *pp, cJSON *steps)
 {
 	int *host_rank = malloc(((size_t)nproc + 1) * sizeof(int)), H, k, round = 0;
 	struct hm_host_pair *todo;
 	struct hm_link_schedule sched;
-	double *all = NULL, mine[NR_SIZES], started = now();
+	double *all = NULL, mine[NR_SIZES + 1], started = now();
 
 	if (!host_rank)
 		die(rank, "out of memory");
 	H = host_ranks(a, nproc, host_rank);
 	todo = malloc(((size_t)H / 2 + 1) * sizeof(*todo));
 	if (!todo || (rank == 0 && (hm_link_schedule_init(&sched, H, a->link_rounds, 0.2) ||
-				    !(all = malloc((size_t)(nproc + a->shadow) * NR_SIZES * sizeof(double))))))
+				    !(all = malloc((size_t)(nproc + a->shadow) * (NR_SIZES + 1) * sizeof(double))))))
 		die(rank, "out of memory");
 	for (;;) {
 		int first = -1, second = -1;   /* this rank's pair, as ranks */
@@ -500,14 +466,17 @@ static void link_rounds(const struct bench_args *a, int rank, int nproc, const l
 		idle_barrier();
 		if (first >= 0)
 			pingpong(rank, first, second, sizes, mine, buf);
+		mine[NR_SIZES] = pair_column_step(rank, first, second);
 		idle_barrier();
-		MPI_Gather(mine, NR_SIZES, MPI_DOUBLE, all, NR_SIZES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		MPI_Gather(mine, NR_SIZES + 1, MPI_DOUBLE, all, NR_SIZES + 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 		if (rank == 0)
 			for (int i = 0; i < k; i++) {
-				const double *t = all + (size_t)host_rank[todo[i].a] * NR_SIZES;
+				const double *t = all + (size_t)host_rank[todo[i].a] * (NR_SIZES + 1);
 
 				hm_link_schedule_record(&sched, todo[i].a, todo[i].b, t[NR_SIZES - 1]);
 				add_pingpong(pp, "inter_node", host_rank[todo[i].a], host_rank[todo[i].b], t, round);
+				add_column_step(steps, "inter_node", host_rank[todo[i].a], host_rank[todo[i].b], 2,
+						t[NR_SIZES], round);
 			}
 		round++;
 	}
@@ -533,27 +502,117 @@ static int first_of_host(const struct bench_args *a, int r, int nproc)
 	return others > 0;
 }
 
-/* 1b: the first rank of each multi-rank host measures dgemm alone per
- * block size into mine[b * repeat + rep]; rank 0 gathers them into all[]. */
+/* The second rank of r's host when r is its first, else -1. */
+static int second_rank_of_host(const struct bench_args *a, int r, int nproc)
+{
+	for (int j = r + 1; j < nproc && first_of_host(a, r, nproc); j++)
+		if (!strcmp(a->hosts[j], a->hosts[r]))
+			return j;
+	return -1;
+}
+
+/* The doubles of one rank's kernel samples: the rounds taken, then
+ * hm_time_lu_kernels's samples of nk kernels. */
+static int kernel_samples_count(const struct bench_args *a, int nk)
+{
+	return 1 + a->nbs * nk * hm_lu_kernel_rounds_max(a->repeat);
+}
+
+/* Kernel k's samples per block size from one rank's kernel samples 'v' (nk
+ * kernels): an array of arrays. */
+static cJSON *kernel_samples_json(const struct bench_args *a, const double *v, int nk, int k)
+{
+	cJSON *per_b = cJSON_CreateArray();
+	int rounds = (int)v[0], max_rounds = hm_lu_kernel_rounds_max(a->repeat);
+
+	for (int i = 0; i < a->nbs; i++)
+		cJSON_AddItemToArray(per_b, cJSON_CreateDoubleArray(v + 1 + ((size_t)i * nk + k) * max_rounds,
+								     rounds));
+	return per_b;
+}
+
+/* 1b: the first rank of each multi-rank host measures dgemm alone into
+ * mine[] (kernel_samples' layout, one kernel); rank 0 gathers them into
+ * all[]. */
 static void measure_alone(const struct bench_args *a, int rank, int nproc, double *mine,
 			  double *all)
 {
+	int count = kernel_samples_count(a, 1);
+
 	if (rank == 0)
-		fprintf(stderr, "calibrate: dgemm with one core busy per node, b in");
+		fprintf(stderr, "calibrate: dgemm with one core busy per node\n");
 	idle_barrier();
 	if (rank < nproc && first_of_host(a, rank, nproc))
-		for (int i = 0; i < a->nbs; i++) {
-			double *out[NR_KERNELS] = { mine + (size_t)i * a->repeat };
-
-			measure_kernels(a->rows, a->bs[i], a->repeat, a->min_time, 1, out);
-			if (rank == 0)
-				fprintf(stderr, " %d", a->bs[i]);
-		}
-	if (rank == 0)
-		fprintf(stderr, "\n");
+		mine[0] = hm_time_lu_kernels(a->rows, a->bs, a->nbs, 1, a->repeat, a->min_time, &held, mine + 1);
 	idle_barrier();
-	MPI_Gather(mine, a->nbs * a->repeat, MPI_DOUBLE, all, a->nbs * a->repeat, MPI_DOUBLE, 0,
-		   MPI_COMM_WORLD);
+	MPI_Gather(mine, count, MPI_DOUBLE, all, count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+/* 1d. LU's steps beside its kernels, timed with ScaLAPACK itself: every
+ * processor rank's row interchanges (row_swap.h) and its column step alone
+ * (r = 1), all at once as the kernels; then on each host its first 2, 4,
+ * 8 ... ranks as one process column (every host at once: they share
+ * nothing; the models take r = 2, the larger ones check how a step grows
+ * with lg r). mine[STEP_*] gets this rank's; a column's, its host's
+ * first rank. */
+/* columns of 2, 4, .. 2^MAX_COLUMN_LOG ranks of one host */
+enum { MAX_COLUMN_LOG = 7 };
+enum { STEP_ROW_SWAP, STEP_ALONE, STEP_DISTURBED, STEP_WAITED, STEP_HELD, STEP_LOAD, STEP_COLUMNS,
+       NR_STEP_VALUES = STEP_COLUMNS + MAX_COLUMN_LOG };
+
+static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, double load_before,
+			     double mine[NR_STEP_VALUES])
+{
+	int disturbed = 0, host = 0, place = 0, on_host = 0;
+
+	/* this rank's host (by its first rank), place among its ranks, and their number */
+	for (int j = 0; rank < nproc && j < nproc; j++)
+		if (!strcmp(a->hosts[j], a->hosts[rank])) {
+			if (!on_host++)
+				host = j;
+			place += j < rank;
+		}
+	memset(mine, 0, NR_STEP_VALUES * sizeof(double));
+	if (rank == 0)
+		fprintf(stderr, "calibrate: row interchanges and column steps of LU with ScaLAPACK\n");
+	idle_barrier();
+	if (rank < nproc) {
+		mine[STEP_ROW_SWAP] = hm_time_row_swap(a->rows, SWAP_WIDTH, STEP_BLOCK, a->repeat, &held);
+		mine[STEP_ALONE] = hm_time_column_step(MPI_COMM_SELF, STEP_BLOCK, STEP_SAMPLES, &held, &disturbed);
+	}
+	/* a column of the host's first 2^k ranks, every host at once */
+	for (int k = 1; k <= MAX_COLUMN_LOG; k++) {
+		int in = rank < nproc && place < (1 << k) && on_host >= (1 << k), more = 0;
+		MPI_Comm column;
+
+		idle_barrier();
+		MPI_Comm_split(MPI_COMM_WORLD, in ? host : MPI_UNDEFINED, rank, &column);
+		if (!in)
+			continue;
+		mine[STEP_COLUMNS + k - 1] = hm_time_column_step(column, STEP_BLOCK, STEP_SAMPLES, &held, &more);
+		disturbed += more;
+		MPI_Comm_free(&column);
+	}
+	mine[STEP_DISTURBED] = disturbed;
+	mine[STEP_LOAD] = load_before;
+	mine[STEP_WAITED] = held.waited;
+	mine[STEP_HELD] = held.spent;
+	idle_barrier();
+}
+
+/* Rank r's values of 1d into its processor entry 'e'; its host's column of
+ * two (r and 'second', its host's second rank, or -1) into 'steps'. */
+static void add_lu_steps(cJSON *e, cJSON *steps, const double *v, int r, int second)
+{
+	cJSON_AddNumberToObject(e, "row_swap_s", v[STEP_ROW_SWAP]);
+	cJSON_AddNumberToObject(e, "column_alone_s", v[STEP_ALONE]);
+	cJSON_AddNumberToObject(e, "column_disturbed", v[STEP_DISTURBED]);
+	cJSON_AddNumberToObject(e, "waited_s", v[STEP_WAITED]);
+	cJSON_AddNumberToObject(e, "measured_s", v[STEP_HELD]);
+	cJSON_AddNumberToObject(e, "load_average", v[STEP_LOAD]);
+	for (int k = 1; k <= MAX_COLUMN_LOG && second >= 0; k++)
+		if (v[STEP_COLUMNS + k - 1] > 0)
+			add_column_step(steps, "same_node", r, k == 1 ? second : -1, 1 << k, v[STEP_COLUMNS + k - 1], -1);
 }
 
 int main(int argc, char **argv)
@@ -562,53 +621,44 @@ int main(int argc, char **argv)
 	struct pair pairs[1 + 2 * MAX_PAIRS_PER_SCOPE];
 	long sizes[NR_SIZES];
 	int rank, size, nproc, npairs, nsamples;
-	double *samples, *all = NULL, *alone, *all_alone = NULL, *all_shapes = NULL;
+	double *samples, *all = NULL, *alone, *all_alone = NULL, *all_shapes = NULL, *steps_all = NULL;
+	double steps_mine[NR_STEP_VALUES], load_before;
 	static double shape_s[HM_NR_KERNELS][MAX_SHAPES];
 	struct shapes sh;
 	char *buf;
-	cJSON *root = NULL, *procs = NULL, *pp = NULL;
+	cJSON *root = NULL, *procs = NULL, *pp = NULL, *steps = NULL;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	parse(argc, argv, &a, rank, size);
+	hm_held_clock_init(&held);
+	load_before = load_average();
 	nproc = size - a.shadow;
-	nsamples = a.nbs * NR_KERNELS * a.repeat;
-	samples = calloc((size_t)nsamples + 1, sizeof(double));
-	alone = calloc((size_t)a.nbs * a.repeat + 1, sizeof(double));
+	nsamples = kernel_samples_count(&a, NR_KERNELS);
+	samples = calloc((size_t)nsamples, sizeof(double));
+	alone = calloc((size_t)kernel_samples_count(&a, 1), sizeof(double));
 	make_shapes(&a, &sh);
 	if (rank == 0) {
 		all = calloc((size_t)nsamples * size + 1, sizeof(double));
-		all_alone = calloc((size_t)a.nbs * a.repeat * size + 1, sizeof(double));
+		all_alone = calloc((size_t)kernel_samples_count(&a, 1) * size, sizeof(double));
 		all_shapes = calloc((size_t)HM_NR_KERNELS * MAX_SHAPES * size, sizeof(double));
+		steps_all = calloc((size_t)NR_STEP_VALUES * size, sizeof(double));
 	}
-	if (!samples || !alone || (rank == 0 && (!all || !all_alone || !all_shapes)))
+	if (!samples || !alone || (rank == 0 && (!all || !all_alone || !all_shapes || !steps_all)))
 		die(rank, "out of memory");
 
 	/* 1. compute kernels, all processors at once */
-	if (rank == 0)
+	if (rank == 0) {
 		fprintf(stderr, "calibrate: kernels on %d processors, b in", nproc);
-	idle_barrier();
-	if (rank < nproc) {
-		/* warm up (page faults, clock ramp-up) so the first b is not penalised */
-		double scratch[NR_KERNELS][1], *w[NR_KERNELS] = { scratch[0], scratch[1], scratch[2] };
-
 		for (int i = 0; i < a.nbs; i++)
-			measure_kernels(a.rows, a.bs[i], 1, 0, NR_KERNELS, w);
+			fprintf(stderr, " %d", a.bs[i]);
+		fprintf(stderr, ", in rounds of every b\n");
 	}
 	idle_barrier();
 	if (rank < nproc)
-		for (int i = 0; i < a.nbs; i++) {
-			double *out[NR_KERNELS];
-
-			for (int k = 0; k < NR_KERNELS; k++)
-				out[k] = samples + ((size_t)i * NR_KERNELS + k) * a.repeat;
-			measure_kernels(a.rows, a.bs[i], a.repeat, a.min_time, NR_KERNELS, out);
-			if (rank == 0)
-				fprintf(stderr, " %d", a.bs[i]);
-		}
-	if (rank == 0)
-		fprintf(stderr, "\n");
+		samples[0] = hm_time_lu_kernels(a.rows, a.bs, a.nbs, NR_KERNELS, a.repeat, a.min_time, &held,
+						 samples + 1);
 	idle_barrier();
 	MPI_Gather(samples, nsamples, MPI_DOUBLE, all, nsamples, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 	if (a.alone)
@@ -624,6 +674,10 @@ int main(int argc, char **argv)
 		MPI_Gather(shape_s, HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, all_shapes,
 			   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 	}
+
+	measure_lu_steps(&a, rank, nproc, load_before, steps_mine);
+	MPI_Gather(steps_mine, NR_STEP_VALUES, MPI_DOUBLE, steps_all, NR_STEP_VALUES, MPI_DOUBLE, 0,
+		   MPI_COMM_WORLD);
 
 	/* 2. ping-pong, one pair at a time within a host, rounds between hosts */
 	for (int s = 0; s < NR_SIZES; s++)
@@ -655,6 +709,9 @@ int main(int argc, char **argv)
 		}
 		procs = cJSON_AddArrayToObject(root, "processors");
 		pp = cJSON_AddArrayToObject(root, "pingpong");
+		steps = cJSON_AddArrayToObject(root, "column_steps");
+		cJSON_AddStringToObject(root, "held_time", held.corrects ? "wall time less run_delay" : held.why_not);
+		cJSON_AddNumberToObject(root, "step_block", STEP_BLOCK);
 	}
 	for (int p = 0; p < npairs; p++) {
 		double oneway[NR_SIZES] = { 0 };
@@ -675,7 +732,7 @@ int main(int argc, char **argv)
 		if (rank == 0)
 			add_pingpong(pp, pairs[p].scope, pairs[p].a, pairs[p].b, oneway, -1);
 	}
-	link_rounds(&a, rank, nproc, sizes, buf, pp);
+	link_rounds(&a, rank, nproc, sizes, buf, pp, steps);
 
 	if (rank == 0) {
 		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -685,14 +742,9 @@ int main(int argc, char **argv)
 
 			cJSON_AddNumberToObject(e, "rank", r);
 			cJSON_AddStringToObject(e, "host", a.hosts[r]);
-			for (int k = 0; k < NR_KERNELS; k++) {
-				cJSON *per_b = cJSON_AddArrayToObject(e, kernel_names[k]);
-
-				for (int i = 0; i < a.nbs; i++)
-					cJSON_AddItemToArray(per_b, cJSON_CreateDoubleArray(
-						all + (size_t)r * nsamples + ((size_t)i * NR_KERNELS + k) * a.repeat,
-						a.repeat));
-			}
+			for (int k = 0; k < NR_KERNELS; k++)
+				cJSON_AddItemToObject(e, kernel_names[k],
+						      kernel_samples_json(&a, all + (size_t)r * nsamples, NR_KERNELS, k));
 			if (a.shapes) {
 				cJSON *per = cJSON_AddObjectToObject(e, "shape_seconds");
 
@@ -701,13 +753,10 @@ int main(int argc, char **argv)
 						all_shapes + ((size_t)r * HM_NR_KERNELS + k) * MAX_SHAPES,
 						sh.count[k]));
 			}
-			if (a.alone && first_of_host(&a, r, nproc)) {
-				cJSON *per_b = cJSON_AddArrayToObject(e, "k3_dgemm_alone");
-
-				for (int i = 0; i < a.nbs; i++)
-					cJSON_AddItemToArray(per_b, cJSON_CreateDoubleArray(
-						all_alone + ((size_t)r * a.nbs + i) * a.repeat, a.repeat));
-			}
+			add_lu_steps(e, steps, steps_all + (size_t)r * NR_STEP_VALUES, r, second_rank_of_host(&a, r, nproc));
+			if (a.alone && first_of_host(&a, r, nproc))
+				cJSON_AddItemToObject(e, "k3_dgemm_alone", kernel_samples_json(
+					&a, all_alone + (size_t)r * kernel_samples_count(&a, 1), 1, 0));
 			cJSON_AddItemToArray(procs, e);
 		}
 		/* memory is per physical machine; hetmap shares it among processors */
@@ -723,7 +772,7 @@ int main(int argc, char **argv)
 		}
 		cJSON_Delete(root);
 	}
-	free(buf), free(samples), free(all), free(alone), free(all_alone), free(all_shapes), free(a.hosts);
+	free(buf), free(samples), free(all), free(alone), free(all_alone), free(all_shapes), free(steps_all), free(a.hosts);
 	MPI_Finalize();
 	return 0;
 }

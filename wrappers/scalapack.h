@@ -5,6 +5,7 @@
 #ifndef HM_SCALAPACK_H
 #define HM_SCALAPACK_H
 
+#include <mpi.h>
 #include <stddef.h>
 
 void Cblacs_pinfo(int *rank, int *nprocs);
@@ -12,6 +13,9 @@ void Cblacs_get(int context, int what, int *value);
 void Cblacs_gridinit(int *context, const char *order, int rows, int cols);
 void Cblacs_gridinfo(int context, int *rows, int *cols, int *row, int *col);
 void Cblacs_gridexit(int context);
+/* a BLACS system context over an MPI communicator, and its release */
+int Csys2blacs_handle(MPI_Comm comm);
+void Cfree_blacs_system_handle(int handle);
 
 int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc,
 	    const int *nprocs);
@@ -24,6 +28,11 @@ void pdgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
 	      const int *ia, const int *ja, const int *desca, const int *ipiv,
 	      double *b, const int *ib, const int *jb, const int *descb, int *info,
 	      size_t trans_len);
+void pdgetf2_(const int *m, const int *n, double *a, const int *ia, const int *ja,
+	      const int *desca, int *ipiv, int *info);
+void pdlaswp_(const char *direc, const char *rowcol, const int *n, double *a, const int *ia,
+	      const int *ja, const int *desca, const int *k1, const int *k2, const int *ipiv,
+	      size_t direc_len, size_t rowcol_len);
 double pdlange_(const char *norm, const int *m, const int *n, const double *a,
 		const int *ia, const int *ja, const int *desca, double *work,
 		size_t norm_len);

@@ -19,7 +19,7 @@ set -eu
 reps=${1:-5}
 study_out experiments/cores/results/gemm-blocks
 
-"$hm" calibrate --hosts localhost:2 --split-cores --all-busy-only -o "$out/platform.json"
+"$hm" calibrate --accept-unreliable --hosts localhost:2 --split-cores --all-busy-only -o "$out/platform.json"
 start=$(date +%s)
 for rep in $(seq "$reps"); do
 	for n in 1000 2000; do

@@ -22,6 +22,7 @@ enum hm_exit {
 	HM_EXIT_NO_MPIRUN = 8,  /* run/calibrate: mpirun (or the driver) cannot be started */
 	HM_EXIT_TIMEOUT = 9,    /* run/calibrate: stopped after --timeout */
 	HM_EXIT_CHECK_FAILED = 10, /* run: the driver's result check failed */
+	HM_EXIT_UNRELIABLE = 11, /* calibrate: measurements too unsteady to plan with (kept aside) */
 	/* run/calibrate stopped by a signal: 128 + its number (130 for SIGINT) */
 };
 

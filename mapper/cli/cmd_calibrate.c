@@ -4,6 +4,7 @@
  * ping-pong), fit what it measured and write a platform file that
  * 'hetmap plan' reads. */
 #include "cli.h"
+#include "models/platform/calibration_trust.h"
 #include "mapper/launch/host_source.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "mapper/launch/launcher.h"
@@ -49,15 +50,33 @@ static const struct hm_usage usage = {
 	"records each processor's cores as the operating system's CPU numbers, so\n"
 	"that every launcher binds the cores hwloc found.\n"
 	"Progress goes to standard error.",
-	"Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
-	"slowest measured scope and are listed under calibration.scopes_not_measured.\n"
-	"With --launcher smpi the hosts are the simulated processors of -p PLATFORM\n"
-	"(each with its cores), measured under SimGrid's SMPI as a user would measure\n"
-	"a real cluster; plan from the result, run the plan with --sim-platform.\n"
-	"examples:\n"
-	"  hetmap calibrate --hosts localhost:2 -o build/localhost.json\n"
-	"  hetmap calibrate --launcher smpi -p cluster.json -o cluster-measured.json",
+	NULL,   /* epilog(): it names the trust limits */
 };
+
+/* The help's end. The trust limits come from calibration_trust.c's table. */
+static const char *epilog(void)
+{
+	static char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "Measuring shares the machine with whatever else runs: a kernel's time is\n"
+		 "the time it held its core (the scheduler's wait for other processes on it,\n"
+		 "Linux's run_delay, is left out), each kernel is sampled in rounds over every\n"
+		 "block size until its median settles (at most 3 x --repeat rounds), and each\n"
+		 "type's trust is printed. A type is in doubt unless it has\n%s"
+		 "A platform in doubt is kept as PLATFORM.unreliable, not written (exit 11),\n"
+		 "unless --accept-unreliable.\n"
+		 "Link scopes that cannot be measured (one host: no inter-node pair) copy the\n"
+		 "slowest measured scope and are listed under calibration.scopes_not_measured.\n"
+		 "With --launcher smpi the hosts are the simulated processors of -p PLATFORM\n"
+		 "(each with its cores), measured under SimGrid's SMPI as a user would measure\n"
+		 "a real cluster; plan from the result, run the plan with --sim-platform.\n"
+		 "examples:\n"
+		 "  hetmap calibrate --hosts localhost:2 -o build/localhost.json\n"
+		 "  hetmap calibrate --launcher smpi -p cluster.json -o cluster-measured.json",
+		 hm_trust_limits());
+	return text;
+}
 
 enum { MAX_CAL_PROCS = 4096 };
 
@@ -145,6 +164,7 @@ struct cal_setup {
 	int no_shapes;          /* no kernel models for the simulator (no shapes phase) */
 	int smt;                /* a process per hardware thread, not per core */
 	int no_topology;        /* do not read the nodes' topologies (core j is CPU j) */
+	int accept_unreliable;  /* write the platform even when calibration_trust.h doubts it */
 	int launcher_major;     /* Open MPI 4 or 5: their syntax differs */
 };
 
@@ -212,8 +232,55 @@ static void bench_argv(struct hm_argv *a, const struct cal_setup *cs, const stru
 	}
 }
 
+static void say_doubt(void *ctx, const char *type, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "calibrate: %s: %s\n", type, line);
+}
+
+/* How far each type's values can be trusted, on standard error; the
+ * number of doubts (calibration_trust.h). */
+static int report_trust(const cJSON *plat)
+{
+	const cJSON *record = cJSON_GetObjectItemCaseSensitive(plat, "calibration"), *facts;
+	char line[512];
+
+	cJSON_ArrayForEach(facts, cJSON_GetObjectItemCaseSensitive(record, "trust")) {
+		if (!cJSON_IsObject(facts))
+			continue;
+		hm_trust_summary(facts, line, sizeof(line));
+		fprintf(stderr, "calibrate: %s: %s\n", facts->string, line);
+	}
+	return hm_trust_doubts(record, say_doubt, NULL);
+}
+
+/* Where a platform in doubt is kept: OUT.unreliable. */
+static int keep_aside(const char *out, const char *text, size_t len)
+{
+	struct hm_error err;
+	char *path = malloc(strlen(out) + sizeof(".unreliable"));
+	int ret = HM_EXIT_UNRELIABLE;
+
+	if (!path)
+		return HM_EXIT_FAILURE;
+	strcpy(path, out);
+	strcat(path, ".unreliable");
+	hm_error_clear(&err);
+	if (hm_write_file_atomic(path, text, len, &err)) {
+		hm_cli_report(&err);
+		ret = HM_EXIT_OUTPUT;
+	} else {
+		hm_cli_error("calibrate: %s not written: its measurements are too unsteady to plan with (above); "
+			     "they are kept in %s (plan with it as it is, or measure again; "
+			     "--accept-unreliable writes %s anyway)", out, path, out);
+	}
+	free(path);
+	return ret;
+}
+
 /* Fit, record the nodes' topologies, check that hetmap reads the result,
- * write it. An exit code. */
+ * say how far it can be trusted, write it (or keep it aside when in
+ * doubt). An exit code. */
 static int write_platform(const struct cal_setup *cs, const struct host_list *h, const cJSON *raw,
 			  const struct hm_node_topologies *topo)
 {
@@ -224,7 +291,7 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 	struct hm_error err;
 	char when[32], *text;
 	cJSON *plat;
-	int ret;
+	int ret, doubts;
 	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(raw, "memory_bytes_rank0_host");
 
 	/* memory is only known for the first host: share it when it is the only one */
@@ -241,6 +308,7 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 		cJSON_Delete(plat);
 		return HM_EXIT_FAILURE;
 	}
+	doubts = report_trust(plat);
 	text = cJSON_Print(plat);
 	cJSON_Delete(plat);
 	if (!text)
@@ -248,6 +316,11 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 	if (hm_platform_load_buffer(text, strlen(text), cs->out, &check, &err)) {
 		hm_cli_report(&err);
 		ret = HM_EXIT_FAILURE;
+	} else if (doubts && !cs->accept_unreliable) {
+		size_t len = strlen(text);
+
+		text[len] = '\n';
+		ret = keep_aside(cs->out, text, len + 1);
 	} else {
 		size_t len = strlen(text);
 
@@ -549,13 +622,17 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "timeout", HM_OPT_DOUBLE, &cs.timeout, "S", "stop after S seconds (default 600)", 0, 1e7 },
 			{ 0, "split-cores", HM_OPT_FLAG, &cs.split, NULL, "one processor per measured core (HOST-0 .., 1 core each) instead of one per node", 0, 0 },
 			{ 0, "all-busy-only", HM_OPT_FLAG, &cs.all_busy_only, NULL, "measure with every core busy only: no busy-cores scale (faster)", 0, 0 },
+			{ 0, "accept-unreliable", HM_OPT_FLAG, &cs.accept_unreliable, NULL, "write the platform even when its measurements are too unsteady to trust (see below)", 0, 0 },
 			{ 0, "no-shapes", HM_OPT_FLAG, &cs.no_shapes, NULL, "do not time kernel shapes: no kernel models for the simulator's modeled kernels (faster)", 0, 0 },
 			{ 0, "smt", HM_OPT_FLAG, &cs.smt, NULL, "a process per hardware thread: every thread of a core counts as a core", 0, 0 },
 			{ 0, "no-topology", HM_OPT_FLAG, &cs.no_topology, NULL, "do not read the nodes' topologies with hwloc: core j of a host is taken to be its CPU j", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
 
-		if ((ret = hm_options_parse_rest(&usage, opts, argc, argv, &extra, &nextra)) >= 0)
+		struct hm_usage u = usage;
+
+		u.epilog = epilog();
+		if ((ret = hm_options_parse_rest(&u, opts, argc, argv, &extra, &nextra)) >= 0)
 			return ret;
 	}
 	if (!cs.out) {

@@ -146,13 +146,13 @@ int cmd_plan(int argc, char **argv)
 		hm_cli_error("plan: --judge-jobs and --judge-dir go with --judge K");
 		return HM_EXIT_USAGE;
 	}
-	if (so.host_speed && !jo.k && !(launcher && launcher->platform_file)) {
-		hm_cli_error("plan: --host-speed goes with --judge K or a simulator's --launcher (smpi)");
+	if (so.host_speed && !(launcher && launcher->platform_file)) {
+		hm_cli_error("plan: --host-speed goes with a simulator's --launcher (smpi)%s",
+			     jo.k ? "; the judge's simulations time nothing on this machine (kernels modeled)" : "");
 		return HM_EXIT_USAGE;
 	}
 	if ((ret = hm_sim_opts_check("plan", &so, launcher)))
 		return ret;
-	jo.host_speed = so.host_speed;
 	ret = hm_problem_open(&po, &pb, &p);
 	if (ret)
 		return ret;

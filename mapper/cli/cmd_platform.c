@@ -1,6 +1,9 @@
 /* mapper/cli/cmd_platform.c - 'hetmap platform show|check|list'. */
 #include "cli.h"
+#include "models/platform/calibration_trust.h"
+#include "models/util/read_file.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct hm_usage usage = {
@@ -50,6 +53,9 @@ static void show_types(const struct hm_platform *p)
 				printf(" %d: k x %.3g", b->b[i], b->k[i]);
 			printf("\n");
 		}
+		if (p->types[t].has_column_step || p->types[t].has_k1_dswap)
+			printf("    %-10s column step %.3g us beyond its message, row interchange %.3g ns per element\n",
+			       "LU steps", p->types[t].column_step * 1e6, p->types[t].k1_dswap * 1e9);
 		if (p->types[t].stacked[HM_ROUTINE_LU] != 1 || p->types[t].stacked[HM_ROUTINE_GEMM] != 1)
 			printf("    %-10s a shared core costs the rule's x %.3g (lu), x %.3g (gemm)\n",
 			       "stacked", p->types[t].stacked[HM_ROUTINE_LU],
@@ -135,16 +141,65 @@ static void show_network(const struct hm_platform *p)
 	}
 }
 
+static void say_doubt(void *ctx, const char *type, const char *line)
+{
+	(void)ctx;
+	printf("  %s: in doubt: %s\n", type, line);
+}
+
+/* A calibrated platform's record: how far each type can be trusted
+ * (calibration_trust.h). Nothing for a platform nobody calibrated. */
+static void show_trust(const char *json, size_t len)
+{
+	cJSON *root = cJSON_ParseWithLength(json, len), *facts;
+	const cJSON *record = cJSON_GetObjectItemCaseSensitive(root, "calibration");
+	char line[512];
+
+	if (cJSON_GetObjectItemCaseSensitive(record, "trust")) {
+		printf("\ncalibration (how far it can be trusted):\n");
+		cJSON_ArrayForEach(facts, cJSON_GetObjectItemCaseSensitive(record, "trust")) {
+			if (!cJSON_IsObject(facts))
+				continue;
+			hm_trust_summary(facts, line, sizeof(line));
+			printf("  %s: %s\n", facts->string, line);
+		}
+		hm_trust_doubts(record, say_doubt, NULL);
+	}
+	cJSON_Delete(root);
+}
+
+/* The platform 'file' and its text (caller frees *json), or -1 after a
+ * message. */
+static int load_with_text(const char *file, struct hm_platform **p, char **json)
+{
+	struct hm_error err;
+	enum hm_read_status status;
+	const char *builtin = strncmp(file, "builtin:", 8) ? NULL : hm_platform_builtin_json(file + 8);
+	size_t len;
+	char why[128];
+
+	*json = builtin ? hm_strdup(builtin) : hm_read_file(file, HM_MAX_PLATFORM_BYTES, &len, &status);
+	if (!*json && !builtin && strncmp(file, "builtin:", 8)) {
+		hm_cli_error("%s: %s", file, hm_read_failure(status, HM_MAX_PLATFORM_BYTES, why, sizeof(why)));
+		return -1;
+	}
+	hm_error_clear(&err);
+	if (!*json ? hm_platform_load(file, p, &err) : hm_platform_load_buffer(*json, strlen(*json), file, p, &err)) {
+		hm_cli_report(&err);
+		free(*json);
+		*json = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 static int show(const char *file)
 {
 	struct hm_platform *p;
-	struct hm_error err;
-	char text[2048];
+	char text[2048], *json;
 
-	if (hm_platform_load(file, &p, &err)) {
-		hm_cli_report(&err);
+	if (load_with_text(file, &p, &json))
 		return HM_EXIT_INPUT;
-	}
 	hm_cli_warnings(p);
 	printf("platform %s (%s)\n", p->name, p->source);
 	if (p->description[0])
@@ -156,6 +211,9 @@ static int show(const char *file)
 	show_processors(p);
 	printf("\n");
 	show_network(p);
+	if (json)
+		show_trust(json, strlen(json));
+	free(json);
 	hm_platform_free(p);
 	return HM_EXIT_OK;
 }

@@ -114,9 +114,10 @@ static void print_sp(const struct hm_problem *pb, const int *d, int b)
 
 	hm_model_sp(pb->model, pb->platform, d, b, pb->routine, &sp);
 	printf("  effective    k3_dgemm %.4g us/flop, k3_dtrsm %.4g us/flop, k2_dgetf2 %.4g us/flop,\n"
+	       "               column step %.4g us, row interchange %.4g ns/element,\n"
 	       "               t_s %.4g us, t_w %.4g us/word (heterogeneity rule, b = %d)\n",
-	       sp.k3_dgemm * 1e6, sp.k3_dtrsm * 1e6, sp.k2_dgetf2 * 1e6, sp.t_s * 1e6,
-	       sp.t_w * 1e6, b);
+	       sp.k3_dgemm * 1e6, sp.k3_dtrsm * 1e6, sp.k2_dgetf2 * 1e6, sp.t_step * 1e6, sp.k1_dswap * 1e9,
+	       sp.t_s * 1e6, sp.t_w * 1e6, b);
 }
 
 int cmd_predict(int argc, char **argv)

@@ -327,9 +327,27 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
  * said, there is nothing to judge. */
 static int verdict_exit(const struct hm_job *j, struct hm_app_result *r, int kernels_modeled, int ret)
 {
-	if (kernels_modeled && r->found)
+	if (kernels_modeled && r->found) {
+		const cJSON *info = cJSON_GetObjectItemCaseSensitive(r->raw, "info");
+
 		r->verdict = HM_VERDICT_MODELED;
-	else if (j->modeled_kernels && !ret)
+		/* the modeled kernels pivot as a random matrix does (kernels.c):
+		 * a zero pivot means this run's control flow is not a real one's */
+		if (cJSON_IsNumber(info) && info->valuedouble > 0)
+			fprintf(stderr, "hetmap: run: warning: the modeled LU met a zero pivot at column %.0f: "
+				"it skipped that column's swap and scaling, which a real run does (%s)\n",
+				info->valuedouble, j->modeled_kernels && !j->times_nothing ?
+				"--kernels modeled-as-executed pivots on the shared matrix's data" :
+				"the program's kernels were not hetmap's");
+	}
+	else if (j->modeled_kernels && !ret && j->times_nothing) {
+		/* its computation ran here untimed: the simulated time is its messages' */
+		hm_cli_error("run: %s computed its kernels, and --kernels modeled times nothing on this "
+			     "machine: its simulated time counts its messages only (link it with "
+			     "libhetmap-smpi-kernels ahead of the BLAS, wrappers/README.md, or simulate it with "
+			     "--kernels executed)", j->program.v[0]);
+		return HM_EXIT_JOB_FAILED;
+	} else if (j->modeled_kernels && !ret)
 		fprintf(stderr, "hetmap: run: warning: --kernels was asked but %s computed its kernels (link "
 			"it with libhetmap-smpi-kernels ahead of the BLAS: wrappers/README.md)\n",
 			j->program.v[0]);

@@ -37,7 +37,7 @@ struct candidate {
 	int same_as;            /* SAME: the candidate it repeats */
 	enum status st;
 	pid_t pid;
-	double started, wall, simulated, host_speed;
+	double started, wall, simulated;
 	int earlier;            /* simulated by an earlier judge in --judge-dir */
 };
 
@@ -166,26 +166,6 @@ fail:
 	return HM_EXIT_FAILURE;
 }
 
-/* This machine's panel rate at each candidate's b, measured once per b
- * before any simulation loads the machine. */
-static int host_speeds(struct judging *jg)
-{
-	for (int i = 0; i < jg->n; i++) {
-		struct candidate *c = &jg->c[i];
-		int ret;
-
-		for (int j = 0; j < i && !c->host_speed; j++)
-			if (jg->c[j].r.b == c->r.b && jg->c[j].host_speed > 0)
-				c->host_speed = jg->c[j].host_speed;
-		if (c->st == SAME || c->st == SIMULATED || c->host_speed > 0)
-			continue;
-		if ((ret = hm_simulator_host_speed("plan", jg->jd->o.host_speed, c->r.b, HM_SIM_MODELED,
-						   &c->host_speed)))
-			return ret;
-	}
-	return HM_EXIT_OK;
-}
-
 static void file_of(const struct judging *jg, int i, const char *suffix, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s/c%02d%s", jg->dir, i, suffix);
@@ -304,8 +284,6 @@ static int start(struct judging *jg, int i, double deadline)
 	hm_argv_add(&a, "smpi");
 	hm_argv_add(&a, "--kernels");
 	hm_argv_add(&a, "modeled");
-	hm_argv_add(&a, "--host-speed");
-	hm_argv_addf(&a, "%.9gMf", c->host_speed / 1e6);
 	hm_argv_add(&a, "--results");
 	hm_argv_add(&a, results);
 	hm_argv_add(&a, "-o");
@@ -452,8 +430,6 @@ static cJSON *record_json(const struct judging *jg, int chosen, int jobs)
 			cJSON_AddBoolToObject(e, "earlier_run", 1);
 		if (c->wall > 0)
 			cJSON_AddNumberToObject(e, "wall_s", c->wall);
-		if (c->host_speed > 0)
-			cJSON_AddNumberToObject(e, "host_speed", c->host_speed);
 		cJSON_AddItemToArray(list, e);
 	}
 	cJSON_AddStringToObject(o, "decided_by", chosen >= 0 ? "simulator" : "model");
@@ -479,7 +455,7 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 	}
 	jg->jd = jd, jg->in = in;
 	hm_sibling_program("hetmap", jg->self, sizeof(jg->self));
-	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg)) && !(ret = host_speeds(jg))) {
+	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg))) {
 		fprintf(stderr, "hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
 		simulate(jg, jobs, deadline);
 	}

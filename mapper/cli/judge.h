@@ -23,11 +23,9 @@ struct hm_judge_opts {
 	int jobs;               /* simulations at once; 0: this machine's cores */
 	const char *dir;        /* where the simulations run (kept), or NULL: a
 				 * temporary directory, removed */
-	const char *host_speed; /* this machine's panel rate ("5Gf"), or NULL: measured once
-				 * (plan's --host-speed, sim_opts.h) */
 };
 
-#define HM_JUDGE_OPTS_INIT { 0, 0, NULL, NULL }
+#define HM_JUDGE_OPTS_INIT { 0, 0, NULL }
 
 #define HM_JUDGE_OPTIONS(jo) \
 	{ 0, "judge", HM_OPT_INT, &(jo).k, "K", "simulate the model's K best configurations and GU, CU, EU (SMPI, kernels modeled) and keep the simulated best", 1, HM_TOP_K_MAX }, \

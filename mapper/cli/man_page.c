@@ -25,6 +25,7 @@ static const struct {
 	{ HM_EXIT_NO_MPIRUN, "run, calibrate: the launcher cannot be started, or is another MPI's" },
 	{ HM_EXIT_TIMEOUT, "run, calibrate: stopped after --timeout" },
 	{ HM_EXIT_CHECK_FAILED, "run: the program's result check failed, or it skipped the test" },
+	{ HM_EXIT_UNRELIABLE, "calibrate: the measurements are too unsteady to plan with; the platform is kept as PLATFORM.unreliable, not written (--accept-unreliable writes it)" },
 };
 
 /* Text as roff: backslashes and dashes escaped, a line that would start

@@ -90,8 +90,6 @@ int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_sp
 int hm_simulator_host_speed(const char *cmd, const char *given, int b, enum hm_sim_kernels kernels,
 			    double *speed)
 {
-	const char *kernel = kernels == HM_SIM_MODELED ? "k2_dgetf2" : "k3_dgemm";
-
 	struct hm_error err;
 	char why[256];
 	double k;
@@ -104,13 +102,18 @@ int hm_simulator_host_speed(const char *cmd, const char *given, int b, enum hm_s
 		*speed = 1.0 / k;
 		return HM_EXIT_OK;
 	}
+	/* modeled kernels time nothing here (smpi/simulate-computation:no):
+	 * SMPI only needs a speed to start */
+	if (kernels == HM_SIM_MODELED) {
+		*speed = 1e9;
+		return HM_EXIT_OK;
+	}
 	hm_error_clear(&err);
-	if (!(*speed = hm_measure_host_speed(b, kernel, &err))) {
+	if (!(*speed = hm_measure_host_speed(b, "k3_dgemm", &err))) {
 		hm_cli_error("%s: %s (give --host-speed)", cmd, err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
-	fprintf(stderr, "hetmap: %s: this machine's %s rate, measured at b = %d: %.3f GFLOP/s "
-		"(--host-speed to give it)\n", cmd, kernels == HM_SIM_MODELED ? "panel" : "dgemm", b,
-		*speed / 1e9);
+	fprintf(stderr, "hetmap: %s: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
+		"(--host-speed to give it)\n", cmd, b, *speed / 1e9);
 	return HM_EXIT_OK;
 }

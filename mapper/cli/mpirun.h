@@ -29,10 +29,12 @@ int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_sp
 const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name);
 
 /* A simulator's rate of this machine's core (flop/s) into *speed: the
- * --host-speed text 'given' (a flop rate, "50Gf"), else measured at block
- * size b (host_speed.h: dgemm's, the panel's when the kernels are
- * modeled) and said on stderr. HM_EXIT_OK, or an exit code after a
- * message naming 'cmd'. */
+ * --host-speed text 'given' (a flop rate, "50Gf"); else, where the
+ * simulator times code here (kernels executed, or modeled-as-executed),
+ * dgemm's rate measured at block size b (host_speed.h) and said on
+ * stderr; else (kernels modeled: nothing is timed here) a nominal 1
+ * GFLOP/s that no simulated time depends on. HM_EXIT_OK, or an exit code
+ * after a message naming 'cmd'. */
 int hm_simulator_host_speed(const char *cmd, const char *given, int b, enum hm_sim_kernels kernels,
 			    double *speed);
 

@@ -36,8 +36,12 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 	}
 	fprintf(f, "\n  predicted    %.6g s = computation %.6g s + communication %.6g s\n",
 		t->total, t->comp, t->comm);
-	fprintf(f, "               computation: dgemm %.6g s, dtrsm %.6g s, dgetf2 %.6g s\n",
-		t->comp_gemm, t->comp_trsm, t->comp_getf2);
+	fprintf(f, "               computation: dgemm %.6g s, dtrsm %.6g s, dgetf2 %.6g s", t->comp_gemm,
+		t->comp_trsm, t->comp_getf2);
+	if (t->comp_steps > 0 || t->comp_swaps > 0)
+		fprintf(f, ",\n                            column steps %.6g s, row interchanges %.6g s",
+			t->comp_steps, t->comp_swaps);
+	fprintf(f, "\n");
 	fprintf(f, "               communication: latency %.6g s, bandwidth %.6g s\n",
 		t->comm_latency, t->comm_bandwidth);
 	fprintf(f, "  search       %ld nodes evaluated, %ld pruned, level %d reached, %.3g s (best after %.3g s)%s%s\n",

@@ -92,4 +92,5 @@ void hm_sim_request(struct hm_job_request *rq, const struct hm_sim_opts *so, con
 		return;
 	rq->platform_text = xml, rq->host_speed = speed;
 	rq->modeled_kernels = hm_sim_kernels_modeled(so->kernels);
+	rq->times_nothing = so->kernels == HM_SIM_MODELED;
 }

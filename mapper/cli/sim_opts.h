@@ -23,7 +23,7 @@ struct hm_sim_opts {
 #define HM_SIM_OPTIONS(so) \
 	{ 0, "sim-platform", HM_OPT_STRING, &(so).platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 }, \
 	{ 0, "kernels", HM_OPT_STRING, &(so).kernels_name, "MODE", "simulators: the BLAS kernels executed (default), modeled or modeled-as-executed", 0, 0 }, \
-	{ 0, "host-speed", HM_OPT_STRING, &(so).host_speed, "RATE", "simulators and the judge: this machine's rate per core (dgemm's; the panel's when kernels are modeled), e.g. 5Gf (default: measured)", 0, 0 }
+	{ 0, "host-speed", HM_OPT_STRING, &(so).host_speed, "RATE", "simulators that time code here (--kernels executed or modeled-as-executed): this machine's dgemm rate per core, e.g. 5Gf (default: measured); modeled kernels time nothing here", 0, 0 }
 
 /* --kernels read into so->kernels; simulator options refused with a
  * launcher that is not a simulator (l NULL: none). HM_EXIT_OK, or

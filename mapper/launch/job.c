@@ -261,6 +261,7 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 		if (rq->modeled_kernels)
 			modeled_kernels(j, rq);
 		j->host_speed = rq->host_speed;
+		j->times_nothing = rq->times_nothing;
 		if (!rq->platform_text || !(rq->host_speed > 0)) {
 			hm_error_set(err, "launcher %s simulates: it needs a platform and this machine's speed",
 				     j->l->name);
@@ -290,7 +291,7 @@ static void launcher_command(const struct hm_job *j, struct hm_argv *a)
 	char file[4400], platform[4400];
 	struct hm_launch x = { j->pl, file, (const char *const *)j->env.v, j->launcher_major,
 			       j->l->platform_file ? platform : NULL, j->host_speed, j->shared_malloc_bytes,
-			       j->binder != NULL };
+			       j->times_nothing, j->binder != NULL };
 
 	snprintf(file, sizeof(file), "%s/%s", j->dir, j->l->file_name);
 	if (j->l->platform_file)

@@ -41,6 +41,8 @@ struct hm_job_request {
 	const char *platform_text;      /* simulators: the simulated platform (launcher.h) */
 	double host_speed;              /* simulators: this machine's core, flop/s */
 	int modeled_kernels;            /* simulators: the platform models the kernels */
+	int times_nothing;              /* simulators: nothing is timed here, every simulated
+					 * second is charged from the platform (--kernels modeled) */
 	/* hetmap-probe's path: where the launcher binds by one CPU list and the
 	 * hosts need different ones, each rank binds itself through it to the
 	 * CPUs of HM_RANK_CPUS_FILE (NULL: the launcher chooses instead) */
@@ -67,6 +69,7 @@ struct hm_job {
 	int made_dir;                   /* the directory was made for this job */
 	double host_speed;              /* simulators */
 	int modeled_kernels;            /* simulators: kernels modeled, memory shared */
+	int times_nothing;              /* simulators: as the request's */
 	double shared_malloc_bytes;     /* simulators: SMPI shares allocations this big; 0 none */
 	const char *binder;             /* each rank starts through it to bind itself, or NULL */
 };

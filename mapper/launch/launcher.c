@@ -300,6 +300,10 @@ static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
 	hm_argv_addf(a, "--cfg=smpi/host-speed:%.6gf", x->host_speed);
 	if (x->shared_malloc_bytes > 0)
 		hm_argv_addf(a, "--cfg=smpi/auto-shared-malloc-thresh:%.0f", x->shared_malloc_bytes);
+	/* every simulated second charged from the platform (--kernels modeled):
+	 * the same job simulates to the same time on a busy machine */
+	if (x->times_nothing)
+		hm_argv_add(a, "--cfg=smpi/simulate-computation:no");
 	for (const char *const *c = smpi_config; *c; c++)
 		hm_argv_add(a, *c);
 }

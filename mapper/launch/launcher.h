@@ -19,6 +19,7 @@ struct hm_launch {
 	const char *platform;           /* simulators: the platform file's path */
 	double host_speed;              /* simulators: this machine's core, flop/s */
 	double shared_malloc_bytes;     /* simulators: share allocations this big; 0 none */
+	int times_nothing;              /* simulators: time none of the program's own code */
 	int ranks_bind_themselves;      /* hetmap-probe binds each rank (HM_RANK_CPUS_VARIABLE):
 					 * the launcher binds none */
 };

@@ -23,6 +23,8 @@ static const struct { const char *key; size_t offset; } prediction_fields[] = {
 	{ "comp_dgemm_s", offsetof(struct hm_prediction, comp_gemm) },
 	{ "comp_dtrsm_s", offsetof(struct hm_prediction, comp_trsm) },
 	{ "comp_dgetf2_s", offsetof(struct hm_prediction, comp_getf2) },
+	{ "comp_column_steps_s", offsetof(struct hm_prediction, comp_steps) },
+	{ "comp_row_swaps_s", offsetof(struct hm_prediction, comp_swaps) },
 	{ "comm_s", offsetof(struct hm_prediction, comm) },
 	{ "comm_latency_s", offsetof(struct hm_prediction, comm_latency) },
 	{ "comm_bandwidth_s", offsetof(struct hm_prediction, comm_bandwidth) },

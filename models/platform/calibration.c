@@ -1,5 +1,6 @@
 /* models/platform/calibration.c - see calibration.h. */
 #include "calibration.h"
+#include "lu_steps_fit.h"
 #include "wrappers/host_links.h"
 
 #include <math.h>
@@ -29,9 +30,16 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Median, min and max of the numbers of a JSON array; -1 if it is not a
- * non-empty array of positive finite numbers. */
-static int summarize(const cJSON *arr, double *med, double *lo, double *hi)
+/* The median of a JSON array of samples, its notch (1.58 IQR / sqrt(n),
+ * the half-width of a box plot's 95 % notch, relative to the median: the
+ * bench takes more samples while it is above LU_KERNELS_SETTLED) and the
+ * spread (max - min) / median; -1 if it is not a non-empty array of
+ * positive finite numbers. */
+struct samples_summary {
+	double median, notch, spread;
+};
+
+static int summarize(const cJSON *arr, struct samples_summary *out)
 {
 	double v[MAX_REPEAT];
 	int n = 0;
@@ -47,9 +55,9 @@ static int summarize(const cJSON *arr, double *med, double *lo, double *hi)
 	}
 	if (!n)
 		return -1;
-	*med = median(v, n);
-	*lo = v[0];
-	*hi = v[n - 1];
+	out->median = median(v, n);     /* sorts v */
+	out->notch = 1.58 * (v[(3 * n) / 4] - v[n / 4]) / sqrt(n) / out->median;
+	out->spread = (v[n - 1] - v[0]) / out->median;
 	return 0;
 }
 
@@ -77,10 +85,12 @@ void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t
 		*t_w = seconds[n - 1] / (bytes[n - 1] / 8);
 }
 
-/* Per processor and kernel and block size: median and spread. */
+/* Per processor and kernel and block size: the median, the spread and
+ * the notch (samples_summary). */
 struct measured {
 	double k[NR_KERNELS][MAX_BS];
 	double spread[NR_KERNELS][MAX_BS];
+	double notch[NR_KERNELS][MAX_BS];
 	double alone[MAX_BS];   /* dgemm with one core of the node busy (has_alone) */
 	int has_alone;
 	int cores;
@@ -95,10 +105,11 @@ static int read_alone(const cJSON *per_b, int nbs, struct measured *m, struct hm
 	if (cJSON_GetArraySize(per_b) != nbs)
 		return hm_error_at(err, "processors", "'k3_dgemm_alone' needs one list per block size");
 	for (int b = 0; b < nbs; b++) {
-		double lo, hi;
+		struct samples_summary sum;
 
-		if (summarize(cJSON_GetArrayItem(per_b, b), &m->alone[b], &lo, &hi))
+		if (summarize(cJSON_GetArrayItem(per_b, b), &sum))
 			return hm_error_at(err, "processors", "bad samples of 'k3_dgemm_alone'");
+		m->alone[b] = sum.median;
 	}
 	m->has_alone = 1;
 	return 0;
@@ -120,13 +131,14 @@ static int read_processors(const cJSON *raw, int nbs, int nproc, struct measured
 				return hm_error_at(err, "processors", "'%s' needs one list per block size",
 						   kernel_names[k]);
 			for (int b = 0; b < nbs; b++) {
-				double med, lo, hi;
+				struct samples_summary sum;
 
-				if (summarize(cJSON_GetArrayItem(per_b, b), &med, &lo, &hi))
+				if (summarize(cJSON_GetArrayItem(per_b, b), &sum))
 					return hm_error_at(err, "processors", "bad samples of '%s'",
 							   kernel_names[k]);
-				m[i].k[k][b] = med;
-				m[i].spread[k][b] = (hi - lo) / med;
+				m[i].k[k][b] = sum.median;
+				m[i].spread[k][b] = sum.spread;
+				m[i].notch[k][b] = sum.notch;
 			}
 		}
 		if (read_alone(cJSON_GetObjectItemCaseSensitive(e, "k3_dgemm_alone"), nbs, &m[i], err))
@@ -161,21 +173,57 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 		memcpy(m[nodes].alone, m[i].alone, sizeof(m[i].alone));
 		for (int k = 0; k < NR_KERNELS; k++)
 			for (int b = 0; b < nbs; b++) {
-				double v[4096], spread = 0;
+				double v[4096], spread = 0, notch = 0;
 				int c = 0;
 
 				for (int j = i; j < nproc && c < 4096; j++)
 					if (!strcmp(hosts[j], hosts[i])) {
 						v[c++] = m[j].k[k][b];
 						spread = fmax(spread, m[j].spread[k][b]);
+						notch = fmax(notch, m[j].notch[k][b]);
 					}
 				m[nodes].k[k][b] = median(v, c);
 				m[nodes].spread[k][b] = spread;
+				m[nodes].notch[k][b] = notch;
 				cores[nodes] = m[nodes].cores = c;
 			}
 		nodes++;
 	}
 	return nodes;
+}
+
+/* A kernel whose block sizes the measurements cannot tell apart gets one
+ * value for all: when its medians over b lie within the largest of their
+ * notches, the median of those medians at every b. Otherwise the plan's b
+ * would follow noise: on this project's 2-core machine dgemm is flat in b,
+ * its medians wander by 5-10 % from one calibration to the next, and LU at
+ * n = 20000 chose b = 32, 64 or 128 by them. The pooled kernels go to the
+ * record ("pooled_over_b"). */
+static void pool_flat_kernels(struct measured *m, int nm, int nbs, const char *const *names, cJSON *record)
+{
+	cJSON *pooled = NULL;
+
+	for (int i = 0; i < nm && nbs > 1; i++)
+		for (int k = 0; k < NR_KERNELS; k++) {
+			double lo = INFINITY, hi = 0, widest = 0, v[MAX_BS];
+			char key[300];
+
+			for (int b = 0; b < nbs; b++) {
+				lo = fmin(lo, m[i].k[k][b]), hi = fmax(hi, m[i].k[k][b]);
+				widest = fmax(widest, m[i].notch[k][b] * m[i].k[k][b]);
+				v[b] = m[i].k[k][b];
+			}
+			if (hi - lo > widest)
+				continue;
+			double flat = median(v, nbs);
+
+			for (int b = 0; b < nbs; b++)
+				m[i].k[k][b] = flat;
+			if (!pooled)
+				pooled = cJSON_AddArrayToObject(record, "pooled_over_b");
+			snprintf(key, sizeof(key), "%s.%s", names[i], kernel_names[k]);
+			cJSON_AddItemToArray(pooled, cJSON_CreateString(key));
+		}
 }
 
 /* Greedy grouping: a processor joins the first type whose first member
@@ -356,6 +404,62 @@ static void kernels_json(const cJSON *raw, const int *type_of_rank, int nranks, 
 			}
 			free(shape), free(secs);
 		}
+	}
+}
+
+/* The facts of each type that say whether its values can be trusted
+ * (calibration_trust.h judges them), into record.trust.<type>: the worst
+ * notch of its kernels' medians, the worst relative error of its kernel
+ * models' fits, its core alone over all busy, the share of the measured
+ * time other processes held its cores, its hosts' largest load average
+ * before measuring. type_of_rank[r]: rank r's type; m[0..nm-1] the
+ * processors (nodes) fitted. */
+static void trust_facts(const cJSON *raw, const struct measured *m, int nm, int nbs, const int *type_of_rank,
+			int nranks, const cJSON *types, cJSON *record)
+{
+	const cJSON *fits = cJSON_GetObjectItemCaseSensitive(record, "kernel_fit_worst_relative_error");
+	const cJSON *alone = cJSON_GetObjectItemCaseSensitive(record, "dgemm_alone_over_all_busy");
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(raw, "processors");
+	const char *held = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "held_time"));
+	cJSON *trust = cJSON_AddObjectToObject(record, "trust"), *ty;
+	int t = 0;
+
+	cJSON_AddStringToObject(trust, "held_time", held ? held : "wall time (bench without run_delay)");
+	cJSON_ArrayForEach(ty, types) {
+		cJSON *f = cJSON_AddObjectToObject(trust, ty->string), *e;
+		double notch = 0, fit = 0, waited = 0, spent = 0, load = -1;
+		char key[64];
+
+		for (int i = 0; i < nm; i++)
+			for (int k = 0; k < NR_KERNELS && m[i].type == t; k++)
+				for (int b = 0; b < nbs; b++)
+					notch = fmax(notch, m[i].notch[k][b]);
+		for (int k = 0; k < HM_NR_KERNELS; k++) {
+			snprintf(key, sizeof(key), "%s.%s", ty->string, hm_kernel_name((enum hm_kernel)k));
+			e = cJSON_GetObjectItemCaseSensitive(fits, key);
+			fit = fmax(fit, cJSON_IsNumber(e) ? e->valuedouble : 0);
+		}
+		for (int r = 0; r < nranks; r++) {
+			const cJSON *p = cJSON_GetArrayItem(procs, r);
+			double w = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "waited_s"));
+			double s = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "measured_s"));
+			double l = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "load_average"));
+
+			if (type_of_rank[r] != t)
+				continue;
+			waited += isfinite(w) && w > 0 ? w : 0;
+			spent += isfinite(s) && s > 0 ? s : 0;
+			load = isfinite(l) ? fmax(load, l) : load;
+		}
+		cJSON_AddNumberToObject(f, "notch", notch);
+		cJSON_AddNumberToObject(f, "kernel_fit", fit);
+		e = cJSON_GetObjectItemCaseSensitive(alone, ty->string);
+		if (cJSON_IsNumber(e))
+			cJSON_AddNumberToObject(f, "alone_over_all_busy", e->valuedouble);
+		cJSON_AddNumberToObject(f, "waited", spent > 0 ? waited / spent : 0);
+		if (load >= 0)
+			cJSON_AddNumberToObject(f, "load_average", load);
+		t++;
 	}
 }
 
@@ -749,6 +853,13 @@ static cJSON *processors_json(const struct hm_calibration_opts *o, const struct 
 		for (int k = 0; k < NR_KERNELS; k++)
 			cJSON_AddItemToObject(sp, kernel_names[k],
 					      cJSON_CreateDoubleArray(m[i].spread[k], nbs));
+		/* the medians' notches, relative */
+		for (int k = 0; k < NR_KERNELS; k++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s_notch", kernel_names[k]);
+			cJSON_AddItemToObject(sp, key, cJSON_CreateDoubleArray(m[i].notch[k], nbs));
+		}
 	}
 	return procs;
 }
@@ -799,10 +910,10 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 		nodes.cores = node_cores;
 		o = &nodes;
 	}
-	ntypes = group_types(m, o->nproc, nbs, o->tolerance, first);
-
 	plat = cJSON_CreateObject();
 	record = cJSON_CreateObject();
+	pool_flat_kernels(m, o->nproc, nbs, o->names, record);
+	ntypes = group_types(m, o->nproc, nbs, o->tolerance, first);
 	cJSON_AddNumberToObject(plat, "hetmap_platform", 1);
 	cJSON_AddStringToObject(plat, "name", o->name);
 	snprintf(desc, sizeof(desc), "measured by hetmap calibrate on %s: %d processors, %d type%s "
@@ -831,6 +942,9 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 		goto out;
 	}
 	cJSON_AddItemToObject(plat, "network", net);
+	hm_lu_steps_fit(raw, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"), net, record);
+	trust_facts(raw, m, o->nproc, nbs, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"),
+		    record);
 	cJSON_AddItemToObject(plat, "block_sizes", cJSON_CreateIntArray(bs, nbs));
 	cJSON_AddStringToObject(record, "when", o->when);
 	cJSON_AddNumberToObject(record, "rows", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(raw, "rows")));

@@ -24,6 +24,10 @@
 #define HM_MAX_CORES 4096          /* most cores of one processor */
 #define HM_MAX_WARNINGS 8
 #define HM_NR_STACKED 2            /* routines a stacking factor is given for: lu, gemm */
+/* PDGETF2's synchronisations of a process column per column of the panel:
+ * pdamax's combine, pdswap's exchange, pdger's broadcast of the pivot row,
+ * each lg r messages deep on r process rows (models/README.md). */
+#define HM_STEPS_PER_COLUMN 3.0
 
 /* A per-flop cost as a function of the block size b: 'n' points sorted by
  * b, linearly interpolated between them and clamped outside. */
@@ -53,6 +57,14 @@ struct hm_proc_type {
 	 * shapes (kernel_model.h); nterms 0 where not given: the simulator
 	 * then reads the k tables above. */
 	struct hm_kernel_model kernels[HM_NR_KERNELS];
+	/* LU's steps beside its kernels, measured by calibrate with
+	 * ScaLAPACK's own routines (models/README.md, "LU's steps"); 0 when
+	 * not given (has_* 0), which charges nothing for them. */
+	double column_step;     /* s a process of the panel's column spends in each
+				 * synchronisation step of PDGETF2 beyond the message
+				 * (HM_STEPS_PER_COLUMN steps of lg r messages a column) */
+	double k1_dswap;        /* s per element of a row interchange (PDLASWP) */
+	char has_column_step, has_k1_dswap;
 };
 
 struct hm_processor {

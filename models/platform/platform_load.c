@@ -331,11 +331,35 @@ static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
 	return 0;
 }
 
+/* Above this a step's or an element's cost is surely a typo (a rate, or
+ * microseconds written as seconds): kept, but doubted. */
+#define STEP_DOUBTED 1e-3
+
+/* An optional cost of LU's steps (column_step, k1_dswap): seconds, 0
+ * allowed (a calibration that found nothing beyond the messages). */
+static int load_step_cost(struct loader *ld, const cJSON *it, const char *key, const char *path,
+			  double *out, char *given)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, key);
+	char sub[512];
+
+	if (!v)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.%s", path, key);
+	if (get_quantity_value(ld, v, sub, HM_UNIT_SECONDS, 1, out))
+		return -1;
+	if (*out > STEP_DOUBTED)
+		warn(ld, sub, "%g s is over a millisecond per step (\"1.1us\" is written with its unit)", *out);
+	*given = 1;
+	return 0;
+}
+
 static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		     struct hm_proc_type *ty)
 {
-	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2",
-					    "busy_cores_scale", "stacked", "kernels", "description", NULL };
+	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2", "column_step",
+					    "k1_dswap", "busy_cores_scale", "stacked", "kernels",
+					    "description", NULL };
 	const cJSON *busy = cJSON_GetObjectItemCaseSensitive(it, "busy_cores_scale");
 	const cJSON *stacked = cJSON_GetObjectItemCaseSensitive(it, "stacked");
 	const cJSON *k3 = cJSON_GetObjectItemCaseSensitive(it, "k3");
@@ -365,7 +389,9 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 	if (load_table(ld, k2, sub, &block_keys, &ty->k2_dgetf2))
 		return -1;
 	if (load_stacked(ld, stacked, path, ty) ||
-	    load_kernels(ld, cJSON_GetObjectItemCaseSensitive(it, "kernels"), path, ty))
+	    load_kernels(ld, cJSON_GetObjectItemCaseSensitive(it, "kernels"), path, ty) ||
+	    load_step_cost(ld, it, "column_step", path, &ty->column_step, &ty->has_column_step) ||
+	    load_step_cost(ld, it, "k1_dswap", path, &ty->k1_dswap, &ty->has_k1_dswap))
 		return -1;
 	return busy ? load_busy_scale(ld, busy, path, ty) : 0;
 }

@@ -76,6 +76,18 @@ static void put_kernel_model(FILE *f, const struct hm_proc_type *ty, enum hm_ker
 	fputs("\"/>", f);
 }
 
+/* What a host charges besides its kernels when nothing is timed here
+ * (wrappers/smpi/kernels.c): the panel's level-1 calls per element at its
+ * k2_dgetf2, a row interchange per element (k1_dswap), and the column
+ * steps of a column of two (3 x column_step, once a column); a platform
+ * without the last two charges nothing for them, as the models do. */
+static void put_step_costs(FILE *f, const struct hm_proc_type *ty, int b, double scale)
+{
+	fprintf(f, "<prop id=\"hm_level1\" value=\"%.9g\"/>", hm_table_at(&ty->k2_dgetf2, b) * scale);
+	fprintf(f, "<prop id=\"hm_dswap\" value=\"%.9g\"/>", ty->k1_dswap * scale);
+	fprintf(f, "<prop id=\"hm_column_step\" value=\"%.9g\"/>", HM_STEPS_PER_COLUMN * ty->column_step * scale);
+}
+
 static int link_cmp(const void *a, const void *b)
 {
 	const struct hm_link *x = a, *y = b;
@@ -159,6 +171,8 @@ static void put_hosts_and_links(FILE *f, const struct hm_platform *p, int b, enu
 		fputc('>', f);
 		for (int k = 0; k < HM_NR_KERNELS; k++)
 			put_kernel_model(f, &p->types[p->procs[i].type], (enum hm_kernel)k, scale);
+		if (kernels == HM_SIM_MODELED)
+			put_step_costs(f, &p->types[p->procs[i].type], b, scale);
 		fputs("</host>\n", f);
 	}
 	for (int h = 0; h < p->nr_hosts; h++)

@@ -17,7 +17,24 @@
  * time = flops x k there, interpolated linearly and clamped), or the
  * coefficients of the kernel's terms fitted by 'hetmap calibrate' from
  * timed shapes ("poly c1 c2 ...": time = sum c_i term_i; the terms are
- * wrappers/kernel_terms.h's). */
+ * wrappers/kernel_terms.h's).
+ *
+ * With --kernels modeled the simulator times nothing on this machine
+ * (smpi/simulate-computation:no): every simulated second is charged here
+ * from the platform, so the same job simulates to the same time however
+ * busy this machine is. The host then also carries (hm_level1):
+ *  - hm_level1, seconds per element of the panel's other level-1 calls
+ *    (idamax, dscal, dcopy: its k2_dgetf2, one flop an element);
+ *  - hm_dswap, seconds per element of a row interchange (k1_dswap);
+ *  - hm_column_step, what each of PDGETF2's column steps costs a process
+ *    beyond its messages (column_step, times the 3 steps of a column of
+ *    two; charged once a column, at its idamax).
+ * and the calls compute nothing: dger, dswap and dscal are charged only,
+ * and idamax picks the pivot a random matrix would have (a row of the
+ * column drawn at random, its value set nonzero there), so that the run
+ * pivots like a real one, swaps where a random matrix has them, and never
+ * meets a zero pivot. Without hm_level1 (--kernels modeled-as-executed)
+ * those calls execute and SMPI times them. */
 #include <mpi.h>
 #include <simgrid/host.h>
 
@@ -40,6 +57,8 @@ struct kernel_model {
 
 struct host_models {
 	struct kernel_model kernel[HM_NR_KERNELS];
+	int charges_all;        /* hm_level1 given: nothing is timed here */
+	double level1, dswap, column_step;      /* s per element, per element, per column */
 };
 
 static void parse(const char *text, struct kernel_model *m)
@@ -79,6 +98,15 @@ static void announce(void)
 	fflush(stdout);
 }
 
+/* A host property holding seconds: 1 and *out set when given. */
+static int seconds_of(sg_host_t host, const char *name, double *out)
+{
+	const char *text = sg_host_get_property_value(host, name);
+
+	*out = 0;
+	return text && sscanf(text, "%lf", out) == 1 && *out >= 0;
+}
+
 static const struct host_models *models_here(void)
 {
 	sg_host_t host = sg_host_self();
@@ -94,6 +122,9 @@ static const struct host_models *models_here(void)
 			if (hm->kernel[i].kind)
 				announce();
 		}
+		hm->charges_all = seconds_of(host, "hm_level1", &hm->level1);
+		seconds_of(host, "hm_dswap", &hm->dswap);
+		seconds_of(host, "hm_column_step", &hm->column_step);
 		sg_host_set_data(host, hm);
 	}
 	return hm;
@@ -182,7 +213,8 @@ void dtrsm_(const char *side, const char *uplo, const char *transa, const char *
 	blas(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
 }
 
-/* Executed (the panel's pivots come from the data), charged at the model. */
+/* Executed (the panel's pivots come from the data) and charged at the
+ * model; charged only when the host charges all. */
 void dger_(const int *m, const int *n, const double *alpha, const double *x, const int *incx, const double *y,
 	   const int *incy, double *a, const int *lda)
 {
@@ -195,8 +227,93 @@ void dger_(const int *m, const int *n, const double *alpha, const double *x, con
 		blas(m, n, alpha, x, incx, y, incy, a, lda);
 		return;
 	}
+	if (models_here()->charges_all) {
+		smpi_execute_benched(t);
+		return;
+	}
 	smpi_bench_end();
 	blas(m, n, alpha, x, incx, y, incy, a, lda);
 	smpi_execute_flops(t * sg_host_get_speed(sg_host_self()));
 	smpi_bench_begin();
+}
+
+/* ---- the panel's level-1 calls, where the host charges all ---------------- */
+
+typedef int idamax_fn(const int *, const double *, const int *);
+typedef void dswap_fn(const int *, double *, const int *, double *, const int *);
+typedef void dscal_fn(const int *, const double *, double *, const int *);
+typedef void dcopy_fn(const int *, const double *, const int *, double *, const int *);
+
+/* The pivots of a random matrix: a row drawn uniformly from the column's
+ * rows here (the combine over the process column then takes the largest,
+ * a process row drawn at random too), its value between 0.5 and 1. A
+ * deterministic sequence: the same job simulates the same pivots. */
+static unsigned long long pivot_state = 0x9e3779b97f4a7c15ull;
+
+static unsigned long long next_pivot_draw(void)
+{
+	pivot_state ^= pivot_state << 13, pivot_state ^= pivot_state >> 7, pivot_state ^= pivot_state << 17;
+	return pivot_state;
+}
+
+int idamax_(const int *n, const double *x, const int *incx)
+{
+	static idamax_fn *blas;
+	const struct host_models *hm = models_here();
+	unsigned long long draw;
+	int at;
+
+	if (!hm->charges_all) {
+		if (!blas)
+			blas = (idamax_fn *)real("idamax_");
+		return blas(n, x, incx);
+	}
+	if (*n < 1)
+		return 0;
+	smpi_execute_benched(*n * hm->level1 + hm->column_step);
+	draw = next_pivot_draw();
+	at = (int)(draw % (unsigned long long)*n);
+	((double *)x)[(long)at * (*incx > 0 ? *incx : 1)] = 0.5 + (double)(draw >> 11) / 9007199254740992.0 / 2;
+	return at + 1;
+}
+
+void dswap_(const int *n, double *x, const int *incx, double *y, const int *incy)
+{
+	static dswap_fn *blas;
+	const struct host_models *hm = models_here();
+
+	if (hm->charges_all) {
+		smpi_execute_benched(*n > 0 ? *n * hm->dswap : 0);
+		return;
+	}
+	if (!blas)
+		blas = (dswap_fn *)real("dswap_");
+	blas(n, x, incx, y, incy);
+}
+
+void dscal_(const int *n, const double *alpha, double *x, const int *incx)
+{
+	static dscal_fn *blas;
+	const struct host_models *hm = models_here();
+
+	if (hm->charges_all) {
+		smpi_execute_benched(*n > 0 ? *n * hm->level1 : 0);
+		return;
+	}
+	if (!blas)
+		blas = (dscal_fn *)real("dscal_");
+	blas(n, alpha, x, incx);
+}
+
+/* Executed either way (BLACS and PBLAS copy with it; cheap), charged. */
+void dcopy_(const int *n, const double *x, const int *incx, double *y, const int *incy)
+{
+	static dcopy_fn *blas;
+	const struct host_models *hm = models_here();
+
+	if (!blas)
+		blas = (dcopy_fn *)real("dcopy_");
+	blas(n, x, incx, y, incy);
+	if (hm->charges_all && *n > 0)
+		smpi_execute_benched(*n * hm->level1);
 }
