@@ -43,17 +43,27 @@ needs "this machine's real runs (sh experiments/real/localhost.sh)" test -s "$he
 	done
 	echo "here-gemm3000-1x2 $here gemm 3000 2 1x2 32"
 } >"$tmp/configs"
-# plans BIN DIR: each configuration's plan as BIN writes it (an older
-# hetmap reads its own), into DIR/NAME.json
+# plans BIN DIR [STRIP]: each configuration's plan as BIN writes it (an
+# older hetmap reads its own), into DIR/NAME.json; STRIP: on a copy of the
+# platform without the keys an older hetmap does not know (LU's steps)
 plans() {
 	mkdir -p "$2"
 	while read -r name plat routine n procs grid b; do
+		if [ -n "${3:-}" ] && [ -f "$plat" ]; then
+			python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["types"].values():
+    for k in ("column_step", "k1_dswap"):
+        t.pop(k, None)
+print(json.dumps(d))' "$plat" >"$2/$name.platform.json"
+			plat=$2/$name.platform.json
+		fi
 		"$1" predict -p "$plat" -r "$routine" -n "$n" --procs "$procs" --grid "$grid" -b "$b" -f json \
 			>"$2/$name.json"
 	done <"$tmp/configs"
 }
 plans "$hm" "$tmp/plans"
-[ -z "$old" ] || plans "$old" "$tmp/old-plans"
+[ -z "$old" ] || plans "$old" "$tmp/old-plans" strip
 
 hog=""
 cleanup() { [ -z "$hog" ] || kill "$hog" 2>/dev/null || :; }
