@@ -120,4 +120,29 @@ expect 3 "host name 'a;b' has character ';'" -- "$hm" calibrate --hosts 'a;b' -o
 expect 3 "needs a count in [1, 1024]" -- "$hm" calibrate --hosts localhost:0 -o "$tmp/c.json"
 expect 3 "-o FILE is required" -- "$hm" calibrate
 expect 3 "--block-sizes must be a list" -- "$hm" calibrate --block-sizes '32;64' -o "$tmp/c.json"
+# what the measurements say, checked: the samples the first calibration took,
+# each kernel's spread over 1.5x (a machine whose load came and went), given
+# to calibrate by a stand-in benchmark; the platform is kept aside, exit 11
+python3 - "$tmp/cal.json" "$tmp/raw.json" <<'PY'
+import json, sys
+rec = json.load(open(sys.argv[1]))["calibration"]
+bs = [int(b) for b in json.load(open(sys.argv[1]))["types"]["T1"]["k3_dgemm"]]
+samples = lambda k: [[k * f for f in (1, 1.6, 1, 2.2, 1.1, 2.5, 1, 1.9)] for _ in bs]
+one_way = rec["pingpong"]["same_node"]["one_way_s"]
+procs = [{"rank": r, "host": "localhost", "k3_dgemm": samples(1e-10), "k3_dtrsm": samples(2e-10),
+          "k2_dgetf2": samples(4e-10)} for r in (0, 1)]
+raw = {"hetmap_calibration_raw": 1, "rows": 1024, "repeat": 8, "block_sizes": bs,
+       "bytes": [8 << s for s in range(len(one_way))], "processors": procs,
+       "pingpong": [{"scope": "same_node", "ranks": [0, 1], "seconds": one_way}]}
+open(sys.argv[2], "w").write(json.dumps(raw) + "\n")
+PY
+printf '#!/bin/sh\ncat "%s"\n' "$tmp/raw.json" >"$tmp/unsteady-bench"
+chmod +x "$tmp/unsteady-bench"
+expect 11 "too unsteady to plan with" -- "$hm" calibrate --hosts localhost:2 --bench "$tmp/unsteady-bench" -o "$tmp/u.json"
+check "its doubt names the kernels' notch" grep -q "medians are known only within" "$tmp/err"
+check "nothing written where asked, the platform kept beside" test ! -e "$tmp/u.json" -a -s "$tmp/u.json.unreliable"
+expect 0 "in doubt: its kernels' medians are known only within" -- "$hm" platform show "$tmp/u.json.unreliable"
+expect 0 "wrote $tmp/u.json" -- "$hm" calibrate --hosts localhost:2 --bench "$tmp/unsteady-bench" -o "$tmp/u.json" \
+	--accept-unreliable
+expect 0 "calibration (how far it can be trusted)" -- "$hm" platform show "$tmp/cal.json"
 finish cli_run

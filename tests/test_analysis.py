@@ -93,6 +93,23 @@ for study in dirs:
         with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(study, "summary.md")) as b:
             check(a.read() == b.read(), "summary of %s regenerated" % os.path.relpath(study, ROOT))
 
+# The models' scores compiled into 'hetmap models' (models/evidence.tsv) are
+# what the committed runs give, every model predicting every measured
+# configuration again; and the default is the model that errs least on the
+# real runs (models/README.md, "Status": real runs choose it).
+rows = analysis.evidence_rows(dirs)
+with open(analysis.EVIDENCE) as f:
+    check(f.read() == analysis.evidence_text(rows),
+          "models/evidence.tsv is what the committed runs give (python3 experiments/analysis.py models --write)")
+models = json.loads(analysis.subprocess.run([analysis.HETMAP, "models", "-f", "json"], capture_output=True,
+                                            text=True, check=True).stdout)
+default = next(m["name"] for m in models if m["status"] == "default")
+real_mape = {m["name"]: sum(r[4] for r in rows if r[1] == "real" and r[2] == m["name"]) for m in models}
+check(all(real_mape[default] <= v for v in real_mape.values()),
+      "the default (%s) errs least on the real runs: %s" % (default, real_mape))
+check(any(r[1] == "real" for r in rows) and any(r[1] == "simulated" for r in rows),
+      "real and simulated sets both scored")
+
 # The large-cluster study's summary, from its committed tables alone
 large = os.path.join(ROOT, "experiments", "large", "results")
 with tempfile.TemporaryDirectory() as tmp:

@@ -1,6 +1,7 @@
 /* tests/test_platform.c - platform loader, units, tables and links. */
 #include "check.h"
 #include "models/platform/calibration.h"
+#include "models/platform/kernel_rounds.h"
 #include "models/platform/kernel_model.h"
 #include "models/platform/platform.h"
 #include "wrappers/host_links.h"
@@ -394,6 +395,32 @@ static void export_should_scale_a_partly_busy_node(void)
 	hm_platform_free(p);
 }
 
+/* Samples taken in rounds: every round at its own level (the machine's
+ * speed wandering 2x), the block sizes' shape fixed (1, 1.05, 1.2): the
+ * shape comes back exactly, the level's notch says how the level wandered;
+ * unequal counts fall back to each b's own median. */
+static void rounds_should_recover_the_shape_under_a_wandering_level(void)
+{
+	static const double shape[3] = { 1.0, 1.05, 1.2 }, level[7] = { 1, 2, 1.3, 1.9, 1.1, 1.5, 1.7 };
+	double s[3][7];
+	const double *rows[3] = { s[0], s[1], s[2] };
+	int n[3] = { 7, 7, 7 };
+	struct hm_kernel_rounds kr;
+
+	for (int b = 0; b < 3; b++)
+		for (int i = 0; i < 7; i++)
+			s[b][i] = shape[b] * level[i];
+	hm_kernel_rounds(rows, n, 3, &kr);
+	CHECK(kr.paired);
+	CHECK_NEAR(kr.k[1] / kr.k[0], 1.05, 1e-12);
+	CHECK_NEAR(kr.k[2] / kr.k[0], 1.2, 1e-12);
+	CHECK(kr.shape_notch[0] < 1e-12 && kr.shape_notch[2] < 1e-12);
+	CHECK(kr.level_notch > 0.3);
+	n[2] = 6;
+	hm_kernel_rounds(rows, n, 3, &kr);
+	CHECK(!kr.paired && kr.k[0] == 1.5 * shape[0]);
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(export_should_scale_a_partly_busy_node),
 	CHECK_CASE(reference_platforms_should_load_with_their_sizes),
@@ -406,6 +433,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(calibration_should_fit_the_busy_cores_scale),
 	CHECK_CASE(calibration_should_split_a_slow_wire),
 	CHECK_CASE(kernel_fit_should_recover_the_coefficients),
+	CHECK_CASE(rounds_should_recover_the_shape_under_a_wandering_level),
 };
 
 CHECK_MAIN("test_platform")

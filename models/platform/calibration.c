@@ -1,5 +1,6 @@
 /* models/platform/calibration.c - see calibration.h. */
 #include "calibration.h"
+#include "kernel_rounds.h"
 #include "lu_steps_fit.h"
 #include "wrappers/host_links.h"
 
@@ -30,34 +31,33 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* The median of a JSON array of samples, its notch (1.58 IQR / sqrt(n),
- * the half-width of a box plot's 95 % notch, relative to the median: the
- * bench takes more samples while it is above LU_KERNELS_SETTLED) and the
- * spread (max - min) / median; -1 if it is not a non-empty array of
- * positive finite numbers. */
-struct samples_summary {
-	double median, notch, spread;
-};
-
-static int summarize(const cJSON *arr, struct samples_summary *out)
+/* One kernel's samples per block size (an array of nbs arrays of positive
+ * finite numbers) into its values (kernel_rounds.h); -1 if they are not. */
+static int read_kernel(const cJSON *per_b, int nbs, struct hm_kernel_rounds *out)
 {
-	double v[MAX_REPEAT];
-	int n = 0;
-	const cJSON *e;
+	static double v[MAX_BS][MAX_REPEAT];
+	const double *rows[MAX_BS];
+	int n[MAX_BS];
 
-	if (!cJSON_IsArray(arr))
+	if (!cJSON_IsArray(per_b) || cJSON_GetArraySize(per_b) != nbs)
 		return -1;
-	cJSON_ArrayForEach(e, arr) {
-		if (n == MAX_REPEAT || !cJSON_IsNumber(e) || !isfinite(e->valuedouble) ||
-		    e->valuedouble <= 0)
+	for (int b = 0; b < nbs; b++) {
+		const cJSON *arr = cJSON_GetArrayItem(per_b, b), *e;
+
+		n[b] = 0;
+		if (!cJSON_IsArray(arr))
 			return -1;
-		v[n++] = e->valuedouble;
+		cJSON_ArrayForEach(e, arr) {
+			if (n[b] == MAX_REPEAT || !cJSON_IsNumber(e) || !isfinite(e->valuedouble) ||
+			    e->valuedouble <= 0)
+				return -1;
+			v[b][n[b]++] = e->valuedouble;
+		}
+		if (!n[b])
+			return -1;
+		rows[b] = v[b];
 	}
-	if (!n)
-		return -1;
-	out->median = median(v, n);     /* sorts v */
-	out->notch = 1.58 * (v[(3 * n) / 4] - v[n / 4]) / sqrt(n) / out->median;
-	out->spread = (v[n - 1] - v[0]) / out->median;
+	hm_kernel_rounds(rows, n, nbs, out);
 	return 0;
 }
 
@@ -85,12 +85,13 @@ void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t
 		*t_w = seconds[n - 1] / (bytes[n - 1] / 8);
 }
 
-/* Per processor and kernel and block size: the median, the spread and
- * the notch (samples_summary). */
+/* Per processor and kernel and block size: the value, the spread and the
+ * notch of its shape; per kernel the notch of its level (kernel_rounds.h). */
 struct measured {
 	double k[NR_KERNELS][MAX_BS];
 	double spread[NR_KERNELS][MAX_BS];
 	double notch[NR_KERNELS][MAX_BS];
+	double level_notch[NR_KERNELS];
 	double alone[MAX_BS];   /* dgemm with one core of the node busy (has_alone) */
 	int has_alone;
 	int cores;
@@ -100,17 +101,13 @@ struct measured {
 /* The optional dgemm samples with one core of the node busy. */
 static int read_alone(const cJSON *per_b, int nbs, struct measured *m, struct hm_error *err)
 {
+	struct hm_kernel_rounds kr;
+
 	if (!per_b)
 		return 0;
-	if (cJSON_GetArraySize(per_b) != nbs)
-		return hm_error_at(err, "processors", "'k3_dgemm_alone' needs one list per block size");
-	for (int b = 0; b < nbs; b++) {
-		struct samples_summary sum;
-
-		if (summarize(cJSON_GetArrayItem(per_b, b), &sum))
-			return hm_error_at(err, "processors", "bad samples of 'k3_dgemm_alone'");
-		m->alone[b] = sum.median;
-	}
+	if (read_kernel(per_b, nbs, &kr))
+		return hm_error_at(err, "processors", "'k3_dgemm_alone' needs one list of samples per block size");
+	memcpy(m->alone, kr.k, (size_t)nbs * sizeof(double));
 	m->has_alone = 1;
 	return 0;
 }
@@ -125,21 +122,15 @@ static int read_processors(const cJSON *raw, int nbs, int nproc, struct measured
 		return hm_error_at(err, "processors", "expected %d processors", nproc);
 	cJSON_ArrayForEach(e, procs) {
 		for (int k = 0; k < NR_KERNELS; k++) {
-			const cJSON *per_b = cJSON_GetObjectItemCaseSensitive(e, kernel_names[k]);
+			struct hm_kernel_rounds kr;
 
-			if (cJSON_GetArraySize(per_b) != nbs)
-				return hm_error_at(err, "processors", "'%s' needs one list per block size",
-						   kernel_names[k]);
-			for (int b = 0; b < nbs; b++) {
-				struct samples_summary sum;
-
-				if (summarize(cJSON_GetArrayItem(per_b, b), &sum))
-					return hm_error_at(err, "processors", "bad samples of '%s'",
-							   kernel_names[k]);
-				m[i].k[k][b] = sum.median;
-				m[i].spread[k][b] = sum.spread;
-				m[i].notch[k][b] = sum.notch;
-			}
+			if (read_kernel(cJSON_GetObjectItemCaseSensitive(e, kernel_names[k]), nbs, &kr))
+				return hm_error_at(err, "processors", "'%s' needs one list of positive samples per "
+						   "block size", kernel_names[k]);
+			memcpy(m[i].k[k], kr.k, (size_t)nbs * sizeof(double));
+			memcpy(m[i].spread[k], kr.spread, (size_t)nbs * sizeof(double));
+			memcpy(m[i].notch[k], kr.shape_notch, (size_t)nbs * sizeof(double));
+			m[i].level_notch[k] = kr.level_notch;
 		}
 		if (read_alone(cJSON_GetObjectItemCaseSensitive(e, "k3_dgemm_alone"), nbs, &m[i], err))
 			return -1;
@@ -173,7 +164,7 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 		memcpy(m[nodes].alone, m[i].alone, sizeof(m[i].alone));
 		for (int k = 0; k < NR_KERNELS; k++)
 			for (int b = 0; b < nbs; b++) {
-				double v[4096], spread = 0, notch = 0;
+				double v[4096], spread = 0, notch = 0, level = 0;
 				int c = 0;
 
 				for (int j = i; j < nproc && c < 4096; j++)
@@ -185,6 +176,10 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 				m[nodes].k[k][b] = median(v, c);
 				m[nodes].spread[k][b] = spread;
 				m[nodes].notch[k][b] = notch;
+				for (int j = i; j < nproc; j++)
+					if (!strcmp(hosts[j], hosts[i]))
+						level = fmax(level, m[j].level_notch[k]);
+				m[nodes].level_notch[k] = level;
 				cores[nodes] = m[nodes].cores = c;
 			}
 		nodes++;
@@ -193,11 +188,9 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 }
 
 /* A kernel whose block sizes the measurements cannot tell apart gets one
- * value for all: when its medians over b lie within the largest of their
- * notches, the median of those medians at every b. Otherwise the plan's b
- * would follow noise: on this project's 2-core machine dgemm is flat in b,
- * its medians wander by 5-10 % from one calibration to the next, and LU at
- * n = 20000 chose b = 32, 64 or 128 by them. The pooled kernels go to the
+ * value for all: when its values over b lie within the largest notch of
+ * their shapes (kernel_rounds.h), the median of those values at every b.
+ * Otherwise the plan's b would follow noise. The pooled kernels go to the
  * record ("pooled_over_b"). */
 static void pool_flat_kernels(struct measured *m, int nm, int nbs, const char *const *names, cJSON *record)
 {
@@ -432,8 +425,7 @@ static void trust_facts(const cJSON *raw, const struct measured *m, int nm, int 
 
 		for (int i = 0; i < nm; i++)
 			for (int k = 0; k < NR_KERNELS && m[i].type == t; k++)
-				for (int b = 0; b < nbs; b++)
-					notch = fmax(notch, m[i].notch[k][b]);
+				notch = fmax(notch, m[i].level_notch[k]);
 		for (int k = 0; k < HM_NR_KERNELS; k++) {
 			snprintf(key, sizeof(key), "%s.%s", ty->string, hm_kernel_name((enum hm_kernel)k));
 			e = cJSON_GetObjectItemCaseSensitive(fits, key);
