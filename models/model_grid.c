@@ -44,7 +44,8 @@ const struct hm_model hm_model_grid = {
 	.status = HM_MODEL_CANDIDATE,
 	.summary = "the thesis's arithmetic; LU communication by grid direction: tree broadcasts "
 		   "along rows and columns, per-column pivot synchronisation",
-	.evidence = "ranks better than thesis on every study; at scale its pdgemm at the "
-		    "distribution's b errs 18-19 % where panel's rank-32 steps err 5-6 %",
+	.evidence = "ranks better than thesis on the real runs but errs more than panel: eq. 5.3's "
+		    "arithmetic (no row interchanges), and its pdgemm reads the kernels at the "
+		    "distribution's b where PBLAS updates in rank-32 steps",
 	.time = grid_time,
 };

@@ -6,11 +6,9 @@
  * process on processor 0, used only for the same-processor ping-pong.
  *
  *  1. compute, all processors at once (as in a real run, they share the
- *     node's memory): per block size b, the LU kernels with LU's shapes:
- *     dgemm of an m x b by b x m update, dtrsm of a b x b unit triangle
- *     with m right-hand sides, and the panel factorisation of an m x b
- *     panel done column by column (idamax, swap, scal, ger) the way
- *     ScaLAPACK's pdgetf2 does it, not with LAPACK's dgetf2;
+ *     node's memory): the LU kernels with LU's shapes at every block size
+ *     (lu_kernels.h), in rounds until their medians settle, each call
+ *     timed by the time it held its core (held_time.h);
  *  1b. with --alone, one core busy per host: the first rank of each host
  *     that holds two or more measures dgemm again while the others sleep
  *     (the busy-cores scale of models/README.md: how much faster a core
@@ -18,11 +16,15 @@
  *  1c. with --shapes, all processors at once again: dgemm, dtrsm and dger
  *     on a set of shapes around LU's (the rows and block sizes), for the
  *     simulator's kernel models (models/platform/kernel_model.h);
+ *  1d. LU's steps beside its kernels with ScaLAPACK itself: the row
+ *     interchanges (row_swap.h) and PDGETF2's column step (column_step.h)
+ *     alone and on columns of 2, 4, ... ranks of each host;
  *  2. ping-pong: the same-processor and same-node scopes one pair at a
  *     time (up to 3 pairs each); between hosts, one rank per host, in
  *     rounds of disjoint pairs measured at once, scheduled by
  *     host_links.h so that every host's own link is
- *     known (--link-rounds: the round-robin rounds before settling).
+ *     known (--link-rounds: the round-robin rounds before settling), each
+ *     pair then a column of two for the column step across hosts.
  * Ranks that wait sleep between polls, so they do not steal the core of
  * the rank being measured. Rank 0 prints one JSON line. */
 #include <cjson/cJSON.h>

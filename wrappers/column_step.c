@@ -2,13 +2,16 @@
 #include "column_step.h"
 #include "scalapack.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A sample is disturbed when a rank waited for its core longer than this
- * share of the sample: other work ran on it. */
+ * share of the sample: other work ran on it. At most MAX_TRIES x samples
+ * are taken to find the undisturbed ones. */
 #define DISTURBED_SHARE 0.02
+#define MAX_TRIES 10
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -71,19 +74,21 @@ double hm_time_column_step(MPI_Comm column, int b, int samples, struct hm_held_c
 	*disturbed = 0;
 	for (int w = 0; w < 2; w++)
 		one_sample(column, desc, a, a0, (size_t)b * b, ipiv, clock, &(int){ 0 });
-	while (kept < samples && tries < 2 * samples) {
+	/* a disturbed sample is never kept: a rank that lost its core holds up
+	 * the others, who then count the wait as the column's */
+	while (kept < samples && tries < MAX_TRIES * samples) {
 		int bad;
 		double s = one_sample(column, desc, a, a0, (size_t)b * b, ipiv, clock, &bad);
 
 		tries++;
-		if (bad && tries - kept <= samples) {
+		if (bad) {
 			(*disturbed)++;
 			continue;
 		}
 		t[kept++] = s / b;
 	}
 	qsort(t, (size_t)kept, sizeof(double), cmp_double);
-	result = t[kept / 2];
+	result = kept >= samples / 2 && kept > 0 ? t[kept / 2] : NAN;
 	free(a), free(a0), free(t), free(ipiv);
 	Cblacs_gridexit(ctx);
 	Cfree_blacs_system_handle(sys);

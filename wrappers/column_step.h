@@ -18,10 +18,11 @@
 /* Every rank of 'column' calls it (r = its size, on a BLACS grid r x 1 made
  * over it). Times PDGETF2 on the panel 'samples' times after two warm-ups;
  * a sample during which the scheduler kept any rank waiting for its core
- * (run_delay above 2 % of the sample, hm_held_clock) is taken again, at
- * most 'samples' more times. Returns the median seconds per column over
- * the samples kept (the same on every rank), and counts the samples taken
- * again into *disturbed. */
+ * (run_delay above 2 % of the sample, hm_held_clock) is dropped and taken
+ * again, up to 10 x samples tries. Returns the median seconds per column
+ * over the samples kept (the same on every rank), or NAN when fewer than
+ * half were undisturbed (not measured: other work owned the cores), and
+ * counts the dropped samples into *disturbed. */
 double hm_time_column_step(MPI_Comm column, int b, int samples, struct hm_held_clock *clock,
 			   int *disturbed);
 

@@ -51,14 +51,11 @@ cleanup() { kill "$ticker" 2>/dev/null; save_elapsed; }
 # its simulation ends (one write(2): mapper/launch/results.h)
 simulate_pending() {
 	: >"$tmp/queue"
-	for f in $(python3 experiments/analysis.py distinct "$tmp/plans" --skip "$runs"); do
-		core_rate "$(plan_block "$f")" k2_dgetf2   # measured before any simulation runs beside it
-		echo "$f $rate" >>"$tmp/queue"
-	done
+	python3 experiments/analysis.py distinct "$tmp/plans" --skip "$runs" >"$tmp/queue"
 	echo "scale: $(grep -c . "$tmp/queue") configurations to simulate" >&2
 	HM=$hm RUNS=$runs xargs -r -P "${JOBS:-2}" -L 1 sh -c '
 		echo "scale: $(basename "$0" .json)" >&2
-		"$HM" run --plan "$0" --launcher smpi --kernels modeled --host-speed "$1" --results "$RUNS" \
+		"$HM" run --plan "$0" --launcher smpi --kernels modeled --results "$RUNS" \
 			--timeout 3600 -o "$0.job" >/dev/null 2>"$0.err" ||
 			echo "scale: $(basename "$0" .json) failed: $(tail -1 "$0.err")" >&2
 		rm -rf "$0.job"' <"$tmp/queue" || true

@@ -41,9 +41,8 @@ $spec
 EOF
 	p=$platforms/$name.json
 	"$hm" plan -p "$p" -r "$routine" -n "$n" -M "$method" -f json >"$tmp/plan.json" 2>/dev/null
-	core_rate "$(plan_block "$tmp/plan.json")" k2_dgetf2
-	echo "targets: $spec (this core's panel rate $rate)" >&2
-	"$hm" run --plan "$tmp/plan.json" --launcher smpi --kernels modeled --host-speed "$rate" \
+	echo "targets: $spec" >&2
+	"$hm" run --plan "$tmp/plan.json" --launcher smpi --kernels modeled \
 		--results "$runs" --timeout 3600 -o "$tmp/job" >/dev/null 2>"$tmp/err" &
 	pid=$!
 	peak_memory "$pid" "$tmp/peak" &

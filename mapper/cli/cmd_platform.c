@@ -28,6 +28,18 @@ static void print_table_row(const char *label, const struct hm_table *t,
 	printf("\n");
 }
 
+/* LU's steps beside its kernels, each as given or "not given" (charged nothing). */
+static void show_lu_steps(const struct hm_proc_type *ty)
+{
+	char step[64] = "not given", swap[64] = "not given";
+
+	if (ty->has_column_step)
+		snprintf(step, sizeof(step), "%.3g us beyond its message", ty->column_step * 1e6);
+	if (ty->has_k1_dswap)
+		snprintf(swap, sizeof(swap), "%.3g ns per element", ty->k1_dswap * 1e9);
+	printf("    %-10s column step %s, row interchange %s\n", "LU steps", step, swap);
+}
+
 static void show_types(const struct hm_platform *p)
 {
 	int t, i;
@@ -54,8 +66,7 @@ static void show_types(const struct hm_platform *p)
 			printf("\n");
 		}
 		if (p->types[t].has_column_step || p->types[t].has_k1_dswap)
-			printf("    %-10s column step %.3g us beyond its message, row interchange %.3g ns per element\n",
-			       "LU steps", p->types[t].column_step * 1e6, p->types[t].k1_dswap * 1e9);
+			show_lu_steps(&p->types[t]);
 		if (p->types[t].stacked[HM_ROUTINE_LU] != 1 || p->types[t].stacked[HM_ROUTINE_GEMM] != 1)
 			printf("    %-10s a shared core costs the rule's x %.3g (lu), x %.3g (gemm)\n",
 			       "stacked", p->types[t].stacked[HM_ROUTINE_LU],

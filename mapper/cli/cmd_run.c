@@ -216,7 +216,11 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 				      cJSON_GetObjectItemCaseSensitive(rec, "placement"), "as_planned")));
 	cJSON_AddBoolToObject(rec, "simulated", j->l->platform_file != NULL);
 	if (j->l->platform_file) {
-		cJSON_AddNumberToObject(rec, "simulator_host_speed", j->host_speed);
+		/* modeled, nothing was timed here: no speed of this machine's counts */
+		if (j->times_nothing)
+			cJSON_AddNullToObject(rec, "simulator_host_speed");
+		else
+			cJSON_AddNumberToObject(rec, "simulator_host_speed", j->host_speed);
 		if (rs->sim.platform)
 			cJSON_AddStringToObject(rec, "simulated_platform", rs->sim.platform);
 		cJSON_AddStringToObject(rec, "kernels", hm_sim_kernels_name(rd->kernels_modeled ? rs->sim.kernels

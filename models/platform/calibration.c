@@ -1,6 +1,7 @@
 /* models/platform/calibration.c - see calibration.h. */
 #include "calibration.h"
 #include "kernel_rounds.h"
+#include "models/util/median.h"
 #include "lu_steps_fit.h"
 #include "wrappers/host_links.h"
 
@@ -16,20 +17,6 @@ static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k
 
 #define SMALL_BYTES 64.0
 #define LARGE_BYTES 65536.0
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n-1], n >= 1 (sorts v). */
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* One kernel's samples per block size (an array of nbs arrays of positive
  * finite numbers) into its values (kernel_rounds.h); -1 if they are not. */
@@ -76,7 +63,7 @@ void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t
 			nl++;
 		}
 	}
-	qsort(small, (size_t)ns, sizeof(double), cmp_double);
+	qsort(small, (size_t)ns, sizeof(double), hm_cmp_double);
 	*t_s = ns ? small[ns / 2] : seconds[0];
 	*t_w = nl >= 2 && nl * sxx - sx * sx > 0 ? (nl * sxy - sx * sy) / (nl * sxx - sx * sx) : 0;
 	if (!(*t_w > 0))        /* a noisy fit: fall back to the largest message */
@@ -173,7 +160,7 @@ static int merge_nodes(struct measured *m, int nproc, int nbs, const char *const
 						spread = fmax(spread, m[j].spread[k][b]);
 						notch = fmax(notch, m[j].notch[k][b]);
 					}
-				m[nodes].k[k][b] = median(v, c);
+				m[nodes].k[k][b] = hm_median(v, c);
 				m[nodes].spread[k][b] = spread;
 				m[nodes].notch[k][b] = notch;
 				for (int j = i; j < nproc; j++)
@@ -208,7 +195,7 @@ static void pool_flat_kernels(struct measured *m, int nm, int nbs, const char *c
 			}
 			if (hi - lo > widest)
 				continue;
-			double flat = median(v, nbs);
+			double flat = hm_median(v, nbs);
 
 			for (int b = 0; b < nbs; b++)
 				m[i].k[k][b] = flat;
@@ -256,7 +243,7 @@ static double type_value(const struct measured *m, int nproc, int type, int k, i
 	for (int i = 0; i < nproc && n < 4096; i++)
 		if (m[i].type == type)
 			v[n++] = m[i].k[k][b];
-	return median(v, n);
+	return hm_median(v, n);
 }
 
 /* A type's busy-cores scale: the median over its members that measured
@@ -271,9 +258,9 @@ static double alone_ratio(const struct measured *m, int nproc, int type, int nbs
 			continue;
 		for (int b = 0; b < nbs; b++)
 			r[b] = m[i].alone[b] / m[i].k[K_DGEMM][b];
-		v[n++] = median(r, nbs);
+		v[n++] = hm_median(r, nbs);
 	}
-	return n ? median(v, n) : NAN;
+	return n ? hm_median(v, n) : NAN;
 }
 
 /* Below this ratio a core alone is faster than noise: three calibrations
@@ -374,7 +361,7 @@ static void kernels_json(const cJSON *raw, const int *type_of_rank, int nranks, 
 					continue;
 				for (int d = 0; d < 3; d++)
 					shape[used][d] = cJSON_GetArrayItem(sh, d)->valuedouble;
-				secs[used++] = median(v, nv);
+				secs[used++] = hm_median(v, nv);
 			}
 			if (shape && secs && !hm_kernel_fit((enum hm_kernel)k, (const double (*)[3])shape, secs,
 							     used, &km)) {
@@ -405,9 +392,10 @@ static void kernels_json(const cJSON *raw, const int *type_of_rank, int nranks, 
  * notch of its kernels' medians, the worst relative error of its kernel
  * models' fits, its core alone over all busy, the share of the measured
  * time other processes held its cores, its hosts' largest load average
- * before measuring. type_of_rank[r]: rank r's type; m[0..nm-1] the
+ * before measuring, the column-step samples dropped because other work ran
+ * on the column's cores and whether its column step was measured at all. type_of_rank[r]: rank r's type; m[0..nm-1] the
  * processors (nodes) fitted. */
-static void trust_facts(const cJSON *raw, const struct measured *m, int nm, int nbs, const int *type_of_rank,
+static void trust_facts(const cJSON *raw, const struct measured *m, int nm, const int *type_of_rank,
 			int nranks, const cJSON *types, cJSON *record)
 {
 	const cJSON *fits = cJSON_GetObjectItemCaseSensitive(record, "kernel_fit_worst_relative_error");
@@ -420,7 +408,7 @@ static void trust_facts(const cJSON *raw, const struct measured *m, int nm, int 
 	cJSON_AddStringToObject(trust, "held_time", held ? held : "wall time (bench without run_delay)");
 	cJSON_ArrayForEach(ty, types) {
 		cJSON *f = cJSON_AddObjectToObject(trust, ty->string), *e;
-		double notch = 0, fit = 0, waited = 0, spent = 0, load = -1;
+		double notch = 0, fit = 0, waited = 0, spent = 0, load = -1, dropped = 0;
 		char key[64];
 
 		for (int i = 0; i < nm; i++)
@@ -436,9 +424,11 @@ static void trust_facts(const cJSON *raw, const struct measured *m, int nm, int 
 			double w = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "waited_s"));
 			double s = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "measured_s"));
 			double l = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "load_average"));
+			double d = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "column_disturbed"));
 
 			if (type_of_rank[r] != t)
 				continue;
+			dropped += isfinite(d) && d > 0 ? d : 0;
 			waited += isfinite(w) && w > 0 ? w : 0;
 			spent += isfinite(s) && s > 0 ? s : 0;
 			load = isfinite(l) ? fmax(load, l) : load;
@@ -451,6 +441,8 @@ static void trust_facts(const cJSON *raw, const struct measured *m, int nm, int 
 		cJSON_AddNumberToObject(f, "waited", spent > 0 ? waited / spent : 0);
 		if (load >= 0)
 			cJSON_AddNumberToObject(f, "load_average", load);
+		cJSON_AddNumberToObject(f, "column_samples_dropped", dropped);
+		cJSON_AddBoolToObject(f, "column_step_measured", cJSON_HasObjectItem(ty, "column_step"));
 		t++;
 	}
 }
@@ -493,7 +485,7 @@ static int fit_network(const cJSON *raw, double t_s[NR_SCOPES], double t_w[NR_SC
 
 			for (int p = 0; p < npairs; p++)
 				v[p] = per_pair[p][s];
-			qsort(v, (size_t)npairs, sizeof(double), cmp_double);
+			qsort(v, (size_t)npairs, sizeof(double), hm_cmp_double);
 			y[s] = v[npairs / 2];
 		}
 		hm_hockney_fit(x, y, nsizes, &t_s[c], &t_w[c]);
@@ -935,7 +927,7 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 	}
 	cJSON_AddItemToObject(plat, "network", net);
 	hm_lu_steps_fit(raw, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"), net, record);
-	trust_facts(raw, m, o->nproc, nbs, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"),
+	trust_facts(raw, m, o->nproc, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"),
 		    record);
 	cJSON_AddItemToObject(plat, "block_sizes", cJSON_CreateIntArray(bs, nbs));
 	cJSON_AddStringToObject(record, "when", o->when);

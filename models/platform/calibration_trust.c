@@ -52,7 +52,12 @@ void hm_trust_summary(const cJSON *facts, char *buf, size_t size)
 		len += snprintf(buf + len, size - (size_t)len, ", other processes held its cores %.0f %% of "
 				"the time (not counted)", 100 * waited);
 	if (len >= 0 && (size_t)len < size && cJSON_IsNumber(load))
-		snprintf(buf + len, size - (size_t)len, ", load average %.2f before", load->valuedouble);
+		len += snprintf(buf + len, size - (size_t)len, ", load average %.2f before", load->valuedouble);
+	if (len >= 0 && (size_t)len < size && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(facts, "column_step_measured")) &&
+	    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(facts, "column_samples_dropped")) > 0)
+		snprintf(buf + len, size - (size_t)len, "; its column step not measured (%.0f samples disturbed by "
+			 "other work: the models charge it nothing)",
+			 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(facts, "column_samples_dropped")));
 }
 
 int hm_trust_doubts(const cJSON *record, void (*say)(void *ctx, const char *type, const char *line),

@@ -1,25 +1,12 @@
 /* models/platform/kernel_rounds.c - see kernel_rounds.h. */
 #include "kernel_rounds.h"
+#include "models/util/median.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { MAX_SAMPLES = 4096 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double hm_relative_notch(double *v, int n, double *median)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	*median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-	return n > 1 ? 1.58 * (v[(3 * n) / 4] - v[n / 4]) / sqrt(n) / *median : 0;
-}
 
 /* Each b on its own: its median, notch and spread. */
 static void unpaired(const double *const *samples, const int *n, int nbs, struct hm_kernel_rounds *out)

@@ -28,8 +28,4 @@ struct hm_kernel_rounds {
  * block sizes. Paired when every b has the same count, at least 3. */
 void hm_kernel_rounds(const double *const *samples, const int *n, int nbs, struct hm_kernel_rounds *out);
 
-/* The relative notch of v[0 .. n-1] (reorders v): 1.58 IQR / sqrt(n) / median,
- * the half-width of a box plot's 95 % notch; its median into *median. */
-double hm_relative_notch(double *v, int n, double *median);
-
 #endif /* HM_KERNEL_ROUNDS_H */

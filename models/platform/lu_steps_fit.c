@@ -2,23 +2,11 @@
 #include "lu_steps_fit.h"
 #include "calibration.h"
 #include "platform.h"
+#include "models/util/median.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* A number of rank r's processor entry, or NAN. */
 static double rank_value(const cJSON *raw, int r, const char *key)
@@ -148,9 +136,9 @@ void hm_lu_steps_fit(const cJSON *raw, const int *type_of_rank, int nranks, cJSO
 			if (type_of_rank[r] == t && !isnan(rank_value(raw, r, "row_swap_s")))
 				v[n++] = rank_value(raw, r, "row_swap_s");
 		if (n)
-			cJSON_AddNumberToObject(type, "k1_dswap", median_of(v, n));
+			cJSON_AddNumberToObject(type, "k1_dswap", hm_median(v, n));
 		if (count[sc][t])
-			cJSON_AddNumberToObject(type, "column_step", median_of(per_type[sc] + (size_t)t * cap,
+			cJSON_AddNumberToObject(type, "column_step", hm_median(per_type[sc] + (size_t)t * cap,
 									       count[sc][t]));
 	}
 	cJSON_AddItemToObject(record, "column_steps", rec);

@@ -31,11 +31,12 @@
  *  - executed: the kernels compute, on this machine, and SMPI charges all
  *    computation at this core's dgemm time scaled by the host's dgemm
  *    rate (host speed 1/k3_dgemm(b));
- *  - modeled: dgemm, dtrsm and dger spend the time of the host's kernel
- *    models (host properties hm_dgemm, hm_dtrsm, hm_dger) and dgemm and
- *    dtrsm compute nothing; the work between them (row swaps, copies,
- *    level-1 BLAS) runs here and is charged at the host's panel rate
- *    (host speed 1/k2_dgetf2(b)): memory-bound work, like the panel;
+ *  - modeled: every simulated second is charged from the platform and
+ *    nothing is timed here (smpi/simulate-computation:no): dgemm, dtrsm
+ *    and dger spend the time of the host's kernel models (host properties
+ *    hm_dgemm, hm_dtrsm, hm_dger), the panel's level-1 calls its k2 per
+ *    element (hm_level1), row interchanges its k1_dswap (hm_dswap), each
+ *    column's steps its column_step (hm_column_step); none computes;
  *  - modeled-as-executed: the kernels modeled, the rest charged as
  *    'executed' charges it: to check the models against full execution. */
 enum hm_sim_kernels { HM_SIM_EXECUTED, HM_SIM_MODELED, HM_SIM_MODELED_AS_EXECUTED, HM_NR_SIM_KERNELS };
