@@ -214,6 +214,10 @@ static void readers_should_read_the_real_programs(void)
 		"Unable to perform factorization: need TOTMEM of at least    5172840",
 		"Bad MEMORY parameters: going on to next test case.",
 		"    1 tests skipped because of illegal input values.", NULL };
+	/* under 5 ms: the time prints 0.00 and the rate overflows its field */
+	static const char *const too_fast[] = {
+		"WALL   800   800  32     1    1    1    2     0.00     0.00 ******** PASSED",
+		"    0 tests skipped because of illegal input values.", NULL };
 	static const char *const hpl[] = {
 		"T/V                N    NB     P     Q               Time                 Gflops",
 		"--------------------------------------------------------------------------------",
@@ -232,6 +236,8 @@ static void readers_should_read_the_real_programs(void)
 	CHECK_NEAR(r.gflops, 22.68057, 1e-9);
 	feed("scalapack-test", skipped, &r);
 	CHECK(r.verdict == HM_VERDICT_SKIPPED && strstr(r.note, "need TOTMEM"));
+	feed("scalapack-test", too_fast, &r);
+	CHECK(r.found && r.verdict == HM_VERDICT_PASSED && r.seconds < 0 && r.gflops < 0);
 	feed("hpcc", hpl, &r);
 	CHECK(r.found && r.verdict == HM_VERDICT_PASSED);
 	CHECK_NEAR(r.seconds, 0.0166646, 1e-12);

@@ -161,17 +161,22 @@ static void read_hpl(struct hm_app_result *r, const char *line)
 }
 
 /* ScaLAPACK's LU tester: "WALL M N NB NRHS NBRHS P Q LU-time Sol-time
- * MFLOPS CHECK" per test; why a test was skipped on the lines before. */
+ * MFLOPS CHECK" per test; why a test was skipped on the lines before.
+ * Its times have two decimals: a factorization under 5 ms prints 0.00
+ * and its MFLOPS, divided by that zero, "********" (Fortran's overflow);
+ * both are then unknown, and the check still counts. */
 static void read_scalapack_test(struct hm_app_result *r, const char *line)
 {
-	char check[16];
+	char check[16], mflops[32];
 	long m, n;
 	int nb, nrhs, nbrhs, p, q, skipped;
-	double t_lu, t_sol, mflops;
+	double t_lu, t_sol, rate;
 
-	if (sscanf(line, "WALL %ld %ld %d %d %d %d %d %lf %lf %lf %15s", &m, &n, &nb, &nrhs,
-		   &nbrhs, &p, &q, &t_lu, &t_sol, &mflops, check) == 11) {
-		r->found = 1, r->seconds = t_lu, r->gflops = mflops * 1e-3;
+	if (sscanf(line, "WALL %ld %ld %d %d %d %d %d %lf %lf %31s %15s", &m, &n, &nb, &nrhs,
+		   &nbrhs, &p, &q, &t_lu, &t_sol, mflops, check) == 11) {
+		r->found = 1;
+		if (t_lu > 0 && sscanf(mflops, "%lf", &rate) == 1)
+			r->seconds = t_lu, r->gflops = rate * 1e-3;
 		if (r->verdict != HM_VERDICT_FAILED)
 			r->verdict = !strcmp(check, "PASSED") ? HM_VERDICT_PASSED : HM_VERDICT_FAILED;
 	} else if (sscanf(line, " %d tests skipped", &skipped) == 1 && skipped > 0) {
