@@ -242,4 +242,31 @@ done
 printf '{"name":"e","description":"a\u001b[31mred","types":{"t":{"k3":1e-9,"k2_dgetf2":1e-9}},"processors":[{"name":"a","type":"t"}],"network":{"same_processor":{"t_s":0,"t_w":0},"same_node":{"t_s":0,"t_w":0},"inter_node":{"t_s":0,"t_w":0}},"block_sizes":[32]}' > "$tmp/esc.json"
 expect 0 'a\x1b[31mred' -- "$hm" platform show "$tmp/esc.json"
 check "no raw escape sequence reaches the terminal" bash -c "! \"\$0\" platform show \"\$1\" | grep -q \$'\\x1b'" "$hm" "$tmp/esc.json"
+# integers are decimal digits: strtod's other readings are refused
+for v in 1e3 1E2 0x10 1.5 ' 1e1'; do
+	expect 3 "'--block' expects an integer in decimal digits" -- "$hm" predict -p "$mini" -n 600 --procs 1,0,0 --grid 1x1 -b "$v"
+done
+expect 3 "'--judge' expects an integer in decimal digits, not '1e1'" -- "$hm" plan -p "$mini" --judge 1e1
+expect 3 "must be between" -- "$hm" plan -p "$mini" -d 99999999999999999999
+
+# help: one topic, a command or --man, else an error
+expect 0 "usage: hetmap plan" -- "$hm" help plan
+expect 0 ".SH \"EXIT STATUS\"" -- "$hm" help --man
+for a in --bogus nosuch; do
+	expect 3 "help: no command '$a'" -- "$hm" help "$a"
+done
+expect 3 "help: one topic at most" -- "$hm" help --man --man
+
+# ---- host lists: each name checked where it comes from ---------------------
+printf 'a,b slots=2\n' >"$tmp/hf-comma"
+expect 2 "$tmp/hf-comma: line 1: host name 'a,b' has character ','" -- "$hm" calibrate --hostfile "$tmp/hf-comma" -o "$tmp/c.json"
+printf 'n1 slots=1\n%s slots=1\n' "$(printf 'x%.0s' $(seq 230))" >"$tmp/hf-long"
+expect 2 "line 2: host name 'xxxx" -- "$hm" calibrate --hostfile "$tmp/hf-long" -o "$tmp/c.json"
+expect 3 "is longer than 199 characters" -- "$hm" calibrate --hosts "$(printf 'y%.0s' $(seq 210))" -o "$tmp/c.json"
+for pair in localhost:1,127.0.0.1:1 127.0.0.1,localhost "localhost,$(hostname)"; do
+	expect 3 "both name this machine" -- "$hm" calibrate --hosts "$pair" -o "$tmp/c.json"
+done
+check "a refused host list wrote nothing" test ! -e "$tmp/c.json"
+expect 3 "SLURM_JOB_NODELIST): the allocation's node 1: host name 'bad_!'" -- env SLURM_JOB_NODELIST='bad_!' SLURM_JOB_CPUS_PER_NODE=1 \
+	SLURM_JOB_ID=1 "$hm" calibrate -o "$tmp/c.json"
 finish cli_hostile

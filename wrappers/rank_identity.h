@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 /* The rank in the first of those variables that is set, or NULL when none
- * is or it is not a number of at most 9 digits. */
+ * is or it is not a number of at most 9 digits written as JSON writes it
+ * (no leading zero: "007" would make "rank":007, which no parser takes). */
 static inline const char *hm_rank_of_process(void)
 {
 	static const char *const variables[] = {
@@ -23,7 +24,10 @@ static inline const char *hm_rank_of_process(void)
 
 	for (int i = 0; variables[i] && !rank; i++)
 		rank = getenv(variables[i]);
-	return rank && *rank && strspn(rank, "0123456789") == strlen(rank) && strlen(rank) < 10 ? rank : NULL;
+	if (!rank || !*rank || strspn(rank, "0123456789") != strlen(rank) || strlen(rank) >= 10 ||
+	    (rank[0] == '0' && rank[1]))
+		return NULL;
+	return rank;
 }
 
 /* The host's name into buf, every character that would need JSON escaping

@@ -45,7 +45,8 @@ static int read_cpus(const char *path, long rank, cpu_set_t *set)
 	errno = EINVAL;
 	while (fgets(line, sizeof(line), f) && k < rank)
 		k += strchr(line, '\n') != NULL;
-	if (k == rank && !feof(f)) {
+	/* a line longer than the buffer is refused whole, never bound in part */
+	if (k == rank && !feof(f) && (strchr(line, '\n') || fgetc(f) == EOF)) {
 		char *s = line, *end;
 
 		CPU_ZERO(set);
@@ -71,9 +72,13 @@ static void bind_as_planned(const char *rank)
 
 	if (!path || !*path)
 		return;
-	if (!rank || read_cpus(path, atol(rank), &set) || sched_setaffinity(0, sizeof(set), &set))
-		fprintf(stderr, "hetmap-probe: rank %s: not bound to its planned CPUs (%s, line %s): %s\n",
-			rank ? rank : "?", path, rank ? rank : "?", strerror(errno));
+	if (!rank)
+		fprintf(stderr, "hetmap-probe: not bound to its planned CPUs (%s): no rank in "
+			"OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID\n", path);
+	else if (read_cpus(path, atol(rank), &set) || sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, "hetmap-probe: rank %s: not bound to its planned CPUs (%s, its line: "
+			"%s)\n", rank, path,
+			errno == EINVAL ? "not a list of CPUs under 4096 characters" : strerror(errno));
 }
 
 int main(int argc, char **argv)

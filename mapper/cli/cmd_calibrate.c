@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
 
 static const struct hm_usage usage = {
@@ -96,13 +97,32 @@ static void host_list_free(struct host_list *h)
 	free(h->text);
 }
 
-/* "a:2,b,c:4" -> processors a-0 a-1 b-0 c-0..c-3. 0, or -1 after a message. */
-static int parse_hosts(const char *spec, struct host_list *h)
+/* 0 if 'name' can be a host's, else -1 after a message naming 'source'. */
+static int check_host_name(const char *name, const char *source)
 {
 	struct hm_error err;
-	char *save = NULL;
+
+	hm_error_clear(&err);
+	if (!*name)
+		hm_cli_error("calibrate: %s: an empty host name", source);
+	else if (strlen(name) >= HM_HOST_NAME_MAX)
+		hm_cli_error("calibrate: %s: host name '%.40s...' is longer than %d characters",
+			     source, name, HM_HOST_NAME_MAX - 1);
+	else if (hm_check_hostname(name, "", &err))
+		hm_cli_error("calibrate: %s: %s", source, err.msg);
+	else
+		return 0;
+	return -1;
+}
+
+/* "a:2,b,c:4" -> processors a-0 a-1 b-0 c-0..c-3; 'source' names where
+ * the list came from in messages. 0, or -1 after a message. */
+static int parse_hosts(const char *spec, const char *source, struct host_list *h)
+{
+	char *save = NULL, here[256] = "";
 
 	memset(h, 0, sizeof(*h));
+	gethostname(here, sizeof(here) - 1);
 	if (!(h->text = strdup(spec)))
 		return -1;
 	for (char *item = strtok_r(h->text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
@@ -114,23 +134,24 @@ static int parse_hosts(const char *spec, struct host_list *h)
 			errno = 0;
 			count = strtol(colon + 1, &end, 10);
 			if (errno || end == colon + 1 || *end || count < 1 || count > HM_HOST_SLOTS_MAX) {
-				hm_cli_error("calibrate: --hosts: '%s:%s' needs a count in [1, %d]", item,
+				hm_cli_error("calibrate: %s: '%s:%s' needs a count in [1, %d]", source, item,
 					     colon + 1, HM_HOST_SLOTS_MAX);
 				return -1;
 			}
 		}
-		hm_error_clear(&err);
-		if (!*item || strlen(item) >= 200 || hm_check_hostname(item, "", &err)) {
-			hm_cli_error("calibrate: --hosts: %s", *item ? err.msg : "empty host name");
+		if (check_host_name(item, source))
 			return -1;
-		}
 		for (int i = 0; i < h->n; i++)
-			if (!strcmp(h->hosts[i], item)) {
-				hm_cli_error("calibrate: --hosts: host '%s' is listed twice", item);
+			if (!strcmp(h->hosts[i], item) ||
+			    (hm_host_names(item, here) && hm_host_names(h->hosts[i], here))) {
+				hm_cli_error("calibrate: %s: host '%s' is listed twice%s%s%s", source, item,
+					     strcmp(h->hosts[i], item) ? " (as '" : "",
+					     strcmp(h->hosts[i], item) ? h->hosts[i] : "",
+					     strcmp(h->hosts[i], item) ? "': both name this machine)" : "");
 				return -1;
 			}
 		if (h->n + count > MAX_CAL_PROCS) {
-			hm_cli_error("calibrate: --hosts: more than %d processors", MAX_CAL_PROCS);
+			hm_cli_error("calibrate: %s: more than %d processors", source, MAX_CAL_PROCS);
 			return -1;
 		}
 		for (int k = 0; k < count; k++) {
@@ -146,7 +167,7 @@ static int parse_hosts(const char *spec, struct host_list *h)
 		h->nr_hosts++;
 	}
 	if (!h->n) {
-		hm_cli_error("calibrate: --hosts names no processor");
+		hm_cli_error("calibrate: %s names no processor", source);
 		return -1;
 	}
 	return 0;
@@ -390,20 +411,32 @@ static int read_topologies(const struct launch_site *ls, const struct host_list 
 {
 	struct hm_placement pl;
 	struct hm_argv program = { 0 };
-	char path[4096];
+	char path[PATH_MAX];
+	struct hm_error err;
 	int ret, missing = 0;
 
+	hm_error_clear(&err);
+	if (!hm_helper_program("hetmap-topology", path, sizeof(path), &err)) {
+		hm_cli_error("calibrate: %s", err.msg);
+		return HM_EXIT_NO_MPIRUN;
+	}
 	if (hm_node_topologies_init(topo, h->nr_hosts, ls->cs->smt) ||
 	    placement_of(h, 0, NULL, 1, &pl))
 		return HM_EXIT_FAILURE;
-	hm_argv_add(&program, hm_sibling_program("hetmap-topology", path, sizeof(path)));
+	hm_argv_add(&program, path);
 	if (ls->cs->smt)
 		hm_argv_add(&program, "--smt");
 	ret = launch(ls, &pl, &program, "hetmap-topology", hm_node_topology_line, topo);
 	for (int i = 0; !ret && i < h->n; i++)
 		if (!h->slot[i] && !topo->node[h->host_index[i]].seen) {
-			hm_cli_error("calibrate: %s: no topology from hetmap-topology (is %s installed there?)",
-				     h->hosts[i], path);
+			const char *refused = topo->node[h->host_index[i]].refused;
+
+			if (*refused)
+				hm_cli_error("calibrate: %s: hetmap-topology's line is not a topology hetmap "
+					     "can use: %s", h->hosts[i], refused);
+			else
+				hm_cli_error("calibrate: %s: no topology from hetmap-topology (is %s installed "
+					     "there?)", h->hosts[i], program.v[0]);
 			missing++;
 		}
 	if (missing)
@@ -597,7 +630,7 @@ int cmd_calibrate(int argc, char **argv)
 	char *sim_hosts = NULL, *found_hosts = NULL;
 	const char *hostfile = NULL;
 	struct host_list h;
-	char bench_buf[4096], default_hosts[64];
+	char bench_buf[PATH_MAX], default_hosts[64];
 	char **extra;
 	int ret, nextra = 0;
 	const struct hm_launcher *l;
@@ -676,8 +709,12 @@ int cmd_calibrate(int argc, char **argv)
 	if (!cs.bench) {
 		char name[64];
 
+		hm_error_clear(&err);
 		snprintf(name, sizeof(name), "hetmap-calibrate-bench%s", l->flavour);
-		cs.bench = hm_sibling_program(name, bench_buf, sizeof(bench_buf));
+		if (!(cs.bench = hm_helper_program(name, bench_buf, sizeof(bench_buf), &err))) {
+			hm_cli_error("calibrate: %s", err.msg);
+			return HM_EXIT_NO_MPIRUN;
+		}
 	}
 	if (l->platform_file && (ret = simulation_setup(&cs, &sim_hosts))) {
 		free(sim_hosts);
@@ -689,7 +726,9 @@ int cmd_calibrate(int argc, char **argv)
 		free(cs.platform_xml);
 		return ret;
 	}
-	ret = parse_hosts(sim_hosts ? sim_hosts : cs.hosts, &h);
+	ret = parse_hosts(sim_hosts ? sim_hosts : cs.hosts,
+			  sim_hosts ? "the simulated platform" : hostfile ? hostfile :
+			  found_hosts ? "the Slurm allocation" : "--hosts", &h);
 	free(found_hosts);      /* parse_hosts keeps a copy */
 	if (ret) {
 		host_list_free(&h);

@@ -64,7 +64,8 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 	hm_error_clear(&err);
 	/* files for another machine: the launcher need not be here */
 	hm_launcher_detect(launcher, lo->mpirun, lo->launcher_version, 0, &lf, &err);
-	hm_launch_request(&rq, lo, &pl, launcher, out, 1, 0);
+	if ((ret = hm_launch_request(&rq, lo, &pl, launcher, out, 1, 0, 0)))
+		goto out;
 	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
 	hm_sim_request(&rq, so, launcher, xml, speed);
 	hm_error_clear(&err);

@@ -69,6 +69,7 @@ struct run_setup {
 	struct hm_launch_opts lo;
 	double timeout;
 	int seed, dry_run, no_check;
+	const char *probe;              /* hetmap-probe's path; NULL with no_check */
 };
 
 /* What the job's output tells, line by line. */
@@ -444,8 +445,8 @@ static void record_interrupted_early(const struct run_setup *rs, const struct hm
 static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_launcher_found *lf,
 		  int results_fd)
 {
-	char probe_buf[4096], *line = NULL, *launcher_var = hm_job_launcher_variable(j);
-	const char *probe = rs->no_check ? NULL : hm_sibling_program("hetmap-probe", probe_buf, sizeof(probe_buf));
+	char *line = NULL, *launcher_var = hm_job_launcher_variable(j);
+	const char *probe = rs->probe;
 	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
 	struct hm_argv a = { 0 };
 	struct reading rd = { j->profile, { 0 }, { 0 }, 0 };
@@ -518,9 +519,10 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 	if (l->platform_file &&
 	    (ret = hm_sim_setup("run", &rs->sim, rs->platform, pl, rs->dry_run, &xml, &rs->host_speed)))
 		return ret;
-	hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1);
-	if (rs->no_check)
-		rq.binder = NULL;       /* no probe: the launcher binds as it can */
+	/* no probe (--no-placement-check): the launcher binds as it can */
+	if ((ret = hm_launch_request(&rq, &rs->lo, pl, l, NULL, rs->seed, 1, rs->no_check)))
+		return ret;
+	rs->probe = rq.binder;
 	hm_sim_request(&rq, &rs->sim, l, xml, rs->host_speed);
 	rq.launcher_program = lf->program, rq.launcher_major = lf->major;
 	if (rs->keep_dir)
@@ -582,7 +584,7 @@ int cmd_run(int argc, char **argv)
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, HM_SIM_OPTS_INIT, 0,
-				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0 };
+				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;

@@ -18,6 +18,7 @@
 #include <ftw.h>
 #include <math.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ struct judging {
 	int n;
 	char dir[4096];
 	int made_dir;
-	char self[4096];        /* this hetmap */
+	char self[PATH_MAX];    /* this hetmap */
 };
 
 int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm_problem *pb)
@@ -60,12 +61,12 @@ int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm
 	jd->o = *o;
 	if (!o->k)
 		return HM_EXIT_OK;
-	if (access(hm_sibling_program("hetmap-driver-smpi", path, sizeof(path)), X_OK)) {
-		hm_cli_error("plan: --judge simulates hetmap's driver under SMPI, and %s is missing (build "
-			     "the SMPI flavour: wrappers/README.md)", path);
+	hm_error_clear(&err);
+	if (!hm_helper_program("hetmap-driver-smpi", path, sizeof(path), &err)) {
+		hm_cli_error("plan: --judge simulates hetmap's driver under SMPI: %s (the SMPI flavour: "
+			     "wrappers/README.md)", err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
-	hm_error_clear(&err);
 	/* the search keeps more than K, so that K remain once near twins are left out */
 	if (hm_top_k_init(&jd->top, o->k * 4 < HM_TOP_K_MAX ? o->k * 4 : HM_TOP_K_MAX, pb->platform->nr_procs,
 			  &err)) {
@@ -446,6 +447,7 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 	struct judging *jg = calloc(1, sizeof(*jg));
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = jd->o.jobs ? jd->o.jobs : cores > 0 ? (int)cores : 1;
+	struct hm_error err;
 	int ret, chosen = -1;
 
 	*record = NULL;
@@ -454,7 +456,12 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 		return HM_EXIT_FAILURE;
 	}
 	jg->jd = jd, jg->in = in;
-	hm_sibling_program("hetmap", jg->self, sizeof(jg->self));
+	hm_error_clear(&err);
+	if (!hm_helper_program("hetmap", jg->self, sizeof(jg->self), &err)) {
+		hm_cli_error("plan: judge: %s", err.msg);
+		free(jg);
+		return HM_EXIT_NO_MPIRUN;
+	}
 	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg))) {
 		fprintf(stderr, "hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
 		simulate(jg, jobs, deadline);

@@ -1,6 +1,7 @@
 /* mapper/cli/launch_opts.c - see launch_opts.h. */
 #include "launch_opts.h"
 
+#include <limits.h>
 #include <string.h>
 
 int hm_launch_opts_check(const char *cmd, const struct hm_launch_opts *lo)
@@ -12,10 +13,13 @@ int hm_launch_opts_check(const char *cmd, const struct hm_launch_opts *lo)
 	return HM_EXIT_OK;
 }
 
-void hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo,
-		       struct hm_placement *pl, const struct hm_launcher *l, const char *dir,
-		       int seed, int program_here)
+int hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo,
+		      struct hm_placement *pl, const struct hm_launcher *l, const char *dir,
+		      int seed, int program_here, int no_probe)
 {
+	static char probe[PATH_MAX];    /* one launch a process */
+	struct hm_error err;
+
 	memset(rq, 0, sizeof(*rq));
 	rq->pl = pl, rq->l = l, rq->dir = dir, rq->seed = seed, rq->program_here = program_here;
 	rq->program = lo->program, rq->nprogram = lo->nprogram;
@@ -24,9 +28,10 @@ void hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *l
 		rq->inputs[i] = lo->inputs.v[i];
 	rq->ninputs = lo->inputs.n;
 	rq->column_major = lo->grid_order ? !strcmp(lo->grid_order, "column") : -1;
-	{
-		static char probe[4096];        /* one launch a process */
-
-		rq->binder = hm_sibling_program("hetmap-probe", probe, sizeof(probe));
+	hm_error_clear(&err);
+	if (!no_probe && !(rq->binder = hm_helper_program("hetmap-probe", probe, sizeof(probe), &err))) {
+		hm_cli_error("%s", err.msg);
+		return HM_EXIT_NO_MPIRUN;
 	}
+	return HM_EXIT_OK;
 }

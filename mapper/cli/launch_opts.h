@@ -29,10 +29,11 @@ struct hm_launch_opts {
 /* HM_EXIT_OK, or HM_EXIT_USAGE after a message naming 'cmd'. */
 int hm_launch_opts_check(const char *cmd, const struct hm_launch_opts *lo);
 
-/* The request for a job of 'pl' in 'dir' with these options (hetmap-probe
- * as its binder). */
-void hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo,
-		       struct hm_placement *pl, const struct hm_launcher *l, const char *dir,
-		       int seed, int program_here);
+/* The request for a job of 'pl' in 'dir' with these options, hetmap-probe
+ * as its binder unless 'no_probe'. HM_EXIT_OK, or HM_EXIT_NO_MPIRUN after a
+ * message when hetmap-probe cannot be run (found before any launch). */
+int hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo,
+		      struct hm_placement *pl, const struct hm_launcher *l, const char *dir,
+		      int seed, int program_here, int no_probe);
 
 #endif /* HM_LAUNCH_OPTS_H */

@@ -30,13 +30,46 @@ static void usage(FILE *f)
 	fprintf(f, "usage: hetmap <command> [options]\n\n%s\ncommands:\n", intro);
 	for (i = 0; commands[i].name; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'hetmap <command> --help' describes a command; 'hetmap help --man' writes\n"
-		   "the manual page (roff).\n");
+	fprintf(f, "\n'hetmap <command> --help' or 'hetmap help <command>' describes a command;\n"
+		   "'hetmap help --man' writes the manual page (roff).\n");
+}
+
+static const struct hm_command_entry *find_command(const char *name)
+{
+	for (int i = 0; commands[i].name; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* 'hetmap help [COMMAND | --man]': one topic or none; 'help plan' is
+ * 'plan --help', whose text comes from the command's own option table. */
+static int help(int argc, char **argv)
+{
+	const struct hm_command_entry *c;
+	char *args[3] = { NULL, "--help", NULL };
+
+	if (argc == 1) {
+		usage(stdout);
+		return HM_EXIT_OK;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--man"))
+		return hm_man_page(stdout, commands, intro);
+	if (argc == 2 && (c = find_command(argv[1]))) {
+		args[0] = argv[1];
+		return c->fn(2, args);
+	}
+	if (argc > 2)
+		hm_cli_error("help: one topic at most: a command or --man (see 'hetmap --help')");
+	else
+		hm_cli_error("help: no command '%s': 'hetmap help' lists them, 'hetmap help --man' "
+			     "writes the manual page", argv[1]);
+	return HM_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
-	int i;
+	const struct hm_command_entry *c;
 
 	/* A closed standard output (hetmap ... | head) must not kill hetmap
 	 * by SIGPIPE before it has written its files and records: writes fail
@@ -46,9 +79,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return HM_EXIT_USAGE;
 	}
-	if (argc == 3 && !strcmp(argv[1], "help") && !strcmp(argv[2], "--man"))
-		return hm_cli_finish(hm_man_page(stdout, commands, intro));
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "help"))
+		return hm_cli_finish(help(argc - 1, argv + 1));
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return hm_cli_finish(HM_EXIT_OK);
 	}
@@ -56,9 +89,8 @@ int main(int argc, char **argv)
 		printf("hetmap %s\n", HM_VERSION);
 		return hm_cli_finish(HM_EXIT_OK);
 	}
-	for (i = 0; commands[i].name; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return hm_cli_finish(commands[i].fn(argc - 1, argv + 1));
+	if ((c = find_command(argv[1])))
+		return hm_cli_finish(c->fn(argc - 1, argv + 1));
 	hm_cli_error("unknown command '%s' (see 'hetmap --help')", argv[1]);
 	return HM_EXIT_USAGE;
 }

@@ -66,14 +66,23 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 		return 0;
 	}
 	errno = 0;
-	v = hm_strtod_decimal(arg, &end, 1);
-	if (end == arg || *end || errno || !isfinite(v)) {
-		hm_cli_error("%s: option '--%s' expects a number, not '%s'", u->name, o->long_name, arg);
-		return -1;
-	}
-	if ((o->type == HM_OPT_INT || o->type == HM_OPT_LONG) && v != floor(v)) {
-		hm_cli_error("%s: option '--%s' expects an integer, not '%s'", u->name, o->long_name, arg);
-		return -1;
+	if (o->type == HM_OPT_INT || o->type == HM_OPT_LONG) {
+		/* an integer is written in decimal digits: 1e3 and 0x10 are
+		 * not counts, however strtod reads them */
+		long long iv = strtoll(arg, &end, 10);
+
+		if (end == arg || *end || (errno && errno != ERANGE)) {
+			hm_cli_error("%s: option '--%s' expects an integer in decimal digits, not '%s'",
+				     u->name, o->long_name, arg);
+			return -1;
+		}
+		v = errno == ERANGE ? (iv < 0 ? -HUGE_VAL : HUGE_VAL) : (double)iv;
+	} else {
+		v = hm_strtod_decimal(arg, &end, 1);
+		if (end == arg || *end || errno || !isfinite(v)) {
+			hm_cli_error("%s: option '--%s' expects a number, not '%s'", u->name, o->long_name, arg);
+			return -1;
+		}
 	}
 	if (v < o->min || v > o->max) {
 		hm_cli_error("%s: option '--%s' must be between %g and %g (got '%s')",

@@ -163,8 +163,8 @@ static void read_hpl(struct hm_app_result *r, const char *line)
 /* ScaLAPACK's LU tester: "WALL M N NB NRHS NBRHS P Q LU-time Sol-time
  * MFLOPS CHECK" per test; why a test was skipped on the lines before.
  * Its times have two decimals: a factorization under 5 ms prints 0.00
- * and its MFLOPS, divided by that zero, "********" (Fortran's overflow);
- * both are then unknown, and the check still counts. */
+ * (run records no measurement) and its MFLOPS, divided by that zero,
+ * "********" (Fortran's overflow: the rate is unknown); the check counts. */
 static void read_scalapack_test(struct hm_app_result *r, const char *line)
 {
 	char check[16], mflops[32];
@@ -174,9 +174,9 @@ static void read_scalapack_test(struct hm_app_result *r, const char *line)
 
 	if (sscanf(line, "WALL %ld %ld %d %d %d %d %d %lf %lf %31s %15s", &m, &n, &nb, &nrhs,
 		   &nbrhs, &p, &q, &t_lu, &t_sol, mflops, check) == 11) {
-		r->found = 1;
-		if (t_lu > 0 && sscanf(mflops, "%lf", &rate) == 1)
-			r->seconds = t_lu, r->gflops = rate * 1e-3;
+		r->found = 1, r->seconds = t_lu;
+		if (sscanf(mflops, "%lf", &rate) == 1)
+			r->gflops = rate * 1e-3;
 		if (r->verdict != HM_VERDICT_FAILED)
 			r->verdict = !strcmp(check, "PASSED") ? HM_VERDICT_PASSED : HM_VERDICT_FAILED;
 	} else if (sscanf(line, " %d tests skipped", &skipped) == 1 && skipped > 0) {

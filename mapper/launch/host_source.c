@@ -1,6 +1,7 @@
 /* mapper/launch/host_source.c - see host_source.h. */
 #include "host_source.h"
 #include "slurm_alloc.h"
+#include "models/platform/hostname.h"
 #include "models/util/read_file.h"
 #include "models/util/strbuild.h"
 
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_HOSTFILE (1 << 20)  /* bytes: 10000 nodes' lines fit many times */
 #define MAX_HOSTS 4096          /* calibrate's most processors */
@@ -18,24 +20,48 @@ struct host_slots {
 	int n;
 };
 
-/* Add 'slots' to host 'name' (a new entry at the end the first time).
- * 0, or -1 with 'err' set. */
-static int add_slots(struct host_slots *h, const char *name, long slots, int line,
-		     struct hm_error *err)
+/* The entry of 'h' that names the machine 'name' names: the same name, or
+ * both names of this machine ("localhost", "127.0.0.1", its host name),
+ * which launchers take as one host; h->n when there is none. */
+static int entry_of(const struct host_slots *h, const char *name, const char *here)
 {
 	int i = 0;
 
-	while (i < h->n && strcmp(h->name[i], name))
+	while (i < h->n && strcmp(h->name[i], name) &&
+	       !(hm_host_names(name, here) && hm_host_names(h->name[i], here)))
 		i++;
-	if (i == h->n) {
+	return i;
+}
+
+/* Add 'slots' to host 'name' (a new entry at the end the first time),
+ * 'where' naming its place in the source ("line 3", "node 12"). 0, or -1
+ * with 'err' set. */
+static int add_slots(struct host_slots *h, const char *name, long slots, const char *where,
+		     struct hm_error *err)
+{
+	char here[256] = "";
+	int i;
+
+	if (strlen(name) >= HM_HOST_NAME_MAX)
+		return hm_error_set(err, "%s: host name '%.40s...' is longer than %d characters", where,
+				    name, HM_HOST_NAME_MAX - 1);
+	if (hm_check_hostname(name, "", err)) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return hm_error_set(err, "%s: %s", where, why);
+	}
+	gethostname(here, sizeof(here) - 1);
+	if ((i = entry_of(h, name, here)) == h->n) {
 		if (h->n == MAX_HOSTS)
-			return hm_error_set(err, "line %d: more than %d hosts", line, MAX_HOSTS);
+			return hm_error_set(err, "%s: more than %d hosts", where, MAX_HOSTS);
 		if (!(h->name[i] = strdup(name)))
 			return hm_error_set(err, "out of memory");
 		h->slots[h->n++] = 0;
 	}
 	if ((h->slots[i] += slots) > HM_HOST_SLOTS_MAX)
-		return hm_error_set(err, "line %d: host '%s' has more than %d slots", line, name, HM_HOST_SLOTS_MAX);
+		return hm_error_set(err, "%s: host '%s' has more than %d slots", where, h->name[i],
+				    HM_HOST_SLOTS_MAX);
 	return 0;
 }
 
@@ -55,6 +81,7 @@ static long slot_count(const char *s)
 static int parse_line(struct host_slots *h, char *text, int line, int *bare, struct hm_error *err)
 {
 	char *save = NULL, *host = strtok_r(text, " \t\r", &save), *word, *colon;
+	char where[32];
 	long slots = 1;
 	int counted = 0;
 
@@ -78,7 +105,8 @@ static int parse_line(struct host_slots *h, char *text, int line, int *bare, str
 	*bare += !counted;
 	if (!*host)
 		return hm_error_set(err, "line %d: no host name", line);
-	return add_slots(h, host, slots, line, err);
+	snprintf(where, sizeof(where), "line %d", line);
+	return add_slots(h, host, slots, where, err);
 }
 
 /* The list of 'h' as "HOST:N,...", or NULL when out of memory. */
@@ -154,15 +182,20 @@ char *hm_hosts_from_slurm(struct hm_error *err)
 	char **names, *list = NULL;
 	int *cpus, nn;
 
+	snprintf(err->file, sizeof(err->file), "the Slurm allocation (SLURM_JOB_NODELIST)");
 	if (!h)
 		return hm_error_set(err, "out of memory"), NULL;
 	if ((nn = hm_slurm_allocation(&names, &cpus, err)) < 0) {
 		free(h);
 		return NULL;
 	}
-	for (int i = 0; i < nn; i++)
-		if (add_slots(h, names[i], cpus[i] < HM_HOST_SLOTS_MAX ? cpus[i] : HM_HOST_SLOTS_MAX, i + 1, err))
+	for (int i = 0; i < nn; i++) {
+		char where[64];
+
+		snprintf(where, sizeof(where), "the allocation's node %d", i + 1);
+		if (add_slots(h, names[i], cpus[i] < HM_HOST_SLOTS_MAX ? cpus[i] : HM_HOST_SLOTS_MAX, where, err))
 			goto out;
+	}
 	list = listed(h, "the allocation lists no node", err);
 out:
 	hm_slurm_allocation_free(names, nn, cpus);

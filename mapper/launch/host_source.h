@@ -8,10 +8,13 @@
 #include "models/util/error.h"
 
 #define HM_HOST_SLOTS_MAX 1024  /* one host's processors, however they are given */
+#define HM_HOST_NAME_MAX 200    /* a host name's characters, its NUL included */
 
 /* The hosts of an Open MPI or MPICH hostfile, in order of first
  * appearance, each with its slots ('slots=N', or ':N', else 1), a host
- * listed again adding its slots; '#' starts a comment. *bare counts the
+ * listed again adding its slots (this machine's names, "localhost",
+ * "127.0.0.1" and its host name, are one host); '#' starts a comment.
+ * Each name is checked here (hostname.h), its line named when refused. *bare counts the
  * lines that give no count: MPICH reads one slot there, Open MPI the
  * node's cores, which only the node knows (the caller warns). A malloc'd
  * "HOST:N,..." list, or NULL with 'err' set (unreadable file, a bad line,

@@ -5,6 +5,7 @@
 #include "spawn.h"
 
 #include <cJSON.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +40,8 @@ static double median_k(const cJSON *doc, const char *kernel)
 
 double hm_measure_host_speed(int b, const char *kernel, struct hm_error *err)
 {
-	char self[4096], bs[32], rows[32], repeat[32];
-	const char *bench = hm_sibling_program("hetmap-calibrate-bench", self, sizeof(self));
+	char self[PATH_MAX], bs[32], rows[32], repeat[32];
+	const char *bench = hm_helper_program("hetmap-calibrate-bench", self, sizeof(self), err);
 	char *argv[] = { (char *)bench, "--block-sizes", bs, "--rows", rows, "--repeat", repeat,
 			 "--min-time", "0.05", "--hosts", "localhost", NULL };
 	const char *env[] = { "OPENBLAS_NUM_THREADS=1", NULL };
@@ -49,6 +50,8 @@ double hm_measure_host_speed(int b, const char *kernel, struct hm_error *err)
 	struct hm_spawn_result res;
 	double k;
 
+	if (!bench)
+		return 0;
 	snprintf(bs, sizeof(bs), "%d", b < ROWS ? b : ROWS);
 	snprintf(rows, sizeof(rows), "%d", ROWS);
 	snprintf(repeat, sizeof(repeat), "%d", REPEAT);

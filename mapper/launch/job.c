@@ -102,11 +102,13 @@ static int add_user_input(struct hm_job *j, const char *spec, struct hm_error *e
 
 /* The program: its path made absolute when it names a file (the job runs
  * in its own directory), its arguments rendered. */
+/* The program and its arguments, rendered, into j->program. 0, or -1
+ * with 'err' set. */
 static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
 {
 	struct hm_run_values v = { j->pl, rq->seed, j->dir };
 	struct hm_argv args = { 0 };
-	char buf[PATH_MAX], self[4096];
+	char buf[PATH_MAX], self[PATH_MAX];
 	const char *program;
 	int ret = 0;
 
@@ -119,16 +121,12 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 					    "launcher as an option (write ./%s)", program, program);
 		if (!strchr(program, '/') && rq->program_here && hm_find_program(program))
 			return hm_error_set(err, "program '%s': not found in PATH (give its path)", program);
-		for (int i = 1; i < rq->nprogram; i++)
-			hm_argv_add(&args, rq->program[i]);
 	} else {
 		char name[64];
 
 		snprintf(name, sizeof(name), "hetmap-driver%s", j->l->flavour);
-		program = hm_sibling_program(name, self, sizeof(self));
-		hm_argv_split(&args, j->profile->default_args);
-		if (rq->modeled_kernels)
-			hm_argv_add(&args, "--modeled");
+		if (!(program = hm_helper_program(name, self, sizeof(self), err)))
+			return -1;
 	}
 	if (strchr(program, '/') && rq->program_here) {
 		if (!realpath(program, buf) || access(buf, X_OK))
@@ -143,6 +141,15 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		snprintf(buf, sizeof(buf), "%s/%s", cwd, program + (strncmp(program, "./", 2) ? 0 : 2));
 		program = buf;
 	}
+	/* its arguments only now: every return above leaves nothing allocated */
+	if (rq->nprogram > 0) {
+		for (int i = 1; i < rq->nprogram; i++)
+			hm_argv_add(&args, rq->program[i]);
+	} else {
+		hm_argv_split(&args, j->profile->default_args);
+		if (rq->modeled_kernels)
+			hm_argv_add(&args, "--modeled");
+	}
 	hm_argv_add(&j->program, program);
 	for (int i = 0; i < args.n && !ret; i++) {
 		char what[64], *word;
@@ -154,9 +161,9 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 			hm_argv_add(&j->program, word);
 		free(word);
 	}
-	hm_argv_free(&args);
 	if (!ret && (j->program.failed || args.failed))
 		ret = hm_error_set(err, "out of memory");
+	hm_argv_free(&args);
 	return ret;
 }
 
@@ -519,22 +526,28 @@ void hm_job_release(struct hm_job *j)
 	j->ninputs = 0;
 }
 
-const char *hm_sibling_program(const char *name, char *buf, size_t size)
+const char *hm_helper_program(const char *name, char *buf, size_t size, struct hm_error *err)
 {
-	char self[4096];
+	char self[PATH_MAX + 1], libexec[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *slash;
+	int len;
 
-	if (n <= 0 || (size_t)n >= sizeof(self) - 1)
-		return name;
-	self[n] = '\0';
-	if (!(slash = strrchr(self, '/')))
-		return name;
+	/* never a bare name, which a launcher would look up in PATH */
+	if (n <= 0 || (size_t)n >= sizeof(self) - 1 || !(slash = strrchr((self[n] = '\0', self), '/')))
+		return hm_error_set(err, "%s: hetmap cannot read its own path (/proc/self/exe), beside "
+				    "which its helpers are", name), NULL;
 	*slash = '\0';
-	/* the build tree keeps the helpers beside hetmap; an installed
-	 * hetmap (PREFIX/bin) finds them in PREFIX/libexec/hetmap */
-	snprintf(buf, size, "%s/../libexec/hetmap/%s", self, name);
+	/* an installed hetmap (PREFIX/bin) has its helpers in PREFIX/libexec/hetmap,
+	 * the build tree beside it: the first that exists is the one meant */
+	snprintf(libexec, sizeof(libexec), "%s/../libexec/hetmap/%s", self, name);
+	len = access(libexec, F_OK) ? snprintf(buf, size, "%s/%s", self, name) :
+				      snprintf(buf, size, "%s", libexec);
+	if (len < 0 || (size_t)len >= size)
+		return hm_error_set(err, "%s: the path of hetmap's helpers is longer than %zu characters",
+				    name, size - 1), NULL;
 	if (access(buf, X_OK))
-		snprintf(buf, size, "%s/%s", self, name);
+		return hm_error_set(err, "%s: %s (%s; reinstall hetmap, or build it: README.md)", name,
+				    errno == ENOENT ? "not found beside hetmap" : strerror(errno), buf), NULL;
 	return buf;
 }

@@ -100,9 +100,12 @@ void hm_job_remove(const struct hm_job *j);
 
 void hm_job_release(struct hm_job *j);
 
-/* Path of helper program 'name': in ../libexec/hetmap/ from the running
- * executable's directory when it is there (an installed hetmap), else in
- * that directory (the build tree); 'name' itself when that is unknown. */
-const char *hm_sibling_program(const char *name, char *buf, size_t size);
+/* Path of helper program 'name' into 'buf': ../libexec/hetmap/NAME from
+ * the running executable's directory when it is there (an installed
+ * hetmap), else NAME in that directory (the build tree). 'buf', or NULL
+ * with 'err' naming the helper and the path when it cannot be run or the
+ * executable's directory is unknown (never a bare name, which a launcher
+ * would look up in PATH). */
+const char *hm_helper_program(const char *name, char *buf, size_t size, struct hm_error *err);
 
 #endif /* HM_JOB_H */

@@ -1,5 +1,6 @@
 /* mapper/launch/node_topologies.c - see node_topologies.h. */
 #include "node_topologies.h"
+#include "models/util/json_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,46 +25,56 @@ void hm_node_topologies_release(struct hm_node_topologies *t)
 }
 
 /* The packages of the cores, checked against their number. */
-static int read_packages(const cJSON *list, struct hm_node_topology *nt)
+static int read_packages(const cJSON *list, struct hm_node_topology *nt, struct hm_error *err)
 {
 	const cJSON *e;
 	int j = 0;
 
-	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) != nt->cores.cores ||
-	    !(nt->package = calloc((size_t)nt->cores.cores, sizeof(int))))
-		return -1;
+	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) != nt->cores.cores)
+		return hm_error_set(err, "core_package: expected one package per core (%d)", nt->cores.cores);
+	if (!(nt->package = calloc((size_t)nt->cores.cores, sizeof(int))))
+		return hm_error_set(err, "out of memory");
 	cJSON_ArrayForEach(e, list) {
-		if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > HM_MAX_CPU_ID)
+		long v;
+
+		if (hm_json_int(e, "core_package[]", 0, HM_MAX_CPU_ID, &v, err))
 			return -1;
-		nt->package[j++] = e->valueint;
+		nt->package[j++] = (int)v;
 	}
 	return 0;
 }
 
-static int read_node(const cJSON *doc, struct hm_node_topology *nt, int threads_as_cores)
+/* A node's line, read by the platform loader's own reader of a topology
+ * (topology.h), so that every value calibrate keeps is one the platform
+ * it writes will load with. 0, or -1 with 'err' set. */
+static int read_node(const cJSON *doc, struct hm_node_topology *nt, int threads_as_cores,
+		     struct hm_error *err)
 {
+	static const char *const topology_keys[] = { "core_cpus", "numa_nodes", "threads_per_core",
+						     "allowed", NULL };
 	const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(doc, "core_cpus");
-	const cJSON *numa = cJSON_GetObjectItemCaseSensitive(doc, "numa_nodes");
-	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(doc, "threads_per_core");
-	const cJSON *allowed = cJSON_GetObjectItemCaseSensitive(doc, "allowed");
-	const cJSON *packages = cJSON_GetObjectItemCaseSensitive(doc, "packages");
-	struct hm_error err;
-	int n = cJSON_GetArraySize(cpus);
+	cJSON *topo = cJSON_CreateObject();
+	long packages = 1;
+	int n = cJSON_GetArraySize(cpus), ret;
 
-	hm_error_clear(&err);
-	if (!cJSON_IsArray(cpus) || n < 1 || n > HM_MAX_CPU_ID ||
-	    hm_topology_read_core_cpus(cpus, "core_cpus", n, &nt->cores, &err))
+	if (!topo)
+		return hm_error_set(err, "out of memory");
+	for (int k = 0; topology_keys[k]; k++) {
+		cJSON *item = cJSON_GetObjectItemCaseSensitive(doc, topology_keys[k]);
+
+		if (item)
+			cJSON_AddItemReferenceToObject(topo, topology_keys[k], item);
+	}
+	if (!cJSON_IsArray(cpus) || n < 1 || n > HM_MAX_CPU_ID)
+		ret = hm_error_set(err, "core_cpus: expected a list of 1 to %d cores", HM_MAX_CPU_ID);
+	else
+		ret = hm_topology_read(topo, "", n, &nt->cores, err);
+	cJSON_Delete(topo);     /* references only: doc keeps its items */
+	if (ret || read_packages(cJSON_GetObjectItemCaseSensitive(doc, "core_package"), nt, err) ||
+	    hm_json_member_int(doc, "", "packages", 0, 1, n, &packages, err))
 		return -1;
-	if (read_packages(cJSON_GetObjectItemCaseSensitive(doc, "core_package"), nt))
-		return -1;
-	nt->cores.numa_nodes = cJSON_IsNumber(numa) && numa->valueint > 0 ? numa->valueint : 0;
-	nt->packages = cJSON_IsNumber(packages) && packages->valueint > 0 ? packages->valueint : 1;
-	nt->cores.threads_per_core = cJSON_IsNumber(threads) && threads->valueint > 0 &&
-				     threads->valueint <= HM_MAX_THREADS_PER_CORE ? threads->valueint : 0;
+	nt->packages = (int)packages;
 	nt->cores.threads_as_cores = threads_as_cores;
-	if (cJSON_IsString(allowed) && hm_topology_allowed_ok(allowed->valuestring) &&
-	    !(nt->cores.allowed = strdup(allowed->valuestring)))
-		return -1;
 	nt->seen = 1;
 	return 0;
 }
@@ -78,14 +89,20 @@ void hm_node_topology_line(const char *line, void *ctx)
 	if (!at || !(doc = cJSON_Parse(at + strlen("hetmap-topology "))))
 		return;
 	rank = cJSON_GetObjectItemCaseSensitive(doc, "rank");
-	if (cJSON_IsNumber(rank) && rank->valueint >= 0 && rank->valueint < t->n &&
-	    !t->node[rank->valueint].seen) {
+	if (cJSON_IsNumber(rank) && rank->valuedouble == rank->valueint && rank->valueint >= 0 &&
+	    rank->valueint < t->n && !t->node[rank->valueint].seen) {
 		struct hm_node_topology *nt = &t->node[rank->valueint];
+		struct hm_error err;
 
-		if (read_node(doc, nt, t->threads_as_cores)) {
+		hm_error_clear(&err);
+		hm_topology_release(&nt->cores);
+		free(nt->package);
+		memset(nt, 0, sizeof(*nt));
+		if (read_node(doc, nt, t->threads_as_cores, &err)) {
 			hm_topology_release(&nt->cores);
 			free(nt->package);
 			memset(nt, 0, sizeof(*nt));
+			hm_error_format(&err, nt->refused, (int)sizeof(nt->refused));
 		}
 	}
 	cJSON_Delete(doc);

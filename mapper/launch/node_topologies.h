@@ -8,7 +8,8 @@
 #include "models/platform/topology.h"
 
 struct hm_node_topology {
-	int seen;                       /* its line arrived */
+	int seen;                       /* its line arrived, and was read */
+	char refused[240];              /* why a line that arrived was not, or "" */
 	struct hm_topology cores;       /* all cores the node allows, in hwloc's order */
 	int *package;                   /* each core's package (logical index) */
 	int packages;                   /* the node's */
@@ -26,7 +27,8 @@ void hm_node_topologies_release(struct hm_node_topologies *t);
 
 /* A line callback for the launcher's output (ctx: the topologies): takes
  * "hetmap-topology {...}" lines, perhaps after a launcher's tag; a line
- * that does not parse leaves its host unseen. */
+ * that is not JSON leaves its host unseen; one whose values the platform
+ * loader would refuse too, with the reason in 'refused'. */
 void hm_node_topology_line(const char *line, void *ctx);
 
 /* The "topology" of a processor holding cores first .. first + n - 1 of

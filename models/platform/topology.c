@@ -104,6 +104,35 @@ int hm_topology_read_core_cpus(const cJSON *list, const char *path, int cores, s
 	return 0;
 }
 
+/* 1 if CPU 'cpu' is in 'list' ("0-15,32-47", hm_topology_allowed_ok). */
+static int allowed_has(const char *list, int cpu)
+{
+	for (const char *s = list; *s; s += *s == ',') {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (lo <= cpu && cpu <= hi)
+			return 1;
+		if (end == s)
+			return 0;       /* not a list: allowed_ok let it through */
+		s = end;
+	}
+	return 0;
+}
+
+/* Every core's CPUs are among the node's allowed ones: a core outside them
+ * would be bound where the rank may not run. */
+static int check_allowed(const struct hm_topology *t, const char *path, struct hm_error *err)
+{
+	for (int i = 0; t->allowed && i < t->first[t->cores]; i++)
+		if (!allowed_has(t->allowed, t->cpus[i]))
+			return hm_error_at(err, path, "CPU %d of core_cpus is not among the allowed CPUs (%s)",
+					   t->cpus[i], t->allowed);
+	return 0;
+}
+
 int hm_topology_read(const cJSON *obj, const char *path, int cores, struct hm_topology *t,
 		     struct hm_error *err)
 {
@@ -136,6 +165,10 @@ int hm_topology_read(const cJSON *obj, const char *path, int cores, struct hm_to
 	if (allowed && !(t->allowed = strdup(allowed->valuestring))) {
 		hm_topology_release(t);
 		return hm_error_at(err, path, "out of memory");
+	}
+	if (check_allowed(t, path, err)) {
+		hm_topology_release(t);
+		return -1;
 	}
 	return 0;
 }
