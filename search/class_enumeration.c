@@ -263,7 +263,9 @@ static int out_of_budget(struct exact *x)
 {
 	if (x->stopped)
 		return 1;
-	if (x->budget->max_nodes && x->nodes >= x->budget->max_nodes)
+	if (hm_search_interrupt)
+		x->stopped = HM_STOP_SIGNAL;
+	else if (x->budget->max_nodes && x->nodes >= x->budget->max_nodes)
 		x->stopped = HM_STOP_NODES;
 	else if (x->budget->max_seconds > 0 && (x->nodes & 15) == 0 &&
 		 hm_now() - x->start > x->budget->max_seconds)

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
+volatile sig_atomic_t hm_search_interrupt;
+
 /* Rows of the walks of tree_search.c and of the users of users.c. */
 #define TREE_METHOD(name, summary, walk) \
 	{ name, summary, HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, walk }

@@ -12,12 +12,20 @@
 
 #include "problem.h"
 
+#include <signal.h>
+
 struct hm_budget {
 	long max_nodes;     /* evaluated nodes (EETs); 0 = unlimited */
 	double max_seconds; /* wall time; 0 = unlimited */
 };
 
-enum hm_stop { HM_STOP_COMPLETE, HM_STOP_NODES, HM_STOP_TIME };
+enum hm_stop { HM_STOP_COMPLETE, HM_STOP_NODES, HM_STOP_TIME, HM_STOP_SIGNAL };
+
+/* Set (to a signal's number) by the caller's signal handler: every search
+ * stops at its next check of the budget, as a budget stops it, with
+ * stopped = HM_STOP_SIGNAL ('hetmap run' then records the job it did not
+ * start and exits 128 + N). */
+extern volatile sig_atomic_t hm_search_interrupt;
 
 /* The outcome of one method or user. */
 struct hm_result {

@@ -98,7 +98,9 @@ static int stopped(struct hm_run *s)
 {
 	if (s->res->stopped != HM_STOP_COMPLETE)
 		return 1;
-	if (s->budget.max_nodes > 0 && s->t.evaluated >= s->budget.max_nodes)
+	if (hm_search_interrupt)
+		s->res->stopped = HM_STOP_SIGNAL;
+	else if (s->budget.max_nodes > 0 && s->t.evaluated >= s->budget.max_nodes)
 		s->res->stopped = HM_STOP_NODES;
 	else if (s->budget.max_seconds > 0 &&
 		 ((s->polls++ & 1023) == 0 || s->t.evaluated - s->evaluated_at_clock >= s->clock_every)) {

@@ -114,6 +114,21 @@ PY
 start=$SECONDS
 expect 2 "types: more than 1000 keys" -- "$hm" platform check "$tmp/many-types.json"
 check "200000 type keys refused within 5 s" test $((SECONDS - start)) -le 5
+# link rules that list hosts: each name is looked up, not matched against
+# every processor (4000 processors x 32 rules x 20000 names took 54 s)
+python3 - "$tmp/rules-long.json" <<'PY'
+import json, sys
+procs = [{"name": "p%d" % i, "host": "h%d" % i, "type": "t"} for i in range(4000)]
+rules = [{"between": [["h%d" % ((7 * r + k) % 50000) for k in range(20000)], "*"], "t_s": 1e-4, "t_w": 1e-8}
+         for r in range(32)]
+link = {"t_s": 1e-5, "t_w": 1e-8}
+json.dump({"types": {"t": {"k3": 1e-9, "k2_dgetf2": 1e-9}}, "processors": procs, "block_sizes": [32],
+           "network": {"same_processor": link, "same_node": link, "inter_node": link, "links": rules}},
+          open(sys.argv[1], "w"))
+PY
+start=$SECONDS
+expect 0 "4000 processors" -- "$hm" platform check "$tmp/rules-long.json"
+check "32 rules of 20000 host names load within 5 s" test $((SECONDS - start)) -le 5
 printf '{"hetmap_generator": 1, "name": "big", "random": {"seed": 3, "processors": 100000, "types": 20, "per_host": 8}}' > "$tmp/g100k.json"
 start=$SECONDS
 expect 0 "100000 processors of 20 types" -- "$hm" generate "$tmp/g100k.json" -o "$tmp/p100k.json"
@@ -165,6 +180,12 @@ PY
 start=$SECONDS
 expect 0 "-np 100000" -- "$hm" run --plan "$tmp/plan100k.json" --dry-run
 check "a 100000-rank plan runs --dry-run within 10 s" test $((SECONDS - start)) -le 10
+
+# the judge refuses a platform SimGrid's export cannot take, before any
+# simulation starts (each would fail on its own)
+printf '{"hetmap_generator": 1, "name": "r500", "random": {"seed": 3, "processors": 500, "types": 3, "per_host": 1}}' > "$tmp/g500.json"
+expect 0 "" -- "$hm" generate "$tmp/g500.json" -o "$tmp/p500.json"
+expect 3 "SimGrid's export takes at most 400 processors (this one has 500)" -- "$hm" plan -p "$tmp/p500.json" -n 20000 --judge 2
 
 # ---- searches: budgets and sizes have their own exit codes -------------
 expect 5 "stopped by the time budget before any configuration" -- "$hm" plan -M BTM --max-time 1e-9

@@ -51,6 +51,10 @@ if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null; then
 	check "cpack built a .deb" test -n "$deb"
 	if [ -n "$deb" ]; then
 		expect 0 "Package: hetmap" -- dpkg-deb --info "$deb"
+		# the SMPI flavour starts smpirun: its package comes with hetmap's
+		if [ -x "$build/hetmap-driver-smpi" ]; then
+			expect 0 "libsimgrid-dev" -- dpkg-deb --field "$deb" Depends
+		fi
 		expect 0 "" -- dpkg-deb -x "$deb" "$tmp/root"
 		installed_checks "$tmp/root/usr" "$tmp/root/usr/bin/hetmap" deb
 	fi

@@ -78,6 +78,28 @@ rec = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 assert rec["mpirun_status"] == "interrupted" and rec["signal"] == int(sys.argv[2])' "$tmp/sig.jsonl" "$(kill -l "$sig")"
 done
 check "the process group is named for the case of SIGKILL" grep -q "kill -TERM -- -" "$tmp/sig.err"
+# while run still searches for its plan: the search stops, nothing is
+# launched, nothing is left in TMPDIR, a record says at what stage
+for delay in 0.1 0.5; do
+	export TMPDIR=$tmp/t-search-$delay
+	mkdir -p "$TMPDIR"
+	rm -f "$tmp/mpirun.args"
+	MODE=ok "$hm" run -p builtin:mtorc-03 -n 20000 -M BTM --mpirun "$tmp/mpirun" \
+		--results "$tmp/search-sig.jsonl" >/dev/null 2>"$tmp/search-sig.err" &
+	pid=$!
+	sleep "$delay"
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	unset TMPDIR
+	check "SIGINT ${delay} s into the search: exit 130 (got $rc)" test $rc -eq 130
+	check "SIGINT ${delay} s into the search: nothing launched" test ! -e "$tmp/mpirun.args"
+	check "SIGINT ${delay} s into the search: TMPDIR left empty" test -z "$(ls -A "$tmp/t-search-$delay")"
+	check "SIGINT ${delay} s into the search: a record" python3 -c '
+import json, sys
+rec = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert rec["signal"] == 2 and rec["exit_code"] == 130 and rec["stage"] in ("planning", "launcher version check"), rec' "$tmp/search-sig.jsonl"
+done
 
 # ---- a closed standard output does not lose the record -------------------
 MODE=noisy run --results "$tmp/pipe.jsonl" 2>/dev/null | true

@@ -128,6 +128,42 @@ expect 3 "go with --judge K" -- "$hm" plan -p "$p" --judge-jobs 2
 expect 3 "" -- "$hm" plan -p "$p" --judge 0
 # (a millisecond is over before the first simulation starts)
 expect 5 "within --max-time" -- "$hm" plan -p "$p" -n 1500 --judge 2 --max-time 0.001
+# a description changed in place under the same path is another platform
+cp "$p" "$tmp/p-moved.json"
+expect 0 "" -- "$hm" plan -p "$tmp/p-moved.json" -n 1200 --judge 1 --judge-dir "$tmp/judge-moved"
+sed 's/"k2_dgetf2": *"[^"]*"/"k2_dgetf2": "0.05GFLOP\/s"/' "$p" >"$tmp/p-moved.json"
+expect 0 "simulating GPTM" -- "$hm" plan -p "$tmp/p-moved.json" -n 1200 --judge 1 --judge-dir "$tmp/judge-moved"
+check "no earlier time reused for another content" sh -c '! grep -q "simulated before" "$0"' "$tmp/err"
+# --judge-dir: only a judge's own directory, one judge at a time, nothing
+# of the user's written over
+mkdir -p "$tmp/judge-user" && echo mine >"$tmp/judge-user/c00.log"
+expect 4 "is not a judge's (no .hetmap-judge)" -- "$hm" plan -p "$p" -n 1200 --judge 1 --judge-dir "$tmp/judge-user"
+check "the user's file is untouched" test "$(cat "$tmp/judge-user/c00.log")" = mine
+mkdir -p "$tmp/judge-odd" && touch "$tmp/judge-odd/.hetmap-judge" "$tmp/judge-odd/c00"
+ln -s /etc/hostname "$tmp/judge-odd/c01.jsonl"
+expect 4 "c00 is not the directory a judge writes there" -- "$hm" plan -p "$p" -n 1200 --judge 1 --judge-dir "$tmp/judge-odd"
+rm -f "$tmp/judge-odd/c00"
+expect 4 "c01.jsonl is not the regular file a judge writes there" -- "$hm" plan -p "$p" -n 1200 --judge 1 --judge-dir "$tmp/judge-odd"
+flock "$tmp/judge-moved/.hetmap-judge" sleep 5 &
+sleep 0.5
+expect 4 "another judge is using it now" -- "$hm" plan -p "$p" -n 1200 --judge 1 --judge-dir "$tmp/judge-moved"
+wait
+# a signal stops every simulation, keeps their records, writes no plan, 128+N
+for sig in TERM INT; do
+	rm -rf "$tmp/judge-sig"
+	"$hm" plan -p "$p" -n 3000 --judge 3 --judge-jobs 2 --judge-dir "$tmp/judge-sig" -o "$tmp/sig-plan.json" \
+		>/dev/null 2>"$tmp/judge-sig.err" &
+	pid=$!
+	for i in $(seq 100); do grep -q "simulating" "$tmp/judge-sig.err" 2>/dev/null && break; sleep 0.1; done
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	check "judge, SIG$sig: exit $((128 + $(kill -l $sig))) (got $rc)" test $rc -eq $((128 + $(kill -l $sig)))
+	# ([c]: the pattern does not match the check's own command line)
+	check "judge, SIG$sig: no simulation left running" sh -c '! pgrep -f "$0" >/dev/null' "$tmp/judge-sig/[c]0"
+	check "judge, SIG$sig: no plan written" test ! -e "$tmp/sig-plan.json"
+	check "judge, SIG$sig: the records kept, said where" grep -q "the records are in $tmp/judge-sig" "$tmp/judge-sig.err"
+done
 # calibration under SMPI: the described links come back (50 us, 1 Gbit/s)
 expect 0 "wrote" -- "$hm" calibrate --launcher smpi -p "$p" -o "$tmp/cal.json" --block-sizes 64 \
 	--repeat 1 --min-time 0.01 --accept-unreliable --host-speed 50Gf

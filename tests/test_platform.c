@@ -143,6 +143,40 @@ static void rules_should_list_hosts_and_leave_a_node_alone(void)
 	hm_platform_free(p);
 }
 
+/* A pattern is taken whole: "n[1,3]" is fnmatch's bracket (n1 and n3),
+ * "n1,n4" one name that matches nothing, which the loader warns about;
+ * names and wildcards mix in one list. */
+static void rule_patterns_should_be_whole(void)
+{
+	static const char head[] =
+		"{\"types\":{\"t\":{\"k3\":1e-9,\"k2_dgetf2\":1e-9}},\"processors\":["
+		"{\"name\":\"n1\",\"type\":\"t\"},{\"name\":\"n2\",\"type\":\"t\"},"
+		"{\"name\":\"n3\",\"type\":\"t\"},{\"name\":\"n4\",\"type\":\"t\"},"
+		"{\"name\":\"m5\",\"type\":\"t\"}],\"network\":{"
+		"\"same_processor\":{\"t_s\":0,\"t_w\":0},\"same_node\":{\"t_s\":0,\"t_w\":0},"
+		"\"inter_node\":{\"t_s\":1e-5,\"t_w\":1e-8},\"links\":[";
+	char json[1024];
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+
+	snprintf(json, sizeof(json), "%s%s", head,
+		 "{\"between\":[\"n[1,3]\",\"*\"],\"t_s\":1e-3,\"t_w\":1e-8},"
+		 "{\"between\":[\"n1,n4\",\"*\"],\"t_s\":2e-3,\"t_w\":1e-8},"
+		 "{\"between\":[[\"m?\",\"n2\"],\"n4\"],\"t_s\":3e-3,\"t_w\":1e-8}]},\"block_sizes\":[32]}");
+	hm_error_clear(&err);
+	if (!CHECK(hm_platform_load_buffer(json, strlen(json), "rules", &p, &err) == 0)) {
+		fprintf(stderr, "  %s: %s\n", err.path, err.msg);
+		return;
+	}
+	CHECK_NEAR(hm_platform_link(p, 0, 1).t_s, 1e-3, 1e-12);  /* n1 ~ * */
+	CHECK_NEAR(hm_platform_link(p, 2, 4).t_s, 1e-3, 1e-12);  /* n3 ~ * */
+	CHECK_NEAR(hm_platform_link(p, 4, 3).t_s, 3e-3, 1e-12);  /* m5 ~ n4 */
+	CHECK_NEAR(hm_platform_link(p, 1, 3).t_s, 3e-3, 1e-12);  /* n2 ~ n4 */
+	CHECK_NEAR(hm_platform_link(p, 1, 4).t_s, 1e-5, 1e-12);  /* n2 ~ m5: none */
+	CHECK(p->nr_warnings == 1 && strstr(p->warnings[0], "network.links[1].between[0]: matches no"));
+	hm_platform_free(p);
+}
+
 /* The link schedule against a cluster whose pairs cost max(w_a, w_b):
  * every host's own cost comes back, settled, in rounds of disjoint pairs,
  * far fewer than all pairs. Returns the rounds' faults (a host twice in
@@ -427,6 +461,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(torc_should_hold_the_thesis_values),
 	CHECK_CASE(mini_should_convert_units_and_apply_overrides),
 	CHECK_CASE(rules_should_list_hosts_and_leave_a_node_alone),
+	CHECK_CASE(rule_patterns_should_be_whole),
 	CHECK_CASE(link_schedule_should_find_every_hosts_link),
 	CHECK_CASE(units_should_parse_and_reject),
 	CHECK_CASE(buffer_with_nul_should_be_rejected),

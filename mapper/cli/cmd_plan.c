@@ -169,6 +169,12 @@ int cmd_plan(int argc, char **argv)
 		if (jo.k && res.found)
 			judge_ret = hm_judge_decide(&jd, &in, &res, budget.max_seconds > 0 ?
 						    start + budget.max_seconds : 0, &judged);
+		if (judge_ret > 128) {
+			/* a signal: no plan is written, the judge said where its records are */
+			cJSON_Delete(judged);
+			ret = judge_ret;
+			goto release;
+		}
 		if ((json = hm_plan_json(&in, &res)) && judged)
 			cJSON_AddItemToObject(json, "judge", judged);
 		else

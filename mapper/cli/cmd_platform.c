@@ -138,9 +138,11 @@ static void show_network(const struct hm_platform *p)
 	for (c = 0; c < HM_LINK_NSCOPES; c++)
 		print_link(hm_link_scope_name((enum hm_link_scope)c), p->links[c]);
 	for (i = 0; i < p->nr_rules; i++) {
-		char pair[600];
+		char pair[600], a[200], b[200];
 
-		snprintf(pair, sizeof(pair), "%s ~ %s", p->rules[i].pattern[0], p->rules[i].pattern[1]);
+		hm_rule_end_text(&p->rules[i].end[0], a, sizeof(a));
+		hm_rule_end_text(&p->rules[i].end[1], b, sizeof(b));
+		snprintf(pair, sizeof(pair), "%s ~ %s", a, b);
 		print_link(pair, p->rules[i].link);
 	}
 	for (i = 0; i < p->nr_overrides; i++) {

@@ -261,7 +261,9 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 	if (!(ret = hm_run_named(method, &pb, budget, &res))) {
 		struct hm_plan_inputs in = { po->platform, &pb, budget };
 
-		if (!res.found) {
+		if (res.stopped == HM_STOP_SIGNAL) {
+			ret = 128 + hm_stop_signal_caught();    /* said and recorded by the caller */
+		} else if (!res.found) {
 			hm_cli_error("run: %s", res.stopped ? "the search was stopped before any configuration "
 				     "was found" : "no configuration fits");
 			ret = res.stopped ? HM_EXIT_BUDGET : HM_EXIT_NO_PLAN;
@@ -425,15 +427,16 @@ static void no_measurement(const struct hm_job *j, struct hm_app_result *r)
 /* A signal before the job started (while the launcher was asked its
  * version): a record says so, as it would later in the run. */
 static void record_interrupted_early(const struct run_setup *rs, const struct hm_launcher *l,
-				     const struct hm_launcher_found *lf, int exit_code, int results_fd)
+				     const struct hm_launcher_found *lf, const char *stage, int sig,
+				     int results_fd)
 {
-	struct hm_spawn_result res = { HM_SPAWN_INTERRUPTED, 0, lf->signal, 0, 0 };
+	struct hm_spawn_result res = { HM_SPAWN_INTERRUPTED, 0, sig, 0, 0 };
 	cJSON *rec = record_start();
 
-	cJSON_AddStringToObject(rec, "stage", "launcher version check");
+	cJSON_AddStringToObject(rec, "stage", stage);
 	cJSON_AddNullToObject(rec, "plan");
 	cJSON_AddNullToObject(rec, "measured_s");
-	record_outcome(rec, l, lf, &res, exit_code);
+	record_outcome(rec, l, lf, &res, 128 + sig);
 	if (rs->plan_file)
 		cJSON_AddStringToObject(rec, "plan_file", rs->plan_file);
 	if (!write_record(rs, results_fd, rec))
@@ -635,11 +638,13 @@ int cmd_run(int argc, char **argv)
 		hm_cli_error("run: %s", err.msg);
 		ret = lf.signal ? 128 + lf.signal : HM_EXIT_NO_MPIRUN;
 		if (lf.signal && results_fd >= 0)
-			record_interrupted_early(&rs, l, &lf, ret, results_fd);
+			record_interrupted_early(&rs, l, &lf, "launcher version check", lf.signal, results_fd);
 		if (results_fd >= 0)
 			close(results_fd);
 		return ret;
 	}
+	/* from here on a signal stops the search, or the job, and is recorded */
+	hm_stop_signals_catch();
 	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */
 	rs.no_check |= l->platform_file != NULL;     /* simulated hosts: nothing to check */
 
@@ -648,7 +653,14 @@ int cmd_run(int argc, char **argv)
 		have_job = 1;
 	if (!ret)
 		ret = check_before_launch(&job, rs.dry_run);
-	if (!ret && rs.dry_run) {
+	if (hm_stop_signal_caught() && (!ret || ret == 128 + hm_stop_signal_caught())) {
+		/* stopped before the launch: nothing runs, the record says so */
+		hm_cli_error("run: stopped by %s before the launch", strsignal(hm_stop_signal_caught()));
+		ret = 128 + hm_stop_signal_caught();
+		if (results_fd >= 0)
+			record_interrupted_early(&rs, l, &lf, have_job ? "preparing the job" : "planning",
+						 hm_stop_signal_caught(), results_fd);
+	} else if (!ret && rs.dry_run) {
 		ret = print_command(&job);
 	} else if (!ret) {
 		ret = launch(&rs, &job, &lf, results_fd);

@@ -10,6 +10,8 @@
 #include "judge.h"
 #include "mpirun.h"
 #include "mapper/launch/job.h"
+#include "mapper/launch/spawn.h"
+#include "models/platform/simgrid_platform.h"
 #include "models/util/clock.h"
 #include "models/util/read_file.h"
 
@@ -22,15 +24,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-enum status { WAITING, RUNNING, SIMULATED, FAILED, TIMED_OUT, NOT_RUN, SAME };
+enum status { WAITING, RUNNING, SIMULATED, FAILED, TIMED_OUT, NOT_RUN, SAME, INTERRUPTED };
 
 static const char *const status_names[] = { "waiting", "running", "simulated", "failed",
-					     "timeout", "not run: out of time", "same as another" };
+					     "timeout", "not run: out of time", "same as another",
+					     "interrupted" };
 
 struct candidate {
 	char label[32];
@@ -49,6 +54,7 @@ struct judging {
 	int n;
 	char dir[4096];
 	int made_dir;
+	int lock_fd;            /* --judge-dir's .hetmap-judge, locked while we judge */
 	char self[PATH_MAX];    /* this hetmap */
 };
 
@@ -61,6 +67,13 @@ int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm
 	jd->o = *o;
 	if (!o->k)
 		return HM_EXIT_OK;
+	if (pb->platform->nr_procs > HM_SIMGRID_MAX_PROCESSORS) {
+		/* said once, here, rather than by every candidate's failed simulation */
+		hm_cli_error("plan: --judge simulates each candidate on the whole platform, and SimGrid's "
+			     "export takes at most %d processors (this one has %d)", HM_SIMGRID_MAX_PROCESSORS,
+			     pb->platform->nr_procs);
+		return HM_EXIT_USAGE;
+	}
 	hm_error_clear(&err);
 	if (!hm_helper_program("hetmap-driver-smpi", path, sizeof(path), &err)) {
 		hm_cli_error("plan: --judge simulates hetmap's driver under SMPI: %s (the SMPI flavour: "
@@ -200,11 +213,13 @@ static int same_member(const cJSON *a, const cJSON *b, const char *key)
 
 /* A judge rerun in the same --judge-dir (one interrupted, or one asking
  * again) finds candidate i simulated already when the last record of its
- * results file is of the same platform, routine, n and configuration,
- * kernels modeled, with a time: that time is kept, not simulated again. */
+ * results file is of the same platform (path, name and content), routine,
+ * n and configuration, kernels modeled, with a time: that time is kept,
+ * not simulated again. (The modeled engine times nothing on this machine:
+ * its speed is no input.) */
 static int simulated_before(struct judging *jg, int i, const cJSON *doc)
 {
-	static const char *const inputs[] = { "platform", "platform_name", "routine", "n" };
+	static const char *const inputs[] = { "platform", "platform_name", "platform_digest", "routine", "n" };
 	static const char *const plan[] = { "D", "r", "c", "b", "d" };
 	struct candidate *c = &jg->c[i];
 	cJSON *rec = last_record(jg, i);
@@ -229,6 +244,67 @@ static int simulated_before(struct judging *jg, int i, const cJSON *doc)
 	return same;
 }
 
+/* 1 if 'path' is absent or of the kind the judge writes there (a
+ * directory, or a regular file; never a symbolic link). */
+static int ours_or_absent(const char *path, int directory)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT;
+	return directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+/* --judge-dir: a new or empty directory, or one a judge used before (its
+ * .hetmap-judge), locked for this judge alone; no entry of a candidate's
+ * that is not what the judge would write there. An exit code. */
+static int claim_dir(struct judging *jg)
+{
+	static const char *const kinds[][2] = { { "", "d" }, { ".json", "f" }, { ".jsonl", "f" },
+						{ ".log", "f" } };
+	char marker[4200];
+	struct stat st;
+	DIR *d;
+	int others = 0;
+
+	snprintf(jg->dir, sizeof(jg->dir), "%s", jg->jd->o.dir);
+	if ((mkdir(jg->dir, 0777) && errno != EEXIST) || lstat(jg->dir, &st) || !S_ISDIR(st.st_mode)) {
+		hm_cli_error("plan: --judge-dir %s: %s", jg->dir, errno && errno != EEXIST ? strerror(errno) :
+			     "not a directory");
+		return HM_EXIT_OUTPUT;
+	}
+	snprintf(marker, sizeof(marker), "%s/.hetmap-judge", jg->dir);
+	if (lstat(marker, &st) && (d = opendir(jg->dir))) {
+		for (struct dirent *e; (e = readdir(d));)
+			others += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		closedir(d);
+	}
+	if (others) {
+		hm_cli_error("plan: --judge-dir %s holds files and is not a judge's (no .hetmap-judge): "
+			     "give a new or empty directory", jg->dir);
+		return HM_EXIT_OUTPUT;
+	}
+	if ((jg->lock_fd = open(marker, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0 ||
+	    flock(jg->lock_fd, LOCK_EX | LOCK_NB)) {
+		hm_cli_error("plan: --judge-dir %s: %s", jg->dir, errno == EWOULDBLOCK ?
+			     "another judge is using it now" : strerror(errno));
+		return HM_EXIT_OUTPUT;
+	}
+	for (int i = 0; i < jg->n; i++)
+		for (size_t k = 0; jg->c[i].st != SAME && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			char path[4200];
+
+			file_of(jg, i, kinds[k][0], path, sizeof(path));
+			if (!ours_or_absent(path, kinds[k][1][0] == 'd')) {
+				hm_cli_error("plan: --judge-dir: %s is not the %s a judge writes there: "
+					     "not written over", path, kinds[k][1][0] == 'd' ?
+					     "directory" : "regular file");
+				return HM_EXIT_OUTPUT;
+			}
+		}
+	return HM_EXIT_OK;
+}
+
 static int prepare_dir(struct judging *jg)
 {
 	struct hm_error err;
@@ -238,12 +314,8 @@ static int prepare_dir(struct judging *jg)
 		if ((ret = hm_mpirun_temp_dir("judge", jg->dir, sizeof(jg->dir))))
 			return ret;
 		jg->made_dir = 1;
-	} else {
-		snprintf(jg->dir, sizeof(jg->dir), "%s", jg->jd->o.dir);
-		if (mkdir(jg->dir, 0777) && errno != EEXIST) {
-			hm_cli_error("plan: --judge-dir %s: %s", jg->dir, strerror(errno));
-			return HM_EXIT_OUTPUT;
-		}
+	} else if ((ret = claim_dir(jg))) {
+		return ret;
 	}
 	for (int i = 0; i < jg->n; i++) {
 		char path[4200];
@@ -355,9 +427,38 @@ static int running(const struct judging *jg)
 	return k;
 }
 
+/* A signal came: each running simulation ('hetmap run', which stops its
+ * smpirun and records) is asked to stop, and waited for; one that does
+ * not end within STOP_GRACE seconds is killed. Nothing is left running. */
+#define STOP_GRACE 30
+static void stop_running(struct judging *jg)
+{
+	double until = hm_now() + STOP_GRACE;
+
+	for (int i = 0; i < jg->n; i++)
+		if (jg->c[i].st == RUNNING)
+			kill(jg->c[i].pid, SIGTERM);
+	while (running(jg)) {
+		int wstatus;
+		pid_t pid = waitpid(-1, &wstatus, WNOHANG);
+
+		for (int i = 0; pid > 0 && i < jg->n; i++)
+			if (jg->c[i].st == RUNNING && jg->c[i].pid == pid)
+				jg->c[i].st = INTERRUPTED, jg->c[i].wall = hm_now() - jg->c[i].started;
+		if (pid < 0 && errno == ECHILD)
+			break;
+		if (pid <= 0 && hm_now() > until)
+			for (int i = 0; i < jg->n; i++)
+				if (jg->c[i].st == RUNNING)
+					kill(jg->c[i].pid, SIGKILL);
+		if (pid <= 0)
+			nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+	}
+}
+
 /* Keep 'jobs' children busy until every candidate ran or the deadline
  * passed; a child past the deadline by more than its own timeout's grace
- * is stopped. */
+ * is stopped; a signal stops them all (stop_running). */
 static void simulate(struct judging *jg, int jobs, double deadline)
 {
 	int next = 0;
@@ -365,6 +466,11 @@ static void simulate(struct judging *jg, int jobs, double deadline)
 	for (;;) {
 		int wstatus;
 		pid_t pid;
+
+		if (hm_stop_signal_caught()) {
+			stop_running(jg);
+			return;
+		}
 
 		while (next < jg->n && running(jg) < jobs) {
 			struct candidate *c = &jg->c[next++];
@@ -462,9 +568,19 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 		free(jg);
 		return HM_EXIT_NO_MPIRUN;
 	}
+	jg->lock_fd = -1;
+	hm_stop_signals_catch();
 	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg))) {
 		fprintf(stderr, "hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
 		simulate(jg, jobs, deadline);
+	}
+	if (!ret && hm_stop_signal_caught()) {
+		/* what was simulated stays for a rerun with --judge-dir */
+		ret = 128 + hm_stop_signal_caught();
+		jg->made_dir = 0;
+		hm_cli_error("plan: judge: stopped by %s, every simulation with it; the records are in %s "
+			     "(rerun with --judge-dir %s to keep what was simulated)",
+			     strsignal(hm_stop_signal_caught()), jg->dir, jg->dir);
 	}
 	for (int i = 0; i < jg->n; i++)
 		if (jg->c[i].st == SIMULATED &&
@@ -493,6 +609,8 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 	}
 	if (jg->made_dir)
 		nftw(jg->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (jg->lock_fd >= 0)
+		close(jg->lock_fd);
 	for (int i = 0; i < jg->n; i++)
 		hm_result_release(&jg->c[i].r);
 	free(jg);

@@ -6,14 +6,15 @@
 #include "models/util/atomic_file.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *hm_stop_name(enum hm_stop s)
 {
-	static const char *const names[] = { "complete", "node budget", "time budget" };
+	static const char *const names[] = { "complete", "node budget", "time budget", "signal" };
 
-	return (unsigned)s < 3 ? names[s] : "?";
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
 /* The parts of a prediction, in the order a plan lists them. */
@@ -110,6 +111,12 @@ cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res
 	inputs = cJSON_AddObjectToObject(o, "inputs");
 	cJSON_AddStringToObject(inputs, "platform", in->platform_path);
 	cJSON_AddStringToObject(inputs, "platform_name", pb->platform->name);
+	{
+		char digest[32];
+
+		snprintf(digest, sizeof(digest), "fnv1a64:%016llx", (unsigned long long)pb->platform->digest);
+		cJSON_AddStringToObject(inputs, "platform_digest", digest);
+	}
 	cJSON_AddStringToObject(inputs, "routine", hm_routine_name(pb->routine));
 	cJSON_AddNumberToObject(inputs, "n", pb->n);
 	cJSON_AddNumberToObject(inputs, "depth", pb->depth);

@@ -1,6 +1,7 @@
 /* mapper/launch/spawn.c - see spawn.h. */
 #define _GNU_SOURCE /* pipe2 */
 #include "spawn.h"
+#include "search/search.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -44,6 +45,28 @@ static double now(void)
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
 				 SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ };
 #define NR_FORWARDED (int)(sizeof(forwarded) / sizeof(forwarded[0]))
+
+static void on_stop_signal(int sig)
+{
+	if (!hm_search_interrupt)
+		hm_search_interrupt = sig;
+}
+
+void hm_stop_signals_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < NR_FORWARDED; i++)
+		sigaction(forwarded[i], &sa, NULL);
+}
+
+int hm_stop_signal_caught(void)
+{
+	return hm_search_interrupt;
+}
 
 /* In the child, between fork and exec: own process group, default signal
  * handling, stdout into the pipe, extra environment. Reports an exec
@@ -201,7 +224,9 @@ int hm_spawn_run(char *const argv[], const struct hm_spawn_opts *opts,
 		close(out[0]), close(out[1]);
 		return -1;
 	}
-	got_signal = 0;
+	/* a signal that came while hetmap itself worked (hm_stop_signals_catch)
+	 * stops this child as soon as it starts */
+	got_signal = hm_search_interrupt;
 	wake_fd = wake[1];
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

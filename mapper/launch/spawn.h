@@ -55,6 +55,15 @@ struct hm_spawn_opts {
 int hm_spawn_run(char *const argv[], const struct hm_spawn_opts *opts,
 		 struct hm_spawn_result *res);
 
+/* For the work hetmap does itself between launches (its search, the
+ * judge's simulations): catch the same signals, each setting
+ * hm_search_interrupt (search.h: a search stops at its next check) once;
+ * hm_stop_signal_caught() says which came first, 0 when none. The caller
+ * then stops what it started, records, and exits 128 + N. A later
+ * hm_spawn_run keeps its own handling, and leaves these in place. */
+void hm_stop_signals_catch(void);
+int hm_stop_signal_caught(void);
+
 /* A one-line account: "exited with status 3", "timed out after 5 s", ... */
 const char *hm_spawn_describe(const struct hm_spawn_result *res, const struct hm_spawn_opts *opts,
 			      char *buf, size_t size);

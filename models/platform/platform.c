@@ -7,6 +7,7 @@
 
 #include <fnmatch.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +57,8 @@ void hm_platform_free(struct hm_platform *p)
 		free(p->procs[i].topology);
 	}
 	for (i = 0; p->rules && i < p->nr_rules; i++) {
-		free(p->rules[i].pattern[0]);
-		free(p->rules[i].pattern[1]);
+		hm_rule_end_free(&p->rules[i].end[0]);
+		hm_rule_end_free(&p->rules[i].end[1]);
 	}
 	free(p->rules);
 	free(p->profile_of);
@@ -147,48 +148,98 @@ int hm_platform_sort_overrides(struct hm_platform *p)
 	return -1;
 }
 
-static int matches_one(const char *pattern, const struct hm_platform *p, int i)
+int hm_rule_end_add(struct hm_rule_end *e, const char *pattern)
 {
-	return !fnmatch(pattern, p->procs[i].name, 0) || !fnmatch(pattern, p->procs[i].host, 0) ||
-	       !fnmatch(pattern, p->types[p->procs[i].type].name, 0);
-}
+	int wild = strpbrk(pattern, "*?[") != NULL;
+	char ***list = wild ? &e->wild : &e->literal, **grown, *copy;
+	int *n = wild ? &e->nr_wild : &e->nr_literal;
 
-/* A rule's end: patterns separated by commas, any of which may match
- * (host names hold no comma: calibrate names a group of hosts so). The
- * loader takes each pattern shorter than HM_MAX_NAME. */
-static int matches(const char *patterns, const struct hm_platform *p, int i)
-{
-	char one[HM_MAX_NAME];
-
-	for (const char *s = patterns;; s++) {
-		size_t len = strcspn(s, ",");
-
-		if (len < sizeof(one)) {
-			memcpy(one, s, len);
-			one[len] = 0;
-			if (matches_one(one, p, i))
-				return 1;
-		}
-		s += len;
-		if (!*s)
-			return 0;
+	/* grown at each power of two: an end may list thousands of hosts */
+	if (!(*n & (*n - 1))) {
+		if (!(grown = realloc(*list, (size_t)(*n ? 2 * *n : 1) * sizeof(char *))))
+			return -1;
+		*list = grown;
 	}
+	if (!(copy = hm_strdup(pattern)))
+		return -1;
+	(*list)[(*n)++] = copy;
+	return 0;
 }
 
-/* Bits 2r and 2r + 1: processor i matches rule r's first, second pattern. */
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void hm_rule_end_sort(struct hm_rule_end *e)
+{
+	if (e->nr_literal > 1)
+		qsort(e->literal, (size_t)e->nr_literal, sizeof(char *), cmp_text);
+}
+
+void hm_rule_end_free(struct hm_rule_end *e)
+{
+	for (int i = 0; i < e->nr_literal; i++)
+		free(e->literal[i]);
+	for (int i = 0; i < e->nr_wild; i++)
+		free(e->wild[i]);
+	free(e->literal);
+	free(e->wild);
+	memset(e, 0, sizeof(*e));
+}
+
+void hm_rule_end_text(const struct hm_rule_end *e, char *buf, size_t size)
+{
+	int n = e->nr_literal + e->nr_wild;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < n && len < size; k++) {
+		const char *x = k < e->nr_literal ? e->literal[k] : e->wild[k - e->nr_literal];
+
+		len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s", n > 1 && !k ? "[" : "",
+					k ? ", " : "", x, n > 1 && k == n - 1 ? "]" : "");
+	}
+	if (len >= size && size > 4)
+		memcpy(buf + size - 4, "...", 4);
+}
+
+static int literal_has(const struct hm_rule_end *e, const char *name)
+{
+	return e->nr_literal &&
+	       bsearch(&name, e->literal, (size_t)e->nr_literal, sizeof(char *), cmp_text) != NULL;
+}
+
+/* Processor i matches end 'e': its name, host or type is one of the end's
+ * names or matches one of its patterns. */
+static int matches(const struct hm_rule_end *e, const struct hm_platform *p, int i)
+{
+	const char *what[3] = { p->procs[i].name, p->procs[i].host, p->types[p->procs[i].type].name };
+
+	for (int k = 0; k < 3; k++)
+		if (literal_has(e, what[k]))
+			return 1;
+	for (int w = 0; w < e->nr_wild; w++)
+		for (int k = 0; k < 3; k++)
+			if (!fnmatch(e->wild[w], what[k], 0))
+				return 1;
+	return 0;
+}
+
+/* Bits 2r and 2r + 1: processor i matches rule r's first, second end. */
 static uint64_t match_mask(const struct hm_platform *p, int i)
 {
 	uint64_t mask = 0;
 
 	for (int r = 0; r < p->nr_rules; r++)
-		mask |= (uint64_t)matches(p->rules[r].pattern[0], p, i) << (2 * r) |
-			(uint64_t)matches(p->rules[r].pattern[1], p, i) << (2 * r + 1);
+		mask |= (uint64_t)matches(&p->rules[r].end[0], p, i) << (2 * r) |
+			(uint64_t)matches(&p->rules[r].end[1], p, i) << (2 * r + 1);
 	return mask;
 }
 
 #define MAX_PROFILES 2048   /* the rule table is profiles squared */
 
-int hm_platform_resolve_rules(struct hm_platform *p)
+int hm_platform_resolve_rules(struct hm_platform *p, uint64_t *matched)
 {
 	uint64_t *masks = malloc((size_t)p->nr_procs * sizeof(uint64_t)), *seen;
 	int ret = -1;
@@ -202,10 +253,11 @@ int hm_platform_resolve_rules(struct hm_platform *p)
 	if (!masks || !seen || !p->profile_of)
 		goto out;
 	p->nr_profiles = 0;
+	*matched = 0;
 	for (int i = 0; i < p->nr_procs; i++) {
 		int q;
 
-		masks[i] = match_mask(p, i);
+		*matched |= masks[i] = match_mask(p, i);
 		for (q = 0; q < p->nr_profiles && seen[q] != masks[i]; q++)
 			;
 		if (q == p->nr_profiles) {

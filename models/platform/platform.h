@@ -11,6 +11,7 @@
 #ifndef HM_PLATFORM_H
 #define HM_PLATFORM_H
 
+#include <stdint.h>
 #include <stddef.h>
 #include "models/util/error.h"
 #include "topology.h"
@@ -137,14 +138,23 @@ struct hm_link_override {
 	struct hm_link link;
 };
 
+/* One end of a link rule: patterns, any of which may match a processor's
+ * name, host or type (fnmatch: '*', '?', '[...]'). Names without a
+ * wildcard are looked up in a sorted list, so that an end listing
+ * thousands of hosts costs a search per processor, not a match each. */
+struct hm_rule_end {
+	char **literal;             /* sorted (strcmp) */
+	int nr_literal;
+	char **wild;                /* patterns with '*', '?' or '[' */
+	int nr_wild;
+};
+
 /* A link rule: pairs of processors on different hosts, one end matching
- * each pattern (fnmatch: '*', '?', '[...]' against the processor's name,
- * host or type; an end may hold several patterns separated by commas,
- * any of which may match), cost 'link'. The first matching rule wins;
- * per-pair overrides win over rules. Inside a host the same-node scope
- * holds: a rule describes the network, not a node's memory. */
+ * each rule end, cost 'link'. The first matching rule wins; per-pair
+ * overrides win over rules. Inside a host the same-node scope holds: a
+ * rule describes the network, not a node's memory. */
 struct hm_link_rule {
-	char *pattern[2];
+	struct hm_rule_end end[2];
 	struct hm_link link;
 };
 
@@ -160,6 +170,7 @@ struct hm_platform {
 	char *name;
 	char *description;          /* "" if not given */
 	char *source;               /* file name, for messages only */
+	uint64_t digest;            /* FNV-1a of the description's bytes */
 	int nr_types;
 	struct hm_proc_type *types;
 	int nr_procs;
@@ -229,9 +240,19 @@ int hm_platform_block_count(const struct hm_platform *p, double n);
 int hm_platform_index(struct hm_platform *p);
 /* Sort the overrides; -1, or the index of a pair given twice. */
 int hm_platform_sort_overrides(struct hm_platform *p);
+/* Add 'pattern' to rule end 'e' (kept in order of arrival; call
+ * hm_rule_end_sort once all are in). 0, or -1 when out of memory. */
+int hm_rule_end_add(struct hm_rule_end *e, const char *pattern);
+void hm_rule_end_sort(struct hm_rule_end *e);
+void hm_rule_end_free(struct hm_rule_end *e);
+
+/* The end as written, "a" or "[a, b, ...]", cut to 'size' with "...". */
+void hm_rule_end_text(const struct hm_rule_end *e, char *buf, size_t size);
+
 /* Resolve the link rules into profiles: 0, -1 out of memory, -2 too many
- * distinct profiles. */
-int hm_platform_resolve_rules(struct hm_platform *p);
+ * distinct profiles; *matched gets bit 2r (2r + 1) set when some processor
+ * matches rule r's first (second) end. */
+int hm_platform_resolve_rules(struct hm_platform *p, uint64_t *matched);
 
 /* A copy of 's' (malloc), or NULL. */
 char *hm_strdup(const char *s);

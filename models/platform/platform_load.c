@@ -604,33 +604,31 @@ static int load_between(struct loader *ld, const cJSON *it, const char *path, co
 	return 0;
 }
 
-/* A rule's end: a pattern, or a list of them (any may match), kept as
- * one string with the patterns separated by commas (platform.c). */
-static int rule_end(struct loader *ld, const cJSON *it, const char *path, char **out)
+/* A rule's end: a pattern, or a list of them (any may match). A pattern
+ * is taken whole: "n[1,3]" is fnmatch's bracket, not two patterns. */
+static int rule_end(struct loader *ld, const cJSON *it, const char *path, struct hm_rule_end *e)
 {
 	const cJSON *x;
 	const char *name;
-	size_t len = 0;
+	int k = 0;
 
 	if (!cJSON_IsArray(it)) {
 		if (get_name(ld, it, path, &name))
 			return -1;
-		return (*out = hm_strdup(name)) ? 0 : hm_error_at(ld->err, path, "out of memory");
+		return hm_rule_end_add(e, name) ? hm_error_at(ld->err, path, "out of memory") : 0;
 	}
 	if (!cJSON_GetArraySize(it))
 		return hm_error_at(ld->err, path, "an empty list of patterns");
 	cJSON_ArrayForEach(x, it) {
-		if (get_name(ld, x, path, &name))
+		char sub[200];
+
+		snprintf(sub, sizeof(sub), "%s[%d]", path, k++);
+		if (get_name(ld, x, sub, &name))
 			return -1;
-		if (strchr(name, ','))
-			return hm_error_at(ld->err, path, "pattern '%s' of a list holds a comma", name);
-		len += strlen(name) + 1;
+		if (hm_rule_end_add(e, name))
+			return hm_error_at(ld->err, path, "out of memory");
 	}
-	if (!(*out = malloc(len)))
-		return hm_error_at(ld->err, path, "out of memory");
-	len = 0;
-	cJSON_ArrayForEach(x, it)
-		len += (size_t)sprintf(*out + len, "%s%s", len ? "," : "", x->valuestring);
+	hm_rule_end_sort(e);
 	return 0;
 }
 
@@ -680,6 +678,7 @@ static int load_rules(struct loader *ld, const cJSON *rules)
 	struct hm_platform *p = ld->p;
 	const cJSON *it;
 	char path[128];
+	uint64_t matched;
 	int ret;
 
 	if (alloc_array(ld, rules, "network.links", "rules", HM_MAX_LINK_RULES, sizeof(*p->rules),
@@ -696,15 +695,29 @@ static int load_rules(struct loader *ld, const cJSON *rules)
 		if (load_between(ld, it, path, "patterns or lists of them (processor, host or type "
 				 "names; '*', '?', '[...]')", &r->link, ends))
 			return -1;
-		for (int e = 0; e < 2; e++)
-			if (rule_end(ld, ends[e], sub, &r->pattern[e]))
+		for (int e = 0; e < 2; e++) {
+			char end[200];
+
+			snprintf(end, sizeof(end), "%s[%d]", sub, e);
+			if (rule_end(ld, ends[e], end, &r->end[e]))
 				return -1;
+		}
 	}
-	ret = hm_platform_resolve_rules(p);
+	ret = hm_platform_resolve_rules(p, &matched);
 	if (ret == -2)
 		return hm_error_at(ld->err, "network.links", "the rules split the processors into too "
 				   "many groups (at most 2048 distinct ones)");
-	return ret ? hm_error_at(ld->err, "network.links", "out of memory") : 0;
+	if (ret)
+		return hm_error_at(ld->err, "network.links", "out of memory");
+	/* a rule end that matches nothing is most likely a typo */
+	for (int b = 0; b < 2 * p->nr_rules; b++)
+		if (!(matched >> b & 1)) {
+			char where[64];
+
+			snprintf(where, sizeof(where), "network.links[%d].between[%d]", b / 2, b % 2);
+			warn(ld, where, "matches no processor, host or type: the rule links nothing");
+		}
+	return 0;
 }
 
 static int load_network(struct loader *ld, const cJSON *net)
@@ -867,6 +880,11 @@ int hm_platform_load_buffer(const char *json, size_t len, const char *name,
 	}
 	ret = load_root(&ld, root);
 	cJSON_Delete(root);
+	/* FNV-1a over the bytes as read: a description changed in place under
+	 * the same path is another platform (the judge's earlier simulations) */
+	ld.p->digest = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < len; i++)
+		ld.p->digest = (ld.p->digest ^ (unsigned char)json[i]) * 0x100000001b3ull;
 	if (!ret && !(ld.p->source = hm_strdup(name)))
 		ret = hm_error_set(err, "out of memory");
 	if (ret) {

@@ -76,5 +76,6 @@ ExternalProject_Add(hetmap-smpi
 install(PROGRAMS ${CMAKE_BINARY_DIR}/hetmap-driver-smpi ${CMAKE_BINARY_DIR}/hetmap-calibrate-bench-smpi
         DESTINATION ${HM_LIBEXEC_DIR})
 install(FILES ${CMAKE_BINARY_DIR}/libhetmap-smpi-kernels.so DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# what they link, for the Debian package's dependencies (CMakeLists.txt)
-set(HM_DEB_SMPI_DEPENDS ", libsimgrid3.32, libgfortran5" PARENT_SCOPE)
+# what they link, and smpirun (libsimgrid-dev), which 'run --launcher smpi'
+# and 'plan --judge' start: the Debian package's dependencies (CMakeLists.txt)
+set(HM_DEB_SMPI_DEPENDS ", libsimgrid3.32, libsimgrid-dev, libgfortran5" PARENT_SCOPE)
