@@ -30,6 +30,8 @@ expect 0 '"allowed":"2-7,10-15","core_cpus":[[2,10],[4,12],[6,14],[3,11],[5,13],
 expect 0 '"core_cpus":[[0],[4],[1],[5],[2],[6],[3],[7]]' -- \
 	env HETMAP_TOPOLOGY="pack:2 core:2 pu:2(indexes=0,4,1,5,2,6,3,7)" "$topo" --smt
 expect 1 "hwloc cannot read HETMAP_TOPOLOGY" -- env HETMAP_TOPOLOGY="pack:two" "$topo"
+# refused before hwloc loads it (its time grows with the square of the threads)
+expect 1 "describes more than 16384 hardware threads" -- timeout 5 env HETMAP_TOPOLOGY="pack:100 core:100 pu:100" "$topo"
 expect 2 "usage: hetmap-topology [--smt]" -- "$topo" --threads
 expect 0 '"rank":3,"host":"n7"' -- env OMPI_COMM_WORLD_RANK=3 HETMAP_HOST=n7 "$topo"
 

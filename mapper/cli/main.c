@@ -1,5 +1,6 @@
 /* mapper/cli/main.c - the hetmap command: a table of subcommands, as git.c. */
 #include "cli.h"
+#include "mapper/launch/launcher.h"
 
 #include <stdio.h>
 #include <signal.h>
@@ -14,7 +15,7 @@ static const struct hm_command_entry commands[] = {
 	{ "generate", cmd_generate, "build a platform from a generator description (simulation)" },
 	{ "export", cmd_export, "write a platform for another tool (SimGrid's XML for SMPI)" },
 	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },
-	{ "run", cmd_run, "plan and run a program (yours, HPL, ScaLAPACK's tester, or the driver) through Open MPI, MPICH or Slurm; record the result" },
+	{ "run", cmd_run, "plan and run a program (yours, HPL, ScaLAPACK's tester, or the driver) through a launcher below; record the result" },
 	{ NULL, NULL, NULL },
 };
 
@@ -28,8 +29,13 @@ static void usage(FILE *f)
 	int i;
 
 	fprintf(f, "usage: hetmap <command> [options]\n\n%s\ncommands:\n", intro);
+	char runs[256], writes[256];
+
 	for (i = 0; commands[i].name; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	/* from the launcher table, as each command's --help */
+	fprintf(f, "\nlaunchers 'run' starts: %s\nlaunchers whose files 'plan --launcher' writes: %s\n",
+		hm_launcher_names(1, ", ", runs, sizeof(runs)), hm_launcher_names(0, ", ", writes, sizeof(writes)));
 	fprintf(f, "\n'hetmap <command> --help' or 'hetmap help <command>' describes a command;\n"
 		   "'hetmap help --man' writes the manual page (roff).\n");
 }

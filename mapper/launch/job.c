@@ -125,8 +125,13 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		char name[64];
 
 		snprintf(name, sizeof(name), "hetmap-driver%s", j->l->flavour);
-		if (!(program = hm_helper_program(name, self, sizeof(self), err)))
+		self[0] = '\0';
+		/* files written for later (plan --launcher) name where it will be */
+		if (!(program = hm_helper_program(name, self, sizeof(self), err)) &&
+		    (rq->program_here || !self[0]))
 			return -1;
+		program = self;
+		hm_error_clear(err);
 	}
 	if (strchr(program, '/') && rq->program_here) {
 		if (!realpath(program, buf) || access(buf, X_OK))
@@ -543,9 +548,11 @@ const char *hm_helper_program(const char *name, char *buf, size_t size, struct h
 	snprintf(libexec, sizeof(libexec), "%s/../libexec/hetmap/%s", self, name);
 	len = access(libexec, F_OK) ? snprintf(buf, size, "%s/%s", self, name) :
 				      snprintf(buf, size, "%s", libexec);
-	if (len < 0 || (size_t)len >= size)
+	if (len < 0 || (size_t)len >= size) {
+		buf[0] = '\0';         /* never a path cut short */
 		return hm_error_set(err, "%s: the path of hetmap's helpers is longer than %zu characters",
 				    name, size - 1), NULL;
+	}
 	if (access(buf, X_OK))
 		return hm_error_set(err, "%s: %s (%s; reinstall hetmap, or build it: README.md)", name,
 				    errno == ENOENT ? "not found beside hetmap" : strerror(errno), buf), NULL;

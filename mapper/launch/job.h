@@ -105,7 +105,8 @@ void hm_job_release(struct hm_job *j);
  * hetmap), else NAME in that directory (the build tree). 'buf', or NULL
  * with 'err' naming the helper and the path when it cannot be run or the
  * executable's directory is unknown (never a bare name, which a launcher
- * would look up in PATH). */
+ * would look up in PATH); 'buf' then still holds the path looked for when
+ * that is known. */
 const char *hm_helper_program(const char *name, char *buf, size_t size, struct hm_error *err);
 
 #endif /* HM_JOB_H */

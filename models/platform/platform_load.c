@@ -290,6 +290,9 @@ static int load_stacked(struct loader *ld, const cJSON *it, const char *path,
 /* "kernels": {"dgemm": {"mnk": 2e-11, ..., "1": 3e-6}, ...}: the terms of
  * kernel_model.h, each a number of seconds per unit of its term, >= 0;
  * terms not given are 0. */
+/* A kernel term's coefficient: seconds per unit; 1000 s is no kernel */
+#define KERNEL_COEF_MAX 1e3
+
 static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
 			struct hm_proc_type *ty)
 {
@@ -318,9 +321,9 @@ static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
 			if (!v)
 				continue;
 			snprintf(sub, sizeof(sub), "%s.kernels.%s.%s", path, kernels[k], terms[m->nterms]);
-			if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 1e3))
+			if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < KERNEL_COEF_MAX))
 				return hm_error_at(ld->err, sub, "expected a number of seconds per unit of the "
-						   "term, at least 0");
+						   "term, in [0, %g)", KERNEL_COEF_MAX);
 			m->c[m->nterms] = v->valuedouble;
 			positive |= v->valuedouble > 0;
 		}
@@ -518,6 +521,57 @@ static int alloc_array(struct loader *ld, const cJSON *node, const char *path, c
 	return n;
 }
 
+struct host_cpu {
+	int host, cpu, proc;
+};
+
+static int cmp_host_cpu(const void *x, const void *y)
+{
+	const struct host_cpu *a = x, *b = y;
+
+	if (a->host != b->host)
+		return a->host < b->host ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	return (a->proc > b->proc) - (a->proc < b->proc);
+}
+
+/* No CPU of a host is two processors' (each processor's own list has no
+ * CPU twice: topology.c): two ranks would share it, and the launchers'
+ * CPU lists would disagree. Sorted once, O(CPUs log CPUs). */
+static int check_shared_cpus(struct loader *ld)
+{
+	const struct hm_platform *p = ld->p;
+	struct host_cpu *all;
+	size_t n = 0, k = 0;
+	int ret = 0;
+
+	for (int i = 0; i < p->nr_procs; i++)
+		n += p->procs[i].topology ? (size_t)p->procs[i].topology->first[p->procs[i].cores] : 0;
+	if (!n)
+		return 0;
+	if (!(all = malloc(n * sizeof(*all))))
+		return hm_error_at(ld->err, "processors", "out of memory");
+	for (int i = 0; i < p->nr_procs; i++) {
+		const struct hm_topology *t = p->procs[i].topology;
+
+		for (int c = 0; t && c < t->first[t->cores]; c++)
+			all[k++] = (struct host_cpu){ p->procs[i].host_id, t->cpus[c], i };
+	}
+	qsort(all, n, sizeof(*all), cmp_host_cpu);
+	for (size_t j = 1; j < n && !ret; j++)
+		if (all[j].host == all[j - 1].host && all[j].cpu == all[j - 1].cpu) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "processors[%d].topology", all[j].proc);
+			ret = hm_error_at(ld->err, path, "CPU %d of host '%s' is processor '%s''s too: "
+					  "two processors of a host share no CPU", all[j].cpu,
+					  p->procs[all[j].proc].host, p->procs[all[j - 1].proc].name);
+		}
+	free(all);
+	return ret;
+}
+
 static int load_processors(struct loader *ld, const cJSON *procs)
 {
 	struct hm_platform *p = ld->p;
@@ -550,7 +604,7 @@ static int load_processors(struct loader *ld, const cJSON *procs)
 			return hm_error_at(ld->err, path2, "duplicate processor name '%s'",
 					   p->procs[later].name);
 		}
-		return 0;
+		return check_shared_cpus(ld);
 	}
 }
 
