@@ -42,6 +42,16 @@ expect 0 "" -- cmake --install "$build" --prefix "$tmp/staged"
 mv "$tmp/staged" "$tmp/prefix"
 cd / || exit 1
 installed_checks "$tmp/prefix" "$tmp/prefix/bin/hetmap" prefix
+# a helper that cannot run is named where it is, before anything launches
+chmod -x "$tmp/prefix/libexec/hetmap/hetmap-driver"
+expect 3 "hetmap-driver: Permission denied ($tmp/prefix/libexec/hetmap/hetmap-driver" -- \
+	"$tmp/prefix/bin/hetmap" run -p "$plat" -n 400 -M GU --results "$tmp/runs-x.jsonl"
+mv "$tmp/prefix/libexec/hetmap/hetmap-probe" "$tmp/probe.away"
+expect 8 "hetmap-probe: not found beside hetmap" -- \
+	"$tmp/prefix/bin/hetmap" run -p "$plat" -n 400 -M GU --results "$tmp/runs-x.jsonl"
+check "nothing was launched, nothing recorded" test ! -s "$tmp/runs-x.jsonl"
+mv "$tmp/probe.away" "$tmp/prefix/libexec/hetmap/hetmap-probe"
+chmod +x "$tmp/prefix/libexec/hetmap/hetmap-driver"
 
 # the Debian package, unpacked into a scratch root (dpkg -i would change
 # this machine)

@@ -34,6 +34,8 @@ expect 1 "hwloc cannot read HETMAP_TOPOLOGY" -- env HETMAP_TOPOLOGY="pack:two" "
 expect 1 "describes more than 16384 hardware threads" -- timeout 5 env HETMAP_TOPOLOGY="pack:100 core:100 pu:100" "$topo"
 expect 2 "usage: hetmap-topology [--smt]" -- "$topo" --threads
 expect 0 '"rank":3,"host":"n7"' -- env OMPI_COMM_WORLD_RANK=3 HETMAP_HOST=n7 "$topo"
+# a rank written with leading zeros is no number JSON holds: none is taken
+expect 0 '"rank":0,"host":"n7"' -- env OMPI_COMM_WORLD_RANK=007 HETMAP_HOST=n7 "$topo"
 
 # files_check NAME PLATFORM SLOTS CPUS: each launcher's files for the plan
 # using every core of PLATFORM (GU): Open MPI's rankfile names logical

@@ -545,7 +545,9 @@ const char *hm_helper_program(const char *name, char *buf, size_t size, struct h
 	*slash = '\0';
 	/* an installed hetmap (PREFIX/bin) has its helpers in PREFIX/libexec/hetmap,
 	 * the build tree beside it: the first that exists is the one meant */
-	snprintf(libexec, sizeof(libexec), "%s/../libexec/hetmap/%s", self, name);
+	/* /proc/self/exe is canonical: its directory's parent is PREFIX */
+	snprintf(libexec, sizeof(libexec), "%.*s/libexec/hetmap/%s",
+		 (int)(strrchr(self, '/') ? strrchr(self, '/') - self : 0), self, name);
 	len = access(libexec, F_OK) ? snprintf(buf, size, "%s/%s", self, name) :
 				      snprintf(buf, size, "%s", libexec);
 	if (len < 0 || (size_t)len >= size) {
