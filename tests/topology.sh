@@ -124,6 +124,12 @@ expect 0 "rank 2: not bound to its planned CPUs" -- env HETMAP_RANK_CPUS="$tmp/c
 	"$build/hetmap-probe" true
 expect 0 "not bound to its planned CPUs" -- env HETMAP_RANK_CPUS="$tmp/nonexistent" PMI_RANK=0 \
 	"$build/hetmap-probe" true
+# a line longer than the probe reads is refused whole, never bound in part
+{ echo 0; seq -s, 0 1999; } > "$tmp/cpus-long"
+expect 0 "rank 1: not bound to its planned CPUs ($tmp/cpus-long, its line: not a list of CPUs under 4096" -- \
+	env HETMAP_RANK_CPUS="$tmp/cpus-long" PMI_RANK=1 "$build/hetmap-probe" true
+expect 0 "no rank in OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID" -- \
+	env -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u SLURM_PROCID HETMAP_RANK_CPUS="$tmp/cpus" "$build/hetmap-probe" true
 
 # ---- for real: a cpuset cgroup that leaves this machine's CPU 1 only ------
 cg=/sys/fs/cgroup/cpuset/hetmap-test-$$
