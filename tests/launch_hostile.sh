@@ -132,6 +132,8 @@ expect 3 "is not a quantity" -- "$hm" run -p "$mini" -n 400 -M GU --launcher smp
 expect 3 "is not a quantity" -- "$hm" plan -p "$mini" -n 400 -M GU --launcher smpi --host-speed NaN -o "$tmp/sim3"
 expect 3 "No such file" -- "$hm" run -p "$mini" -n 400 -M GU --mpirun "$tmp/mpirun" --results "$tmp/r.jsonl" -- ./nope
 expect 3 "No such file" -- "$hm" run -p "$mini" -n 400 -M GU --mpirun "$tmp/mpirun" -o "$tmp/kept" --results "$tmp/r.jsonl" -- ./nope
+# with arguments, and a dry run (their words were taken before the program was refused)
+expect 3 "No such file" -- "$hm" run -p "$mini" -n 400 -M GU --mpirun "$tmp/mpirun" --dry-run -- ./nope x y
 
 # ---- 10. an input's NAME is a plain file name, said as such ------------
 echo "n={n}" > "$tmp/t.tpl"
