@@ -233,7 +233,7 @@ expect 3 "which has" -- "$hm" run --plan "$tmp/p10.json" --dry-run
 expect 3 "of 127.0.0.1, which has" -- "$hm" run --plan "$tmp/p10a.json" --dry-run
 expect 3 ".example.org, which has" -- "$hm" run --plan "$tmp/p10b.json" --dry-run
 check "a refused dry run leaves no launch directory" test -z "$(ls -A "$TMPDIR")"
-unset TMPDIR
+export TMPDIR=$scratch_tmpdir
 printf '{"hetmap_plan":1, "inputs": {"routine": "lu", "n": 100, "n": 200}}' > "$tmp/p11.json"
 expect 2 "inputs: duplicate key 'n'" -- "$hm" run --plan "$tmp/p11.json" --dry-run
 python3 -c 'print("{\"hetmap_plan\": 1, \"x\": " + "[" * 2000 + "]" * 2000 + "}")' > "$tmp/p12.json"

@@ -7,7 +7,8 @@
 # runs inside its own scratch directory $tmp (removed at exit, after the
 # test's own 'cleanup' if it defines one), so whatever a command writes
 # to the current directory (a default results file, a simulator's
-# temporary hostfile) never lands in the repository or the build tree.
+# temporary hostfile) never lands in the repository or the build tree,
+# and its own $TMPDIR, removed too.
 # Then: counters, and
 #   expect CODE 'substring of stdout or stderr' -- command...
 root=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,8 +22,12 @@ hm=$build/hetmap
 data=$root/tests/data
 examples=$root/models/platform/examples
 tmp=$(mktemp -d)
+# what hetmap makes under $TMPDIR (launch and judge folders it keeps) goes
+# with the test too, beside $tmp (some tests count what $tmp holds)
+TMPDIR=$(mktemp -d) && export TMPDIR
+scratch_tmpdir=$TMPDIR
 cleanup() { :; }
-trap 'cleanup; rm -rf "$tmp"' EXIT
+trap 'cleanup; rm -rf "$tmp" "$scratch_tmpdir"' EXIT
 cd "$tmp" || exit 1
 # skip 'why': the test cannot run here (CTest shows it as skipped)
 skip() { echo "$(basename "$0" .sh): $*, skipped"; exit 77; }

@@ -67,7 +67,7 @@ for sig in USR1 USR2 QUIT ALRM TERM; do
 	kill -"$sig" $pid
 	wait $pid
 	rc=$?
-	unset TMPDIR
+	export TMPDIR=$scratch_tmpdir
 	want=$((128 + $(kill -l "$sig")))
 	check "SIG$sig: exit $want (got $rc)" test $rc -eq $want
 	check "SIG$sig: the job's child is stopped" bash -c '! kill -0 "$(cat "$1")" 2>/dev/null' _ "$tmp/child.pid"
@@ -91,7 +91,7 @@ for delay in 0.1 0.5; do
 	kill -INT $pid
 	wait $pid
 	rc=$?
-	unset TMPDIR
+	export TMPDIR=$scratch_tmpdir
 	check "SIGINT ${delay} s into the search: exit 130 (got $rc)" test $rc -eq 130
 	check "SIGINT ${delay} s into the search: nothing launched" test ! -e "$tmp/mpirun.args"
 	check "SIGINT ${delay} s into the search: TMPDIR left empty" test -z "$(ls -A "$tmp/t-search-$delay")"
