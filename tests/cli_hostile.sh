@@ -274,7 +274,16 @@ expect 3 "must be between" -- "$hm" plan -p "$mini" -d 99999999999999999999
 expect 0 "usage: hetmap plan" -- "$hm" help plan
 expect 0 ".SH \"EXIT STATUS\"" -- "$hm" help --man
 for a in --bogus nosuch; do
-	expect 3 "help: no command '$a'" -- "$hm" help "$a"
+	expect 3 "unknown command '$a'" -- "$hm" help "$a"
+done
+# a typo gets the name it most likely meant; the version three ways
+expect 3 "unknown command 'plna' (did you mean 'plan'?" -- "$hm" plna
+expect 3 "unknown command 'plna' (did you mean 'plan'?" -- "$hm" help plna
+expect 3 "unknown option '--dpth' (did you mean '--depth'?" -- "$hm" plan --dpth 3
+expect 3 "unknown option '--launchr=mpich' (did you mean '--launcher'?" -- "$hm" run --launchr=mpich
+expect 3 "unknown option '--zzzzzz' (see 'hetmap plan --help')" -- "$hm" plan --zzzzzz
+for v in --version -V version; do
+	expect 0 "hetmap " -- "$hm" "$v"
 done
 expect 3 "help: one topic at most" -- "$hm" help --man --man
 

@@ -1,6 +1,7 @@
 /* mapper/cli/main.c - the hetmap command: a table of subcommands, as git.c. */
 #include "cli.h"
 #include "mapper/launch/launcher.h"
+#include "models/util/nearest_name.h"
 
 #include <stdio.h>
 #include <signal.h>
@@ -37,7 +38,7 @@ static void usage(FILE *f)
 	fprintf(f, "\nlaunchers 'run' starts: %s\nlaunchers whose files 'plan --launcher' writes: %s\n",
 		hm_launcher_names(1, ", ", runs, sizeof(runs)), hm_launcher_names(0, ", ", writes, sizeof(writes)));
 	fprintf(f, "\n'hetmap <command> --help' or 'hetmap help <command>' describes a command;\n"
-		   "'hetmap help --man' writes the manual page (roff).\n");
+		   "'hetmap help --man' writes the manual page (roff); 'hetmap -V' its version.\n");
 }
 
 static const struct hm_command_entry *find_command(const char *name)
@@ -46,6 +47,22 @@ static const struct hm_command_entry *find_command(const char *name)
 		if (!strcmp(name, commands[i].name))
 			return &commands[i];
 	return NULL;
+}
+
+static void unknown_command(const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 2];
+	const char *near;
+	size_t n = 0;
+
+	for (int i = 0; commands[i].name; i++)
+		names[n++] = commands[i].name;
+	names[n++] = "help";
+	names[n] = NULL;
+	if ((near = hm_nearest_name(name, names)))
+		hm_cli_error("unknown command '%s' (did you mean '%s'? see 'hetmap --help')", name, near);
+	else
+		hm_cli_error("unknown command '%s' (see 'hetmap --help')", name);
 }
 
 /* 'hetmap help [COMMAND | --man]': one topic or none; 'help plan' is
@@ -68,8 +85,7 @@ static int help(int argc, char **argv)
 	if (argc > 2)
 		hm_cli_error("help: one topic at most: a command or --man (see 'hetmap --help')");
 	else
-		hm_cli_error("help: no command '%s': 'hetmap help' lists them, 'hetmap help --man' "
-			     "writes the manual page", argv[1]);
+		unknown_command(argv[1]);
 	return HM_EXIT_USAGE;
 }
 
@@ -91,12 +107,12 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return hm_cli_finish(HM_EXIT_OK);
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
 		printf("hetmap %s\n", HM_VERSION);
 		return hm_cli_finish(HM_EXIT_OK);
 	}
 	if ((c = find_command(argv[1])))
 		return hm_cli_finish(c->fn(argc - 1, argv + 1));
-	hm_cli_error("unknown command '%s' (see 'hetmap --help')", argv[1]);
+	unknown_command(argv[1]);
 	return HM_EXIT_USAGE;
 }

@@ -2,6 +2,7 @@
  * numbers against their range, and the help text (see cli.h). */
 #include "cli.h"
 #include "models/util/decimal.h"
+#include "models/util/nearest_name.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -98,6 +99,31 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 	return 0;
 }
 
+/* "unknown option '--max-tim' (did you mean '--max-time'? ...)". */
+static void report_bad_option(const struct hm_usage *u, const struct hm_option *opts, int n,
+			      const char *name, int missing_argument)
+{
+	const char *names[MAX_OPTIONS + 2], *near = NULL;
+	char given[128];
+
+	if (!missing_argument && !strncmp(name, "--", 2)) {
+		int k = 0;
+
+		snprintf(given, sizeof(given), "%.*s", (int)strcspn(name + 2, "="), name + 2);
+		for (int i = 0; i < n; i++)
+			names[k++] = opts[i].long_name;
+		names[k++] = "help";
+		names[k] = NULL;
+		near = hm_nearest_name(given, names);
+	}
+	if (near)
+		hm_cli_error("%s: unknown option '%s' (did you mean '--%s'? see 'hetmap %s --help')",
+			     u->name, name, near, u->name);
+	else
+		hm_cli_error("%s: %s '%s' (see 'hetmap %s --help')", u->name,
+			     missing_argument ? "missing argument for option" : "unknown option", name, u->name);
+}
+
 int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		     int argc, char **argv)
 {
@@ -141,9 +167,7 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 				snprintf(name, sizeof(name), "-%c", optopt);
 			else
 				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
-			hm_cli_error("%s: %s '%s' (see 'hetmap %s --help')", u->name,
-				     c == ':' ? "missing argument for option" : "unknown option",
-				     name, u->name);
+			report_bad_option(u, opts, n, name, c == ':');
 			return -1;
 		}
 		if (c >= 256)

@@ -1,5 +1,6 @@
 /* models/util/json_read.c - see json_read.h. */
 #include "json_read.h"
+#include "nearest_name.h"
 #include "read_file.h"
 
 #include <math.h>
@@ -69,52 +70,6 @@ int hm_json_member_int(const cJSON *obj, const char *path, const char *key, int 
 	return hm_json_int(it, where, lo, hi, out, err);
 }
 
-/* Edit distance (insertions, deletions, substitutions) between two short
- * strings, capped: enough to suggest the key a typo meant. */
-static int edit_distance(const char *a, const char *b)
-{
-	enum { MAX = 64 };
-	int la = (int)strlen(a), lb = (int)strlen(b), row[MAX + 1];
-
-	if (la > MAX || lb > MAX)
-		return MAX;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int diag = row[0];
-
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-/* The allowed key nearest to 'key', if it is near enough to be a typo. */
-static const char *nearest_key(const char *key, const char *const *allowed)
-{
-	const char *best = NULL;
-	int best_d = 3;     /* at most two edits */
-
-	for (const char *const *a = allowed; *a; a++) {
-		int d = edit_distance(key, *a);
-
-		if (d < best_d && d < (int)strlen(*a)) {
-			best_d = d;
-			best = *a;
-		}
-	}
-	return best;
-}
-
 static int cmp_key(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -141,7 +96,7 @@ int hm_json_check_keys(const cJSON *obj, const char *path, const char *const *al
 		for (a = allowed; *a && strcmp(*a, it->string); a++)
 			;
 		if (!*a) {
-			const char *near = nearest_key(it->string, allowed);
+			const char *near = hm_nearest_name(it->string, allowed);
 
 			if (near)
 				return hm_error_at(err, path, "unknown key '%s' (did you mean '%s'?)",
