@@ -140,7 +140,7 @@ check "an unwritable -o is reported before generating" test $((SECONDS - start))
 # inside them) exact reasons over 20 coarse classes and proves the optimum
 start=$SECONDS
 expect 0 "search " -- "$hm" plan -p "$tmp/p100k.json" -M exact -d 200 -n 50000
-check "exact proves the optimum of 100000 processors 8 per host within 5 s" test $((SECONDS - start)) -le 5
+check "exact proves the optimum of 100000 processors 8 per host within 12 s (2.6 s here, 6.5 s under ASan)" test $((SECONDS - start)) -le 12
 # with a host's inside dearer than between hosts, each host splits the
 # classes: exact refuses what would need a huge class table, at once,
 # exit 3; BTM what would need a huge child table; compare skips them and

@@ -152,6 +152,11 @@ expect 3 "not found in PATH" -- "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp
 expect 0 "" -- "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --dry-run -o "$tmp/t1" -- true
 expect 0 "" -- "$hm" plan -p "$mini" -n 400 --launcher openmpi -o "$tmp/t2" -- program-on-the-cluster-only
 
+# ---- 11b. a --plan runs its own problem, and -n/-r may not ask another --
+expect 3 "not what -r/-n ask (lu n = 999)" -- "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --dry-run -n 999
+expect 3 "not what -r/-n ask (gemm n = 400)" -- "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --dry-run -r gemm
+expect 0 "" -- "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --dry-run -n 400 -r lu -o "$tmp/agree"
+
 # ---- 12. a time below the program's resolution is no measurement -------
 for t in 0.00 0 inf; do
 	res=$tmp/zero.jsonl

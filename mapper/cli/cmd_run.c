@@ -70,6 +70,7 @@ struct run_setup {
 	double timeout;
 	int seed, dry_run, no_check;
 	const char *probe;              /* hetmap-probe's path; NULL with no_check */
+	int given_n, given_routine;     /* -n, -r on the command line: a --plan must agree */
 };
 
 /* What the job's output tells, line by line. */
@@ -253,6 +254,13 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 		if (hm_placement_load(pl, rs->plan_file, &err)) {
 			hm_cli_report(&err);
 			return HM_EXIT_INPUT;
+		}
+		/* never run another problem than the one asked for */
+		if ((rs->given_n && (long)po->n != pl->n) || (rs->given_routine && strcmp(po->routine, pl->routine))) {
+			hm_cli_error("run: the plan %s is for %s n = %ld, not what -r/-n ask (%s n = %.0f): "
+				     "give --plan or -r/-n, or plan again", rs->plan_file, pl->routine, pl->n,
+				     rs->given_routine ? po->routine : pl->routine, rs->given_n ? po->n : (double)pl->n);
+			return HM_EXIT_USAGE;
 		}
 		return HM_EXIT_OK;
 	}
@@ -587,7 +595,7 @@ int cmd_run(int argc, char **argv)
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, HM_SIM_OPTS_INIT, 0,
-				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL };
+				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL, 0, 0 };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
@@ -599,6 +607,7 @@ int cmd_run(int argc, char **argv)
 
 	u.epilog = epilog();
 	hm_problem_opts_init(&po);
+	po.n = 0, po.routine = NULL;    /* given or not: a --plan has its own */
 	{
 		const struct hm_option opts[] = {
 			HM_PROBLEM_OPTIONS(po),
@@ -618,6 +627,11 @@ int cmd_run(int argc, char **argv)
 		if ((ret = hm_options_parse_rest(&u, opts, argc, argv, &rs.lo.program, &rs.lo.nprogram)) >= 0)
 			return ret;
 	}
+	rs.given_n = po.n > 0, rs.given_routine = po.routine != NULL;
+	if (!rs.given_n)
+		po.n = HM_DEFAULT_N;
+	if (!rs.given_routine)
+		po.routine = "lu";
 	if ((ret = hm_launch_opts_check("run", &rs.lo)))
 		return ret;
 	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
