@@ -103,15 +103,9 @@ static int check_host_name(const char *name, const char *source)
 	struct hm_error err;
 
 	hm_error_clear(&err);
-	if (!*name)
-		hm_cli_error("calibrate: %s: an empty host name", source);
-	else if (strlen(name) >= HM_HOST_NAME_MAX)
-		hm_cli_error("calibrate: %s: host name '%.40s...' is longer than %d characters",
-			     source, name, HM_HOST_NAME_MAX - 1);
-	else if (hm_check_hostname(name, "", &err))
-		hm_cli_error("calibrate: %s: %s", source, err.msg);
-	else
+	if (!hm_check_listed_host(name, &err))
 		return 0;
+	hm_cli_error("calibrate: %s: %s", source, err.msg);
 	return -1;
 }
 
@@ -142,8 +136,7 @@ static int parse_hosts(const char *spec, const char *source, struct host_list *h
 		if (check_host_name(item, source))
 			return -1;
 		for (int i = 0; i < h->n; i++)
-			if (!strcmp(h->hosts[i], item) ||
-			    (hm_host_names(item, here) && hm_host_names(h->hosts[i], here))) {
+			if (hm_host_one_machine(h->hosts[i], item, here)) {
 				hm_cli_error("calibrate: %s: host '%s' is listed twice%s%s%s", source, item,
 					     strcmp(h->hosts[i], item) ? " (as '" : "",
 					     strcmp(h->hosts[i], item) ? h->hosts[i] : "",

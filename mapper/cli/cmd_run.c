@@ -602,7 +602,7 @@ int cmd_run(int argc, char **argv)
 	struct hm_placement pl = { 0 };
 	struct hm_job job;
 	struct hm_usage u = usage;
-	int ret, results_fd = -1, have_job = 0, launched = 0;
+	int ret, results_fd = -1, have_job = 0, launched = 0, sig;
 	struct hm_error err;
 
 	u.epilog = epilog();
@@ -667,13 +667,13 @@ int cmd_run(int argc, char **argv)
 		have_job = 1;
 	if (!ret)
 		ret = check_before_launch(&job, rs.dry_run);
-	if (hm_stop_signal_caught() && (!ret || ret == 128 + hm_stop_signal_caught())) {
+	if ((sig = hm_stop_signal_caught()) && (!ret || ret == 128 + sig)) {
 		/* stopped before the launch: nothing runs, the record says so */
-		hm_cli_error("run: stopped by %s before the launch", strsignal(hm_stop_signal_caught()));
-		ret = 128 + hm_stop_signal_caught();
+		hm_cli_error("run: stopped by %s before the launch", strsignal(sig));
+		ret = 128 + sig;
 		if (results_fd >= 0)
 			record_interrupted_early(&rs, l, &lf, have_job ? "preparing the job" : "planning",
-						 hm_stop_signal_caught(), results_fd);
+						 sig, results_fd);
 	} else if (!ret && rs.dry_run) {
 		ret = print_command(&job);
 	} else if (!ret) {

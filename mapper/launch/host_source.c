@@ -20,6 +20,16 @@ struct host_slots {
 	int n;
 };
 
+int hm_check_listed_host(const char *name, struct hm_error *err)
+{
+	if (!*name)
+		return hm_error_set(err, "an empty host name");
+	if (strlen(name) >= HM_HOST_NAME_MAX)
+		return hm_error_set(err, "host name '%.40s...' is longer than %d characters", name,
+				    HM_HOST_NAME_MAX - 1);
+	return hm_check_hostname(name, "", err);
+}
+
 /* The entry of 'h' that names the machine 'name' names: the same name, or
  * both names of this machine ("localhost", "127.0.0.1", its host name),
  * which launchers take as one host; h->n when there is none. */
@@ -27,8 +37,7 @@ static int entry_of(const struct host_slots *h, const char *name, const char *he
 {
 	int i = 0;
 
-	while (i < h->n && strcmp(h->name[i], name) &&
-	       !(hm_host_names(name, here) && hm_host_names(h->name[i], here)))
+	while (i < h->n && !hm_host_one_machine(h->name[i], name, here))
 		i++;
 	return i;
 }
@@ -42,10 +51,7 @@ static int add_slots(struct host_slots *h, const char *name, long slots, const c
 	char here[256] = "";
 	int i;
 
-	if (strlen(name) >= HM_HOST_NAME_MAX)
-		return hm_error_set(err, "%s: host name '%.40s...' is longer than %d characters", where,
-				    name, HM_HOST_NAME_MAX - 1);
-	if (hm_check_hostname(name, "", err)) {
+	if (hm_check_listed_host(name, err)) {
 		char why[sizeof(err->msg)];
 
 		snprintf(why, sizeof(why), "%s", err->msg);

@@ -10,6 +10,10 @@
 #define HM_HOST_SLOTS_MAX 1024  /* one host's processors, however they are given */
 #define HM_HOST_NAME_MAX 200    /* a host name's characters, its NUL included */
 
+/* 0 if 'name' can be a listed host's (not empty, under HM_HOST_NAME_MAX,
+ * hostname.h's characters), else -1 with 'err' saying why. */
+int hm_check_listed_host(const char *name, struct hm_error *err);
+
 /* The hosts of an Open MPI or MPICH hostfile, in order of first
  * appearance, each with its slots ('slots=N', or ':N', else 1), a host
  * listed again adding its slots (this machine's names, "localhost",

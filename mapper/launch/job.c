@@ -535,7 +535,7 @@ const char *hm_helper_program(const char *name, char *buf, size_t size, struct h
 {
 	char self[PATH_MAX + 1], libexec[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	char *slash, *prefix;
 	int len;
 
 	/* never a bare name, which a launcher would look up in PATH */
@@ -544,10 +544,11 @@ const char *hm_helper_program(const char *name, char *buf, size_t size, struct h
 				    "which its helpers are", name), NULL;
 	*slash = '\0';
 	/* an installed hetmap (PREFIX/bin) has its helpers in PREFIX/libexec/hetmap,
-	 * the build tree beside it: the first that exists is the one meant */
-	/* /proc/self/exe is canonical: its directory's parent is PREFIX */
-	snprintf(libexec, sizeof(libexec), "%.*s/libexec/hetmap/%s",
-		 (int)(strrchr(self, '/') ? strrchr(self, '/') - self : 0), self, name);
+	 * the build tree beside it: the first that exists is the one meant;
+	 * /proc/self/exe is canonical, so its directory's parent is PREFIX */
+	prefix = strrchr(self, '/');
+	snprintf(libexec, sizeof(libexec), "%.*s/libexec/hetmap/%s", (int)(prefix ? prefix - self : 0),
+		 self, name);
 	len = access(libexec, F_OK) ? snprintf(buf, size, "%s/%s", self, name) :
 				      snprintf(buf, size, "%s", libexec);
 	if (len < 0 || (size_t)len >= size) {

@@ -79,6 +79,14 @@ static int read_node(const cJSON *doc, struct hm_node_topology *nt, int threads_
 	return 0;
 }
 
+/* The node as before its line came. */
+static void forget_node(struct hm_node_topology *nt)
+{
+	hm_topology_release(&nt->cores);
+	free(nt->package);
+	memset(nt, 0, sizeof(*nt));
+}
+
 void hm_node_topology_line(const char *line, void *ctx)
 {
 	struct hm_node_topologies *t = ctx;
@@ -95,13 +103,9 @@ void hm_node_topology_line(const char *line, void *ctx)
 		struct hm_error err;
 
 		hm_error_clear(&err);
-		hm_topology_release(&nt->cores);
-		free(nt->package);
-		memset(nt, 0, sizeof(*nt));
+		forget_node(nt);
 		if (read_node(doc, nt, t->threads_as_cores, &err)) {
-			hm_topology_release(&nt->cores);
-			free(nt->package);
-			memset(nt, 0, sizeof(*nt));
+			forget_node(nt);
 			hm_error_format(&err, nt->refused, (int)sizeof(nt->refused));
 		}
 	}

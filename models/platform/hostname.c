@@ -30,6 +30,11 @@ int hm_host_same(const char *a, const char *b)
 	return !strcmp(a, b) || (la == lb && !strncmp(a, b, la));
 }
 
+int hm_host_one_machine(const char *a, const char *b, const char *here)
+{
+	return !strcmp(a, b) || (hm_host_names(a, here) && hm_host_names(b, here));
+}
+
 int hm_host_names(const char *host, const char *here)
 {
 	return !strcmp(host, "localhost") || !strcmp(host, "127.0.0.1") ||

@@ -21,4 +21,8 @@ int hm_host_same(const char *a, const char *b);
  * the emulated cluster's nodes are aliases of 127.0.1.x. */
 int hm_host_names(const char *host, const char *here);
 
+/* 1 if host names a and b are one host to a launcher: the same name, or
+ * both names of this machine ('here': localhost, 127.0.0.1, its name). */
+int hm_host_one_machine(const char *a, const char *b, const char *here);
+
 #endif /* HM_HOSTNAME_H */
