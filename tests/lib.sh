@@ -26,6 +26,12 @@ tmp=$(mktemp -d)
 # with the test too, beside $tmp (some tests count what $tmp holds)
 TMPDIR=$(mktemp -d) && export TMPDIR
 scratch_tmpdir=$TMPDIR
+# the defaults a user's environment may set (hetmap's configuration, its
+# cache of this machine's calibration) stay out of the tests; a test that
+# names no platform gets TORC's, the tests' common one (tests/first_hour.sh
+# tests the defaults themselves)
+export HETMAP_CONFIG= HETMAP_PLATFORM=builtin:torc XDG_CACHE_HOME=$tmp/cache
+unset HETMAP_RESULTS
 cleanup() { :; }
 trap 'cleanup; rm -rf "$tmp" "$scratch_tmpdir"' EXIT
 cd "$tmp" || exit 1

@@ -15,6 +15,10 @@
  * The rank comes from the variables the launchers set, the host name from
  * the system or HETMAP_HOST (rank_identity.h).
  *
+ * It also preloads libhetmap-mpi-span.so, found beside it, into the
+ * program (wrappers/mpi_span.c): the time from MPI_Init to MPI_Finalize,
+ * which 'run' records for a program that prints no time of its own.
+ *
  * With HETMAP_RANK_CPUS set to a file, the rank first binds itself to the
  * CPUs on line K of that file ("2,10": a core's hardware threads). hetmap
  * asks this where the launcher binds by one CPU list for every host (MPICH,
@@ -81,6 +85,28 @@ static void bind_as_planned(const char *rank)
 			errno == EINVAL ? "not a list of CPUs under 4096 characters" : strerror(errno));
 }
 
+/* LD_PRELOAD gains the span library beside this program, when it is
+ * there; what the user preloads stays, ahead of it. */
+static void preload_span_library(void)
+{
+	char self[4096], value[8192];
+	const char *old = getenv("LD_PRELOAD");
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (len <= 0)
+		return;
+	self[len] = '\0';
+	if (!(slash = strrchr(self, '/')))
+		return;
+	snprintf(slash + 1, sizeof(self) - (size_t)(slash + 1 - self), "libhetmap-mpi-span.so");
+	if (access(self, R_OK))
+		return;
+	if (snprintf(value, sizeof(value), "%s%s%s", old && *old ? old : "", old && *old ? ":" : "",
+		     self) < (int)sizeof(value))
+		setenv("LD_PRELOAD", value, 1);
+}
+
 int main(int argc, char **argv)
 {
 	char host[256], cpus[1024];
@@ -97,6 +123,7 @@ int main(int argc, char **argv)
 		printf("hetmap-probe {\"rank\":%s,\"host\":\"%s\",\"cpus\":\"%s\"}\n", rank, host, cpus);
 		fflush(stdout);
 	}
+	preload_span_library();
 	execvp(argv[1], argv + 1);
 	fprintf(stderr, "hetmap-probe: cannot run %s: %s\n", argv[1], strerror(errno));
 	return 127;

@@ -111,7 +111,7 @@ struct hm_problem_opts {
 /* Defaults: each is written once, here, and the help texts say them. */
 #define HM_STR_(x) #x
 #define HM_STR(x) HM_STR_(x)
-#define HM_DEFAULT_PLATFORM "builtin:torc"
+#define HM_DEFAULT_RESULTS "hetmap-results.jsonl"
 #define HM_DEFAULT_N 2048
 #define HM_DEFAULT_METHOD "GPTM"
 #define HM_DEFAULT_MAX_TIME 60      /* seconds of a search */
@@ -126,7 +126,8 @@ const char *hm_help_launchers(const char *intro, int runnable_only);
  * copied into a command's table. */
 #define HM_PROBLEM_OPTIONS(o) \
 	{ 'p', "platform", HM_OPT_STRING, &(o).platform, "FILE", \
-	  "platform JSON file, or builtin:NAME (default " HM_DEFAULT_PLATFORM ")", 0, 0 }, \
+	  "platform JSON file, or builtin:NAME (default: $HETMAP_PLATFORM, the configuration's, " \
+	  "else this machine or Slurm allocation, calibrated once and cached)", 0, 0 }, \
 	{ 'r', "routine", HM_OPT_STRING, &(o).routine, "R", "lu (pdgetrf) or gemm (pdgemm); default lu", 0, 0 }, \
 	{ 'n', "size", HM_OPT_DOUBLE, &(o).n, "N", "matrix order (default " HM_STR(HM_DEFAULT_N) ")", 1, 1e7 }, \
 	{ 'm', "model", HM_OPT_STRING, &(o).model, "NAME", hm_help_models(), 0, 0 }
@@ -148,10 +149,22 @@ const char *hm_help_launchers(const char *intro, int runnable_only);
 /* Set the defaults of 'o'. */
 void hm_problem_opts_init(struct hm_problem_opts *o);
 
-/* Load the platform and resolve routine and model into 'pb'. Returns an
- * exit code: HM_EXIT_OK, or the code to return after the message printed. */
-int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
+/* Load the platform (o->platform, its default when NULL) and resolve
+ * routine and model into 'pb'. Returns an exit code: HM_EXIT_OK, or the
+ * code to return after the message printed ('cmd' names the command). */
+int hm_problem_open(const char *cmd, struct hm_problem_opts *o, struct hm_problem *pb,
 		    struct hm_platform **platform);
+
+/* Defaults beyond the command line (defaults.c). *platform, when NULL,
+ * becomes $HETMAP_PLATFORM, else the configuration file's 'platform',
+ * else this machine's (the Slurm allocation's) calibration, made now with
+ * 'calibrate' if not cached. An exit code. */
+int hm_default_platform(const char *cmd, const char **platform);
+/* *results, when NULL: $HETMAP_RESULTS, the configuration's 'results',
+ * else HM_DEFAULT_RESULTS. An exit code. */
+int hm_default_results(const char **results);
+/* The settings' variables and keys, one per line (help, manual). */
+const char *hm_help_settings(void);
 
 /* Flush stdout and return 'code', or HM_EXIT_OUTPUT if stdout failed, so a
  * truncated output never counts as success. */
@@ -179,6 +192,8 @@ void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm
  * is a bitmask of the three. */
 enum hm_format { HM_FORMAT_TEXT, HM_FORMAT_CSV, HM_FORMAT_JSON };
 int hm_format_parse(const char *cmd, const char *text, unsigned allowed);
+/* The -f row every command with more than one output form has. */
+#define HM_FORMAT_OPTION(var, help) { 'f', "format", HM_OPT_STRING, &(var), "F", help, 0, 0 }
 
 /* Run method or user 'name' (case-insensitive) on 'pb'; an exit code,
  * with a message when it is not HM_EXIT_OK. */
@@ -195,5 +210,6 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif /* HM_CLI_H */

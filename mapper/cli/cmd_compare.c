@@ -205,7 +205,7 @@ int cmd_compare(int argc, char **argv)
 		return stop;
 	if ((fmt = hm_format_parse("compare", format, 1 | 2 | 4)) < 0)
 		return HM_EXIT_USAGE;
-	ret = hm_problem_open(&po, &pb, &p);
+	ret = hm_problem_open("compare", &po, &pb, &p);
 	if (ret)
 		return ret;
 	if ((ret = run_list(methods, &pb, &budget, rows, &nr, shares)))

@@ -154,7 +154,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	if ((ret = hm_sim_opts_check("plan", &so, launcher)))
 		return ret;
-	ret = hm_problem_open(&po, &pb, &p);
+	ret = hm_problem_open("plan", &po, &pb, &p);
 	if (ret)
 		return ret;
 	if ((ret = hm_judge_start(&jd, &jo, &pb)))

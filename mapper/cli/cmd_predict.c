@@ -157,7 +157,7 @@ int cmd_predict(int argc, char **argv)
 	}
 	if ((fmt = hm_format_parse("predict", format, 1 | 4)) < 0 || (grid && parse_grid(grid, &r, &c)))
 		return HM_EXIT_USAGE;
-	ret = hm_problem_open(&po, &pb, &p);
+	ret = hm_problem_open("predict", &po, &pb, &p);
 	if (ret)
 		return ret;
 	d = malloc((size_t)p->nr_procs * sizeof(int));

@@ -12,6 +12,7 @@
 #include "mapper/launch/launcher_detect.h"
 #include "mpirun.h"
 #include "sim_opts.h"
+#include "mapper/launch/program_time.h"
 #include "mapper/launch/results.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "models/util/read_file.h"
@@ -71,6 +72,7 @@ struct run_setup {
 	int seed, dry_run, no_check;
 	const char *probe;              /* hetmap-probe's path; NULL with no_check */
 	int given_n, given_routine;     /* -n, -r on the command line: a --plan must agree */
+	const char *time_regex;         /* --time-regex */
 };
 
 /* What the job's output tells, line by line. */
@@ -78,6 +80,7 @@ struct reading {
 	const struct hm_app_profile *profile;
 	struct hm_app_result result;
 	struct hm_placement_check check;
+	struct hm_program_time time;    /* hetmap-time lines, --time-regex, MPI spans */
 	int kernels_modeled;            /* the program printed HM_KERNELS_MARK */
 };
 
@@ -85,7 +88,7 @@ static void read_line(const char *line, void *ctx)
 {
 	struct reading *rd = ctx;
 
-	if (hm_placement_check_line(&rd->check, line))
+	if (hm_placement_check_line(&rd->check, line) || hm_program_time_line(&rd->time, line))
 		return;
 	if (!strcmp(line, HM_KERNELS_MARK)) {
 		rd->kernels_modeled = 1;
@@ -200,10 +203,15 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 	cJSON_AddItemToObject(rec, "inputs", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "inputs"), 1));
 	cJSON_AddItemToObject(rec, "plan", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(plan_doc, "plan"), 1));
 	cJSON_AddNumberToObject(rec, "predicted_s", j->pl->predicted);
-	/* measured: the program's own time where its profile reads it */
+	/* measured: what program_time.h settled on, and its timer's tick */
 	if (r->seconds >= 0) {
 		cJSON_AddNumberToObject(rec, "measured_s", r->seconds);
-		if (j->pl->predicted > 0)
+		cJSON_AddStringToObject(rec, "measured_by", r->measured_by);
+		if (r->tick > 0)
+			cJSON_AddNumberToObject(rec, "timer_tick_s", r->tick);
+		if (r->seconds < HM_MIN_TICKS * r->tick)
+			cJSON_AddStringToObject(rec, "ratio_withheld", "under " HM_STR(HM_MIN_TICKS) " ticks of the program's timer");
+		else if (j->pl->predicted > 0)
 			cJSON_AddNumberToObject(rec, "measured_over_predicted", r->seconds / j->pl->predicted);
 	} else {
 		cJSON_AddNullToObject(rec, "measured_s");
@@ -264,7 +272,7 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 		}
 		return HM_EXIT_OK;
 	}
-	if ((ret = hm_problem_open(po, &pb, &p)))
+	if ((ret = hm_problem_open("run", po, &pb, &p)))
 		return ret;
 	if (!(ret = hm_run_named(method, &pb, budget, &res))) {
 		struct hm_plan_inputs in = { po->platform, &pb, budget };
@@ -396,6 +404,22 @@ static int write_record(const struct run_setup *rs, int results_fd, const cJSON 
 	return 0;
 }
 
+/* Who measured, in words. */
+static const char *measured_by_text(const struct hm_job *j, const struct hm_app_result *r)
+{
+	static char text[128];
+
+	if (!strcmp(r->measured_by, "profile"))
+		snprintf(text, sizeof(text), "the program's own time, '%s' profile", j->profile->name);
+	else if (!strcmp(r->measured_by, "mpi-span"))
+		snprintf(text, sizeof(text), "the longest rank's MPI_Init to MPI_Finalize");
+	else if (!strcmp(r->measured_by, "time-line"))
+		snprintf(text, sizeof(text), "the program's '" HM_TIME_LINE "' line");
+	else
+		snprintf(text, sizeof(text), "--time-regex on the program's output");
+	return text;
+}
+
 static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec, int *ret,
 			  const struct hm_job *j, const struct reading *rd)
 {
@@ -410,13 +434,19 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 		    j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
 		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
 		    ? "as planned" : "NOT as planned (see the record)";
-	if (rd->result.seconds >= 0)
-		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, %s's own "
-			"time); placement %s; record appended to %s\n", j->pl->predicted,
-			rd->result.seconds, j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
-			j->profile->name, placement, rs->results);
+	if (rd->result.seconds >= 0 && rd->result.seconds >= HM_MIN_TICKS * rd->result.tick)
+		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, by %s); "
+			"placement %s; record appended to %s\n", j->pl->predicted, rd->result.seconds,
+			j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
+			measured_by_text(j, &rd->result), placement, rs->results);
+	else if (rd->result.seconds >= 0)
+		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s by %s, under %d ticks of its "
+			"timer (%g s): no ratio; placement %s; record appended to %s\n", j->pl->predicted,
+			rd->result.seconds, measured_by_text(j, &rd->result), HM_MIN_TICKS, rd->result.tick,
+			placement, rs->results);
 	else
-		fprintf(stderr, "hetmap: run: placement %s; record appended to %s\n", placement, rs->results);
+		fprintf(stderr, "hetmap: run: no measured time (print a line '" HM_TIME_LINE " SECONDS', or "
+			"give --time-regex); placement %s; record appended to %s\n", placement, rs->results);
 }
 
 /* A time printed as 0 ("0.00": below the program's resolution) or as
@@ -460,7 +490,8 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	const char *probe = rs->probe;
 	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
 	struct hm_argv a = { 0 };
-	struct reading rd = { j->profile, { 0 }, { 0 }, 0 };
+	struct reading rd = { .profile = j->profile };
+	struct hm_error err;
 	/* a simulator's ranks are threads of the launcher: its environment is theirs */
 	struct hm_spawn_opts so = { rs->timeout, 5, j->l->platform_file ? (const char *const *)j->env.v : env,
 				    stdout, read_line, NULL, &rd, j->dir };
@@ -468,6 +499,12 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	int ret;
 
 	hm_app_result_init(&rd.result);
+	hm_error_clear(&err);
+	if (hm_program_time_init(&rd.time, rs->time_regex, &err)) {
+		hm_cli_error("run: %s", err.msg);
+		free(launcher_var);
+		return HM_EXIT_USAGE;
+	}
 	hm_job_command(j, probe, &a);
 	if (a.failed || !(line = hm_argv_quoted(&a)) ||
 	    (!rs->no_check && hm_placement_check_init(&rd.check, j->pl, j->l->binds))) {
@@ -480,6 +517,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
 		goto out;
 	read_output_file(&rd, j->dir);
+	hm_program_time_settle(&rd.time, &rd.result);
 	no_measurement(j, &rd.result);
 	ret = verdict_exit(j, &rd.result, rd.kernels_modeled, ret);
 	{
@@ -490,6 +528,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	}
 out:
 	hm_placement_check_release(&rd.check);
+	hm_program_time_release(&rd.time);
 	hm_app_result_release(&rd.result);
 	free(line);
 	free(launcher_var);
@@ -594,8 +633,8 @@ int cmd_run(int argc, char **argv)
 {
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
-	struct run_setup rs = { "hetmap-results.jsonl", NULL, NULL, NULL, HM_SIM_OPTS_INIT, 0,
-				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL, 0, 0 };
+	struct run_setup rs = { NULL, NULL, NULL, NULL, HM_SIM_OPTS_INIT, 0,
+				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL, 0, 0, NULL };
 	const char *method = HM_DEFAULT_METHOD;
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
@@ -613,9 +652,10 @@ int cmd_run(int argc, char **argv)
 			HM_PROBLEM_OPTIONS(po),
 			HM_SEARCH_OPTIONS(method, po, budget),
 			{ 0, "plan", HM_OPT_STRING, &rs.plan_file, "FILE", "run this plan JSON instead of planning", 0, 0 },
-			{ 0, "results", HM_OPT_STRING, &rs.results, "FILE", "append the record there (default hetmap-results.jsonl)", 0, 0 },
+			{ 0, "results", HM_OPT_STRING, &rs.results, "FILE", "append the record there (default: $HETMAP_RESULTS, the configuration's, else " HM_DEFAULT_RESULTS ")", 0, 0 },
 			{ 'o', "output", HM_OPT_STRING, &rs.keep_dir, "DIR", "the launch directory (kept); default: a new one under $TMPDIR", 0, 0 },
 			HM_LAUNCH_OPTIONS(rs.lo, hm_help_launchers("launcher", 1)),
+			{ 0, "time-regex", HM_OPT_STRING, &rs.time_regex, "RE", "the program's time: the first group of this extended regular expression on its output (default: its profile's reader, or a '" HM_TIME_LINE " SECONDS' line)", 0, 0 },
 			{ 0, "timeout", HM_OPT_DOUBLE, &rs.timeout, "S", "stop the job after S seconds (default: none)", 0, 1e7 },
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
 			HM_SIM_OPTIONS(rs.sim),
@@ -632,7 +672,7 @@ int cmd_run(int argc, char **argv)
 		po.n = HM_DEFAULT_N;
 	if (!rs.given_routine)
 		po.routine = "lu";
-	if ((ret = hm_launch_opts_check("run", &rs.lo)))
+	if ((ret = hm_launch_opts_check("run", &rs.lo)) || (ret = hm_default_results(&rs.results)))
 		return ret;
 	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
 		char names[128];
@@ -643,6 +683,16 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((ret = hm_sim_opts_check("run", &rs.sim, l)))
 		return ret;
+	{
+		struct hm_program_time pt;      /* checked before anything is planned or run */
+
+		hm_error_clear(&err);
+		if (hm_program_time_init(&pt, rs.time_regex, &err)) {
+			hm_cli_error("run: %s", err.msg);
+			return HM_EXIT_USAGE;
+		}
+		hm_program_time_release(&pt);
+	}
 	hm_error_clear(&err);
 	if (!rs.dry_run && (results_fd = hm_results_open(rs.results, &err)) < 0) {
 		hm_cli_report(&err);
@@ -659,10 +709,10 @@ int cmd_run(int argc, char **argv)
 	}
 	/* from here on a signal stops the search, or the job, and is recorded */
 	hm_stop_signals_catch();
-	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */
 	rs.no_check |= l->platform_file != NULL;     /* simulated hosts: nothing to check */
 
 	ret = get_plan(&rs, &po, method, &budget, &pl);
+	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */
 	if (!ret && !(ret = make_job(&rs, &pl, l, &lf, &job)))
 		have_job = 1;
 	if (!ret)

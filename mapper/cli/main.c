@@ -17,6 +17,7 @@ static const struct hm_command_entry commands[] = {
 	{ "export", cmd_export, "write a platform for another tool (SimGrid's XML for SMPI)" },
 	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },
 	{ "run", cmd_run, "plan and run a program (yours, HPL, ScaLAPACK's tester, or the driver) through a launcher below; record the result" },
+	{ "report", cmd_report, "the recorded runs as a table (text, csv, json) and a plot of measured against predicted" },
 	{ NULL, NULL, NULL },
 };
 

@@ -7,7 +7,7 @@
 
 void hm_problem_opts_init(struct hm_problem_opts *o)
 {
-	o->platform = HM_DEFAULT_PLATFORM;
+	o->platform = NULL;     /* hm_default_platform */
 	o->routine = "lu";
 	o->n = HM_DEFAULT_N;
 	o->model = NULL;
@@ -23,10 +23,11 @@ static int platform_cores(const struct hm_platform *p)
 	return cores < HM_MAX_DEPTH ? (int)cores : HM_MAX_DEPTH;
 }
 
-int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
+int hm_problem_open(const char *cmd, struct hm_problem_opts *o, struct hm_problem *pb,
 		    struct hm_platform **platform)
 {
 	struct hm_error err;
+	int ret;
 
 	memset(pb, 0, sizeof(*pb));
 	*platform = NULL;
@@ -43,6 +44,8 @@ int hm_problem_open(const struct hm_problem_opts *o, struct hm_problem *pb,
 		hm_cli_error("matrix order n must be an integer (got %g)", o->n);
 		return HM_EXIT_USAGE;
 	}
+	if ((ret = hm_default_platform(cmd, &o->platform)))
+		return ret;
 	if (hm_platform_load(o->platform, platform, &err)) {
 		hm_cli_report(&err);
 		return HM_EXIT_INPUT;

@@ -7,6 +7,7 @@
  * order the plan's rank list assumes; so do ScaLAPACK's testers, which
  * call BLACS_GRIDINIT with 'Row-major'. */
 #include "app_profile.h"
+#include "models/util/decimal.h"
 #include "models/util/rows.h"
 
 #include <math.h>
@@ -103,6 +104,22 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strncmp(s + n - m, suffix, m);
 }
 
+/* A time printed as 'text': its value and tick into r; 0, or -1 when
+ * 'text' is no number. */
+static int take_time(struct hm_app_result *r, const char *text)
+{
+	char *end;
+	double t = hm_strtod_decimal(text, &end, 0);
+
+	if (!strncasecmp(text, "inf", 3))       /* a time too large or a rate of 0 s */
+		t = strtod(text, &end);
+	if (end == text || end[strspn(end, " \t\r")])
+		return -1;
+	r->seconds = t;
+	r->tick = hm_decimal_tick(text);
+	return 0;
+}
+
 /* hetmap-driver: its one JSON line. */
 static void read_driver(struct hm_app_result *r, const char *line)
 {
@@ -136,22 +153,23 @@ static void read_driver(struct hm_app_result *r, const char *line)
  * in PASSED or FAILED. HPCC's summary "HPL_time=" is more precise. */
 static void read_hpl(struct hm_app_result *r, const char *line)
 {
-	char tv[64];
+	char tv[64], time[64];
 	long n;
 	int nb, p, q;
-	double t, g;
+	double g;
 
 	if (!strncmp(line, "T/V", 3)) {
 		r->in_table = 1;
 	} else if (r->in_table && line[0] == 'W' &&
-		   sscanf(line, "%63s %ld %d %d %d %lf %lf", tv, &n, &nb, &p, &q, &t, &g) == 7) {
-		r->found = 1, r->seconds = t, r->gflops = g;
+		   sscanf(line, "%63s %ld %d %d %d %63s %lf", tv, &n, &nb, &p, &q, time, &g) == 7 &&
+		   !take_time(r, time)) {
+		r->found = 1, r->gflops = g;
 		r->in_table = 0;
 	} else if (strstr(line, "||Ax-b||") && (ends_with(line, "PASSED") || ends_with(line, "FAILED"))) {
 		if (r->verdict != HM_VERDICT_FAILED)
 			r->verdict = ends_with(line, "PASSED") ? HM_VERDICT_PASSED : HM_VERDICT_FAILED;
-	} else if (sscanf(line, "HPL_time=%lf", &t) == 1) {
-		r->seconds = t;
+	} else if (!strncmp(line, "HPL_time=", 9)) {
+		take_time(r, line + 9);
 	} else if (sscanf(line, "HPL_Tflops=%lf", &g) == 1) {
 		r->gflops = g * 1e3;
 	} else if (!strncmp(line, "HPL ERROR", 9) || strstr(line, "Illegal input") ||
@@ -167,14 +185,14 @@ static void read_hpl(struct hm_app_result *r, const char *line)
  * "********" (Fortran's overflow: the rate is unknown); the check counts. */
 static void read_scalapack_test(struct hm_app_result *r, const char *line)
 {
-	char check[16], mflops[32];
+	char check[16], mflops[32], t_lu[32];
 	long m, n;
 	int nb, nrhs, nbrhs, p, q, skipped;
-	double t_lu, t_sol, rate;
+	double t_sol, rate;
 
-	if (sscanf(line, "WALL %ld %ld %d %d %d %d %d %lf %lf %31s %15s", &m, &n, &nb, &nrhs,
-		   &nbrhs, &p, &q, &t_lu, &t_sol, mflops, check) == 11) {
-		r->found = 1, r->seconds = t_lu;
+	if (sscanf(line, "WALL %ld %ld %d %d %d %d %d %31s %lf %31s %15s", &m, &n, &nb, &nrhs,
+		   &nbrhs, &p, &q, t_lu, &t_sol, mflops, check) == 11 && !take_time(r, t_lu)) {
+		r->found = 1;
 		if (sscanf(mflops, "%lf", &rate) == 1)
 			r->gflops = rate * 1e-3;
 		if (r->verdict != HM_VERDICT_FAILED)
@@ -271,6 +289,7 @@ void hm_app_result_init(struct hm_app_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->seconds = r->gflops = -1;
+	r->measured_by = "";
 }
 
 void hm_app_result_release(struct hm_app_result *r)

@@ -19,6 +19,8 @@ enum hm_verdict { HM_VERDICT_UNKNOWN, HM_VERDICT_PASSED, HM_VERDICT_FAILED, HM_V
 struct hm_app_result {
 	int found;              /* a result line was read */
 	double seconds;         /* the program's own time; < 0 unknown */
+	double tick;            /* the last digit it was printed to; 0 unknown */
+	const char *measured_by;        /* what gave 'seconds' (program_time.h) */
 	double gflops;          /* its rate; < 0 unknown */
 	enum hm_verdict verdict;
 	char note[256];         /* what the program said when it refused or failed */

@@ -2,6 +2,7 @@
 #include "decimal.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,4 +21,24 @@ double hm_strtod_decimal(const char *s, char **end, int plus)
 		return 0;
 	}
 	return strtod(s, end);
+}
+
+double hm_decimal_tick(const char *s)
+{
+	char *end;
+	const char *p;
+	int decimals = 0;
+	long exponent = 0;
+
+	hm_strtod_decimal(s, &end, 1);
+	if (end == s)
+		return 0;
+	for (p = s; p < end && *p != '.' && *p != 'e' && *p != 'E'; p++)
+		;
+	if (p < end && *p == '.')
+		for (p++; p < end && isdigit((unsigned char)*p); p++)
+			decimals++;
+	if (p < end && (*p == 'e' || *p == 'E'))
+		exponent = strtol(p + 1, NULL, 10);
+	return pow(10, (double)(exponent - decimals));
 }

@@ -1,0 +1,116 @@
+#!/bin/bash
+# A user's first hour (README, "Quick start"): no -p and no configuration,
+# so the first command calibrates this machine and caches it, the next
+# ones say they use the cache; the user's own pdgesv program
+# (tests/clients/user_pdgesv.c, built here with each MPI's mpicc) runs
+# through 'hetmap run' under Open MPI and MPICH, its time read from its
+# 'hetmap-time:' line, from --time-regex, or, when it prints none, from
+# the MPI span the probe's preload measures; then 'hetmap report' gives
+# the table in text, csv and json and a PNG. Also: the configuration file
+# and its errors, the results file from HETMAP_RESULTS, a time under ten
+# ticks of its timer recorded without a ratio. Parts whose MPI is missing
+# are skipped with a message.
+set -u
+. "$(dirname "$0")/lib.sh"
+unset HETMAP_PLATFORM            # lib.sh's stand-in: this test is about the default
+command -v mpicc.openmpi >/dev/null || skip "mpicc.openmpi missing (install libopenmpi-dev)"
+[ -e /usr/lib/x86_64-linux-gnu/libscalapack-openmpi.so ] || skip "ScaLAPACK for Open MPI missing (libscalapack-openmpi-dev)"
+
+# ---- 1. the default platform: this machine, calibrated once, cached ----
+expect 0 "calibrating this machine once" -- "$hm" plan -n 1200
+cache=$XDG_CACHE_HOME/hetmap/host-$(hostname | tr -c 'A-Za-z0-9.\n_-' _).json
+check "the calibration is cached" test -s "$cache"
+expect 0 "calibrated earlier" -- "$hm" plan -n 1200
+check "the second plan measured nothing" bash -c '! grep -q "^calibrate:" "$1"' _ "$tmp/err"
+check "no TORC host in the plan" bash -c '! grep -q node0 "$1"' _ "$tmp/out"
+
+# ---- 2. the configuration file and the variables ------------------------
+printf '# site defaults\nplatform = builtin:torc\nresults = %s/site.jsonl\n' "$tmp" > "$tmp/hetmap.conf"
+expect 0 "on TORC" -- env HETMAP_CONFIG="$tmp/hetmap.conf" "$hm" plan -n 1000
+expect 0 "on calibrated" -- env HETMAP_CONFIG="$tmp/hetmap.conf" HETMAP_PLATFORM="$cache" "$hm" plan -n 1000
+printf 'platfrom = x\n' > "$tmp/bad.conf"
+expect 2 "line 1: unknown key 'platfrom' (did you mean 'platform'?)" -- env HETMAP_CONFIG="$tmp/bad.conf" "$hm" plan
+printf 'results\n' > "$tmp/bad.conf"
+expect 2 "line 1: expected 'key = value'" -- env HETMAP_CONFIG="$tmp/bad.conf" "$hm" plan
+expect 2 "configuration $tmp/none.conf" -- env HETMAP_CONFIG="$tmp/none.conf" "$hm" plan
+
+# ---- 3. the user's program under each MPI -------------------------------
+build_program() {       # build_program MPI MPICC SCALAPACK-LIBRARY
+	command -v "$2" >/dev/null && [ -e "$3" ] &&
+		"$2" -O2 -o "$tmp/user-$1" "$root/tests/clients/user_pdgesv.c" "$3" 2>"$tmp/cc-$1.err"
+}
+lib=/usr/lib/x86_64-linux-gnu
+ran=
+for mpi in openmpi mpich; do
+	if [ $mpi = openmpi ]; then scalapack=$lib/libscalapack-openmpi.so; else scalapack=$lib/libscalapack-mpich.so.2.2; fi
+	if ! build_program $mpi mpicc.$mpi "$scalapack"; then
+		echo "first_hour: cannot build the program for $mpi (mpicc.$mpi, $scalapack): skipped"
+		continue
+	fi
+	ran="$ran $mpi"
+	res=$tmp/runs.jsonl
+	expect 0 "by the program's 'hetmap-time:' line" -- env HETMAP_RESULTS="$res" "$hm" run -n 1200 \
+		--launcher $mpi --timeout 120 -- "$tmp/user-$mpi" {n} {b} {r} {c} --print-time
+	check "$mpi: measured by the time line" test "$(field measured_by)" = '"time-line"'
+	check "$mpi: a ratio" python3 -c 'import sys; assert float(sys.argv[1]) > 0' "$(field measured_over_predicted)"
+	check "$mpi: the timer's tick (six decimals)" test "$(field timer_tick_s)" = 1e-06
+	expect 0 "by --time-regex" -- "$hm" run -n 1200 --results "$res" --launcher $mpi --timeout 120 \
+		--time-regex 'solve took ([0-9.]+) s' -- "$tmp/user-$mpi" {n} {b} {r} {c}
+	check "$mpi: measured by the regex" test "$(field measured_by)" = '"time-regex"'
+	expect 0 "MPI_Init to MPI_Finalize" -- "$hm" run -n 1200 --results "$res" --launcher $mpi \
+		--timeout 120 -- "$tmp/user-$mpi" {n} {b} {r} {c}
+	check "$mpi: measured by the MPI span" test "$(field measured_by)" = '"mpi-span"'
+	check "$mpi: the span covers the solve" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[-1]["measured_s"] >= recs[-2]["measured_s"] * 0.5, recs[-1]["measured_s"]' "$res"
+	# a regex that never matches: the span still measures
+	expect 0 "MPI_Init to MPI_Finalize" -- "$hm" run -n 1200 --results "$tmp/nomatch.jsonl" --launcher $mpi \
+		--timeout 120 --time-regex 'never (here)' -- "$tmp/user-$mpi" {n} {b} {r} {c}
+done
+[ -n "$ran" ] || skip "no MPI to build the user's program with"
+expect 3 "has no group" -- "$hm" run -n 1200 --time-regex 'took [0-9.]+' -- /bin/true
+expect 3 "--time-regex 'took ([0-9.]+'" -- "$hm" run -n 1200 --time-regex 'took ([0-9.]+' -- /bin/true
+check "a bad regex runs nothing" test ! -e "$tmp/hetmap-results.jsonl"
+
+# ---- 4. the report -------------------------------------------------------
+expect 0 "measured_by" -- "$hm" report "$res"
+check "the text table has a row per run" test "$(grep -c ' lu ' "$tmp/out")" = "$(wc -l < "$res")"
+expect 0 "" -- "$hm" report -f csv "$res"
+check "csv: header and rows" test "$(wc -l < "$tmp/out")" = $(( $(wc -l < "$res") + 1 ))
+check "csv: the columns" grep -q '^time,program,launcher,routine,n,D,grid,b,predicted_s,measured_s,ratio,measured_by,verdict,exit$' "$tmp/out"
+expect 0 "" -- "$hm" report -f json "$res"
+check "json: every run with both times" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == sum(1 for _ in open(sys.argv[2]))
+assert all(r["predicted_s"] > 0 and r["measured_s"] > 0 for r in rows)
+assert {r["launcher"] for r in rows} == set(sys.argv[3].split()), rows' "$tmp/out" "$res" "$ran"
+if command -v gnuplot >/dev/null; then
+	expect 0 "plot written to $tmp/runs.png" -- "$hm" report --plot "$tmp/runs.png" "$res"
+	check "the plot is a PNG" bash -c 'head -c 8 "$1" | od -An -c | grep -q "P   N   G"' _ "$tmp/runs.png"
+	mkfifo "$tmp/fifo"
+	expect 4 "not a regular file" -- "$hm" report --plot "$tmp/fifo" "$res"
+else
+	echo "first_hour: gnuplot missing: the plot skipped"
+fi
+echo '{"not": "a record"}' > "$tmp/other.jsonl"
+expect 2 "other.jsonl: line 1 is not a hetmap run record" -- "$hm" report "$tmp/other.jsonl"
+expect 2 "missing.jsonl" -- "$hm" report "$tmp/missing.jsonl"
+expect 3 "unknown format 'xml'" -- "$hm" report -f xml "$res"
+
+# ---- 5. a time under ten ticks of its timer: kept, no ratio --------------
+cat > "$tmp/coarse.sh" <<'EOF'
+#!/bin/sh
+echo "hetmap-time: 0.05"
+EOF
+chmod +x "$tmp/coarse.sh"
+expect 0 "under 10 ticks of its timer" -- "$hm" run -p "$data/good/localhost.json" -n 600 --results "$tmp/coarse.jsonl" \
+	--no-placement-check -- "$tmp/coarse.sh"
+res=$tmp/coarse.jsonl
+check "the time is kept" test "$(field measured_s)" = 0.05
+check "no ratio" bash -c '! grep -q measured_over_predicted "$1"' _ "$res"
+check "the reason" test "$(field ratio_withheld)" = '"under 10 ticks of the program'"'"'s timer"'
+
+echo "first_hour: $pass passed, $fail failed"
+[ $fail -eq 0 ]
