@@ -73,7 +73,30 @@ expect 3 "has no group" -- "$hm" run -n 1200 --time-regex 'took [0-9.]+' -- /bin
 expect 3 "--time-regex 'took ([0-9.]+'" -- "$hm" run -n 1200 --time-regex 'took ([0-9.]+' -- /bin/true
 check "a bad regex runs nothing" test ! -e "$tmp/hetmap-results.jsonl"
 
-# ---- 4. the report -------------------------------------------------------
+# ---- 4. diagnoses that name the cause ------------------------------------
+other() { [ "$1" = openmpi ] && echo mpich || echo openmpi; }
+for mpi in $ran; do
+	if command -v "$(other $mpi | sed 's/openmpi/mpirun.openmpi/; s/^mpich$/mpiexec.mpich/')" >/dev/null; then
+		expect 3 "is linked with" -- "$hm" run -n 1200 --launcher "$(other $mpi)" --results "$tmp/wrong.jsonl" \
+			-- "$tmp/user-$mpi" {n} {b} {r} {c}
+		check "$mpi program under $(other $mpi): the MPI named" grep -q "Use --launcher $mpi" "$tmp/err"
+	fi
+done
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\necho "srun: fatal: Could not establish a configuration source" >&2\nexit 1\n' > "$tmp/fakebin/srun"
+chmod +x "$tmp/fakebin/srun"
+expect 8 "srun: fatal: Could not establish a configuration source" -- env PATH="$tmp/fakebin:$PATH" \
+	"$hm" run -n 1200 --launcher slurm --results "$tmp/wrong.jsonl" -- /bin/true
+check "srun's failure is not called another MPI's" grep -q "failed with exit status 1 (its own message is above)" "$tmp/err"
+if command -v smpirun >/dev/null; then
+	# a hetmap with no helpers beside it: the SMPI flavour is missing, and the message says how to build it
+	mkdir -p "$tmp/bare" && cp "$hm" "$tmp/bare/hetmap"
+	expect 3 "the SMPI flavour is built only when asked" -- "$tmp/bare/hetmap" run -p "$data/smpi4.json" -n 600 \
+		--launcher smpi --host-speed 1Gf --results "$tmp/wrong.jsonl"
+	check "the command that builds it" grep -q -- "-DHETMAP_SMPI_SCALAPACK=" "$tmp/err"
+fi
+
+# ---- 5. the report -------------------------------------------------------
 expect 0 "measured_by" -- "$hm" report "$res"
 check "the text table has a row per run" test "$(grep -c ' lu ' "$tmp/out")" = "$(wc -l < "$res")"
 expect 0 "" -- "$hm" report -f csv "$res"
@@ -99,7 +122,7 @@ expect 2 "other.jsonl: line 1 is not a hetmap run record" -- "$hm" report "$tmp/
 expect 2 "missing.jsonl" -- "$hm" report "$tmp/missing.jsonl"
 expect 3 "unknown format 'xml'" -- "$hm" report -f xml "$res"
 
-# ---- 5. a time under ten ticks of its timer: kept, no ratio --------------
+# ---- 6. a time under ten ticks of its timer: kept, no ratio --------------
 cat > "$tmp/coarse.sh" <<'EOF'
 #!/bin/sh
 echo "hetmap-time: 0.05"

@@ -12,6 +12,7 @@
 #include "mapper/launch/launcher_detect.h"
 #include "mpirun.h"
 #include "sim_opts.h"
+#include "mapper/launch/program_mpi.h"
 #include "mapper/launch/program_time.h"
 #include "mapper/launch/results.h"
 #include "mapper/launch/slurm_alloc.h"
@@ -300,6 +301,26 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 	return ret;
 }
 
+/* A program linked with another MPI than the launcher's would run as
+ * singletons, each rank alone: refused, naming the MPI it needs (one
+ * rank alone is the whole job, and runs). */
+static int check_program_mpi(const struct hm_job *j)
+{
+	struct hm_program_mpi m;
+	char via[160] = "";
+
+	if (j->pl->D < 2 || !j->l->mpi_libraries || !hm_program_mpi(j->program.v[0], &m) ||
+	    !strcmp(m.launcher->mpi_libraries, j->l->mpi_libraries))
+		return HM_EXIT_OK;
+	if (m.via[0])
+		snprintf(via, sizeof(via), ", through %s", m.via);
+	hm_cli_error("run: %s is linked with %s (%s%s), and the '%s' launcher starts %s programs: "
+		     "its ranks would each run alone. Use --launcher %s%s", j->program.v[0], m.launcher->mpi,
+		     m.library, via, j->l->name, j->l->mpi, m.launcher->runs ? m.launcher->name : "slurm",
+		     m.launcher->runs ? " (or slurm inside an allocation)" : "");
+	return HM_EXIT_USAGE;
+}
+
 /* What the driver, this machine or the allocation would refuse only once
  * the launcher runs: said before, with its reason. */
 static int check_before_launch(const struct hm_job *j, int dry_run)
@@ -308,6 +329,7 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	char here[256] = "";
 	struct hm_error err;
+	int ret;
 
 	if (!strcmp(j->profile->name, "driver") &&
 	    (pl->n > HM_DRIVER_MAX_N || pl->r > HM_DRIVER_MAX_GRID_SIDE ||
@@ -336,6 +358,8 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 			return HM_EXIT_USAGE;
 		}
 	}
+	if ((ret = check_program_mpi(j)))
+		return ret;
 	if (!strcmp(j->l->name, "mpich") && pl->oversubscribed)
 		fprintf(stderr, "hetmap: run: warning: the plan stacks ranks on cores and MPICH's waiting "
 			"ranks spin (no setting stops it, wrappers/README.md): expect it slower than predicted\n");

@@ -556,6 +556,11 @@ const char *hm_helper_program(const char *name, char *buf, size_t size, struct h
 		return hm_error_set(err, "%s: the path of hetmap's helpers is longer than %zu characters",
 				    name, size - 1), NULL;
 	}
+	if (access(buf, X_OK) && errno == ENOENT && strstr(name, "-smpi"))
+		return hm_error_set(err, "%s: not found beside hetmap (%s): the SMPI flavour is built only "
+				    "when asked, once, in about 3 minutes: cmake -S . -B build "
+				    "-DHETMAP_SMPI_SCALAPACK=scalapack-2.2.1.tar.gz && cmake --build build "
+				    "(README.md, \"The two commands\")", name, buf), NULL;
 	if (access(buf, X_OK))
 		return hm_error_set(err, "%s: %s (%s; reinstall hetmap, or build it: README.md)", name,
 				    errno == ENOENT ? "not found beside hetmap" : strerror(errno), buf), NULL;

@@ -308,24 +308,49 @@ static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
 		hm_argv_add(a, *c);
 }
 
+/* An MPI's libraries, as a program's ELF dependencies name them
+ * (program_mpi.c): Open MPI's libmpi.so.40 (.20 before 4.0), MPICH's
+ * libmpich.so.12 and the MPICH ABI's libmpi.so.12 (Intel MPI), and
+ * Debian's ScaLAPACK built for each. */
+#define OPENMPI_LIBRARIES "libmpi.so.40 libmpi.so.20 libscalapack-openmpi.so"
+#define MPICH_LIBRARIES "libmpich.so libmpi.so.12 libscalapack-mpich.so"
+
 static const struct hm_launcher launchers[] = {
-	{ "openmpi", "rankfile", "Open MPI 4/5 rankfile: each rank bound to its core",
-	  1, HM_BINDS_PER_RANK, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL,
-	  rankfile_text, openmpi_options },
-	{ "openmpi-seq", "seqfile", "Open MPI sequential mapper, one host per rank; no core binding",
-	  1, HM_BINDS_NONE, "mpirun.openmpi mpirun", "Open MPI|OpenRTE", "openmpi-bin", NULL, "", NULL, host_per_rank_text,
-	  openmpi_seq_options },
-	{ "mpich", "machinefile", "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
-	  1, HM_BINDS_ONE_LIST, "mpiexec.mpich mpiexec.hydra mpiexec", "HYDRA", "mpich", NULL, "", NULL, machinefile_text,
-	  mpich_options },
-	{ "slurm", "hostfile", "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
-	  1, HM_BINDS_ONE_LIST, "srun", "slurm", "slurm-client", "SLURM_HOSTFILE", "", NULL, host_per_rank_text,
-	  slurm_options },
-	{ "intelmpi", "machinefile", "Intel MPI -machinefile (host:n lines) and pinning; files only",
-	  0, HM_BINDS_ONE_LIST, "mpirun", NULL, NULL, NULL, "", NULL, machinefile_text, intelmpi_options },
-	{ "smpi", "hostfile", "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
-	  1, HM_BINDS_NONE, "smpirun", "SimGrid", "libsimgrid-dev", NULL, "-smpi", "platform.xml",
-	  simulated_hostfile_text, smpi_options },
+	{ .name = "openmpi", .file_name = "rankfile",
+	  .summary = "Open MPI 4/5 rankfile: each rank bound to its core",
+	  .runs = 1, .binds = HM_BINDS_PER_RANK, .programs = "mpirun.openmpi mpirun",
+	  .version_mark = "Open MPI|OpenRTE", .package = "openmpi-bin", .flavour = "",
+	  .mpi = "Open MPI", .mpi_libraries = OPENMPI_LIBRARIES,
+	  .file_text = rankfile_text, .options = openmpi_options },
+	{ .name = "openmpi-seq", .file_name = "seqfile",
+	  .summary = "Open MPI sequential mapper, one host per rank; no core binding",
+	  .runs = 1, .binds = HM_BINDS_NONE, .programs = "mpirun.openmpi mpirun",
+	  .version_mark = "Open MPI|OpenRTE", .package = "openmpi-bin", .flavour = "",
+	  .mpi = "Open MPI", .mpi_libraries = OPENMPI_LIBRARIES,
+	  .file_text = host_per_rank_text, .options = openmpi_seq_options },
+	{ .name = "mpich", .file_name = "machinefile",
+	  .summary = "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
+	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .programs = "mpiexec.mpich mpiexec.hydra mpiexec",
+	  .version_mark = "HYDRA", .package = "mpich", .flavour = "",
+	  .mpi = "MPICH", .mpi_libraries = MPICH_LIBRARIES,
+	  .file_text = machinefile_text, .options = mpich_options },
+	/* srun starts programs of either MPI (PMI-2, PMIx): no check */
+	{ .name = "slurm", .file_name = "hostfile",
+	  .summary = "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
+	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .programs = "srun", .version_mark = "slurm",
+	  .package = "slurm-client", .file_variable = "SLURM_HOSTFILE", .flavour = "",
+	  .file_text = host_per_rank_text, .options = slurm_options },
+	{ .name = "intelmpi", .file_name = "machinefile",
+	  .summary = "Intel MPI -machinefile (host:n lines) and pinning; files only",
+	  .runs = 0, .binds = HM_BINDS_ONE_LIST, .programs = "mpirun", .flavour = "",
+	  .mpi = "the MPICH ABI", .mpi_libraries = MPICH_LIBRARIES,
+	  .file_text = machinefile_text, .options = intelmpi_options },
+	{ .name = "smpi", .file_name = "hostfile",
+	  .summary = "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
+	  .runs = 1, .binds = HM_BINDS_NONE, .programs = "smpirun", .version_mark = "SimGrid",
+	  .package = "libsimgrid-dev", .flavour = "-smpi", .platform_file = "platform.xml",
+	  .mpi = "SimGrid's SMPI", .mpi_libraries = "libsimgrid.so",
+	  .file_text = simulated_hostfile_text, .options = smpi_options },
 };
 #define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))
 _Static_assert(offsetof(struct hm_launcher, name) == 0, "a row starts with its name (rows.h)");
@@ -333,6 +358,22 @@ _Static_assert(offsetof(struct hm_launcher, name) == 0, "a row starts with its n
 const struct hm_launcher *hm_launcher_find(const char *name)
 {
 	return hm_row_named(launchers, NR_LAUNCHERS, sizeof(launchers[0]), name);
+}
+
+const struct hm_launcher *hm_launcher_for_library(const char *library)
+{
+	for (int i = 0; i < NR_LAUNCHERS; i++) {
+		const char *p = launchers[i].mpi_libraries;
+
+		while (p && *p) {
+			size_t w = strcspn(p, " ");
+
+			if (!strncmp(library, p, w))
+				return &launchers[i];
+			p += w + (p[w] == ' ');
+		}
+	}
+	return NULL;
 }
 
 /* ctx: non-NULL for the launchers that run only */

@@ -54,6 +54,9 @@ struct hm_launcher {
 	 * (written in the launch directory), not on real ones, so no placement
 	 * check, and its time is simulated */
 	const char *platform_file;
+	/* the MPI its programs must be linked with, in words, and the ELF
+	 * dependencies that say so (prefixes, space-separated); NULL: any */
+	const char *mpi, *mpi_libraries;
 	/* the file's text (malloc'd), or NULL when out of memory */
 	char *(*file_text)(const struct hm_placement *pl);
 	/* the options after the launcher program, up to the program */
@@ -66,6 +69,9 @@ extern const char *const hm_rank_environment[];
 
 /* Launcher by name (case-insensitive), or NULL. */
 const struct hm_launcher *hm_launcher_find(const char *name);
+/* The first launcher whose MPI's libraries include 'library' (an ELF
+ * dependency's name, "libmpich.so.12"), or NULL. */
+const struct hm_launcher *hm_launcher_for_library(const char *library);
 /* The launchers' names, joined by 'sep' into buf (only those 'hetmap run'
  * drives when 'runnable_only'); for help texts and messages. */
 const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size);

@@ -125,6 +125,11 @@ int hm_launcher_detect(const struct hm_launcher *l, const char *given, int major
 		return hm_error_set(err, "stopped by signal %d while asking '%s --version'", res.signal,
 				    f->program);
 	}
+	/* a launcher that cannot even say its version (srun without its
+	 * configuration) has said why on standard error, which passes through */
+	if (!f->version[0] && required && res.status == HM_SPAWN_EXITED && res.exit_code)
+		return hm_error_set(err, "launcher '%s': '%s --version' failed with exit status %d "
+				    "(its own message is above)", l->name, f->program, res.exit_code);
 	if (!f->version[0] && required)
 		return hm_error_set(err, "launcher '%s': '%s --version' does not say '%s'%s%.*s (another "
 				    "MPI's launcher? give --mpirun PATH)", l->name, f->program,

@@ -25,6 +25,8 @@ if(NOT HM_SMPICC OR NOT HM_SMPIF90 OR NOT HM_GFORTRAN)
   message(FATAL_ERROR "the SMPI flavour needs smpicc and smpif90 (Debian package "
           "libsimgrid-dev) and gfortran")
 endif()
+message(STATUS "SMPI flavour: ScaLAPACK from ${HETMAP_SMPI_SCALAPACK} is built with smpicc on the "
+        "first build (2-3 minutes)")
 include(ExternalProject)
 include(ProcessorCount)
 ProcessorCount(HM_NPROC)
@@ -55,7 +57,8 @@ ExternalProject_Add(scalapack-smpi
   BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target scalapack --parallel ${HM_NPROC}
   INSTALL_COMMAND ""
   BUILD_BYPRODUCTS <BINARY_DIR>/lib/libscalapack.a
-  LOG_CONFIGURE ON LOG_BUILD ON LOG_OUTPUT_ON_FAILURE ON)
+  # its build's own progress lines show (2-3 minutes, once per build tree)
+  LOG_CONFIGURE ON LOG_OUTPUT_ON_FAILURE ON USES_TERMINAL_BUILD ON)
 ExternalProject_Get_Property(scalapack-smpi BINARY_DIR SOURCE_DIR)
 ExternalProject_Add(hetmap-smpi
   SOURCE_DIR ${CMAKE_SOURCE_DIR}/wrappers/smpi
