@@ -73,6 +73,14 @@ expect 3 "has no group" -- "$hm" run -n 1200 --time-regex 'took [0-9.]+' -- /bin
 expect 3 "--time-regex 'took ([0-9.]+'" -- "$hm" run -n 1200 --time-regex 'took ([0-9.]+' -- /bin/true
 check "a bad regex runs nothing" test ! -e "$tmp/hetmap-results.jsonl"
 
+# calibrate through MPICH's own launcher, with its flavour of the benchmark
+if [[ " $ran " == *" mpich "* ]] && [ -x "$build/hetmap-calibrate-bench-mpich" ]; then
+	expect 0 "hetmap-calibrate-bench-mpich" -- "$hm" calibrate --launcher mpich --repeat 1 --min-time 0.01 \
+		--accept-unreliable --block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal-mpich.json"
+	check "mpiexec started it" grep -q "^calibrate: mpiexec.mpich -f" "$tmp/err"
+	expect 0 "ok (calibrated" -- "$hm" platform check "$tmp/cal-mpich.json"
+fi
+
 # ---- 4. diagnoses that name the cause ------------------------------------
 other() { [ "$1" = openmpi ] && echo mpich || echo openmpi; }
 for mpi in $ran; do

@@ -106,6 +106,37 @@ check "rank 0 reported on CPU 1" python3 -c '
 import json, sys
 r = json.loads(open(sys.argv[1]).read().splitlines()[-1])["placement"]["ranks"]
 assert r[0]["cpus"] == "1" and r[1]["cpus"] == "0", r' "$res"
+# calibrate through srun itself (a site with no mpirun)
+expect 0 "srun --distribution=arbitrary" -- timeout 180 salloc -n 2 "$hm" calibrate --launcher slurm \
+	--launcher-args "--mpi=pmix" --repeat 1 --min-time 0.01 --accept-unreliable --block-sizes 32 \
+	--all-busy-only --no-shapes -o "$tmp/cal-srun.json"
+expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal-srun.json"
+
+# a user's own program (tests/clients/user_pdgesv.c) under srun: its time
+# from the MPI span, and the report's launcher
+if mpicc.openmpi -O2 -o "$tmp/user" "$root/tests/clients/user_pdgesv.c" -lscalapack-openmpi 2>/dev/null; then
+	expect 0 "MPI_Init to MPI_Finalize" -- timeout 180 salloc -n 2 "$hm" run -p "$tmp/plat.json" -n 1200 \
+		--launcher slurm --launcher-args "--mpi=pmix" --results "$tmp/user.jsonl" -- "$tmp/user" {n} {b} {r} {c}
+	expect 0 "slurm" -- "$hm" report "$tmp/user.jsonl"
+	check "the report's row: slurm, measured by the MPI span" grep -q "slurm .* mpi-span" "$tmp/out"
+else
+	echo "slurm: the user's program not built (mpicc.openmpi, libscalapack-openmpi-dev): skipped"
+fi
+
+# sbatch: the launch directory's batch script runs the plan as a batch job
+expect 0 "" -- "$hm" plan -p "$tmp/plat.json" -n 900 -M GU --launcher slurm --launcher-args "--mpi=pmix" \
+	-o "$tmp/batch" -- "$xdlu"
+check "sbatch.sh asks the plan's node" grep -q "^#SBATCH --nodelist=$host$" "$tmp/batch/sbatch.sh"
+expect 0 "Submitted batch job" -- timeout 180 sbatch --wait -o "$tmp/batch.out" "$tmp/batch/sbatch.sh"
+check "the batch job ran xdlu with the plan" grep -q "PASSED" "$tmp/batch.out"
+
+# host lists: hetmap's reading agrees with Slurm's own (scontrol)
+# (the forms Slurm takes: a name after the last group, 'n[1-2]-ib', it refuses)
+for list in 'rack[1-2]-n[01-04]' 'n[01-03,7],gpu1' 'lx[10,20-22]' 'a[1-2]b[3,5]' 'tux0,rack[1-2]-n[1-2]'; do
+	check "host list $list read as scontrol does" \
+		diff <(scontrol show hostnames "$list") <("$build/tests/slurm_hostlist" "$list")
+done
+
 expect 3 "not inside a Slurm allocation" -- env -u SLURM_JOB_NODELIST "$hm" run -p "$tmp/plat.json" -n 600 \
 	-M GU --launcher slurm --results "$res" -- "$xdlu"
 finish slurm

@@ -33,6 +33,20 @@ static void slurm_host_lists_should_expand(void)
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	/* several groups in one name, as Slurm expands them: the first slowest */
+	n = hm_slurm_hostlist("rack[1-2]-n[01-04],a[1-2]b[3,5]c", &names, &err);
+	CHECK(n == 12);
+	if (n == 12) {
+		CHECK(!strcmp(names[0], "rack1-n01") && !strcmp(names[3], "rack1-n04"));
+		CHECK(!strcmp(names[4], "rack2-n01") && !strcmp(names[7], "rack2-n04"));
+		CHECK(!strcmp(names[8], "a1b3c") && !strcmp(names[9], "a1b5c") && !strcmp(names[11], "a2b5c"));
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	names = NULL;
+	CHECK(hm_slurm_hostlist("n[1[2]]", &names, &err) < 0 && !names);
+	CHECK(hm_slurm_hostlist("a[0-999]b[0-999]", &names, &err) < 0 && !names);     /* bounded */
 	CHECK(hm_slurm_hostlist("n[3-1]", &names, &err) < 0);
 	CHECK(hm_slurm_hostlist("n[1-2", &names, &err) < 0);
 	CHECK(hm_slurm_hostlist("n[0-99999999]", &names, &err) < 0);

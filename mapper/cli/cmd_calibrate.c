@@ -361,6 +361,65 @@ struct launch_site {
 	char dir[4096], file[4200], platform[4200];
 };
 
+/* Where a launcher binds by one CPU list for every host (MPICH, Slurm) and
+ * the hosts need different ones (the shadow rank on one host, cores
+ * numbered otherwise on another), each rank binds itself through
+ * hetmap-probe to its line of a rank-cpus file, as 'run' does. */
+struct self_binding {
+	const char *probe;              /* NULL: the launcher binds */
+	char probe_path[4096], cpus_file[4300], variable[4400], file_variable[4400];
+	const char *env[8];             /* the ranks' environment, NULL-terminated */
+	/* the launcher's own: the ranks', and where its file is for a
+	 * launcher that reads it from a variable (SLURM_HOSTFILE) */
+	const char *launcher_env[9];
+};
+
+/* sb->launcher_env from sb->env. */
+static void launcher_environment(const struct launch_site *ls, struct self_binding *sb)
+{
+	int k = 0;
+
+	while (sb->env[k])
+		sb->launcher_env[k] = sb->env[k], k++;
+	if (ls->l->file_variable) {
+		snprintf(sb->file_variable, sizeof(sb->file_variable), "%s=%s", ls->l->file_variable, ls->file);
+		sb->launcher_env[k++] = sb->file_variable;
+	}
+	sb->launcher_env[k] = NULL;
+}
+
+static int bind_by_probe(const struct launch_site *ls, const struct hm_placement *pl, struct self_binding *sb)
+{
+	char map[4096], *text;
+	struct hm_error err;
+	int k = 0;
+
+	memset(sb, 0, sizeof(*sb));
+	for (const char *const *e = hm_rank_environment; *e && k < 6; e++)
+		sb->env[k++] = *e;
+	if (ls->l->binds != HM_BINDS_ONE_LIST || hm_common_core_map(pl, map, sizeof(map))) {
+		launcher_environment(ls, sb);
+		return HM_EXIT_OK;
+	}
+	hm_error_clear(&err);
+	if (!hm_helper_program("hetmap-probe", sb->probe_path, sizeof(sb->probe_path), &err)) {
+		hm_cli_error("calibrate: %s", err.msg);
+		return HM_EXIT_NO_MPIRUN;
+	}
+	snprintf(sb->cpus_file, sizeof(sb->cpus_file), "%s/%s", ls->dir, HM_RANK_CPUS_FILE);
+	snprintf(sb->variable, sizeof(sb->variable), "%s=%s", HM_RANK_CPUS_VARIABLE, sb->cpus_file);
+	if (!(text = hm_rank_cpus_text(pl)) || hm_write_file_atomic(sb->cpus_file, text, strlen(text), &err)) {
+		free(text);
+		hm_cli_error("calibrate: %s", err.msg[0] ? err.msg : "out of memory");
+		return HM_EXIT_OUTPUT;
+	}
+	free(text);
+	sb->env[k] = sb->variable;
+	sb->probe = sb->probe_path;
+	launcher_environment(ls, sb);
+	return HM_EXIT_OK;
+}
+
 /* Launch 'program' (its words) as the ranks of 'pl', each line of its
  * output to on_line(ctx); 'what' names it in messages. An exit code. */
 static int launch(const struct launch_site *ls, const struct hm_placement *pl, const struct hm_argv *program,
@@ -375,13 +434,20 @@ static int launch(const struct launch_site *ls, const struct hm_placement *pl, c
 	struct hm_error err;
 	char *text = ls->l->file_text(pl), *line = NULL;
 	int ret = HM_EXIT_FAILURE;
+	struct self_binding sb = { 0 };
 
 	hm_error_clear(&err);
 	if (text && hm_write_file_atomic(ls->file, text, strlen(text), &err)) {
 		hm_cli_report(&err);
 		ret = HM_EXIT_OUTPUT;
-	} else if (text) {
+	} else if (text && !(ret = bind_by_probe(ls, pl, &sb))) {
+		ret = HM_EXIT_FAILURE;
+		x.ranks_bind_themselves = sb.probe != NULL;
+		x.env = sb.env;
+		so.env = sb.launcher_env;
 		hm_mpirun_argv(&a, ls->l, x, cs->mpirun, ls->extra, ls->nextra);
+		if (sb.probe)
+			hm_argv_add(&a, sb.probe);
 		for (int i = 0; i < program->n; i++)
 			hm_argv_add(&a, program->v[i]);
 		if (!program->failed && !a.failed && (line = hm_argv_quoted(&a))) {
@@ -390,6 +456,8 @@ static int launch(const struct launch_site *ls, const struct hm_placement *pl, c
 		}
 	}
 	unlink(ls->file);
+	if (text && sb.probe)
+		unlink(sb.cpus_file);
 	free(text);
 	free(line);
 	hm_argv_free(&a);
@@ -646,7 +714,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
 			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun.openmpi or mpirun in PATH)", 0, 0 },
 			{ 0, "launcher-args", HM_OPT_STRING, &launcher_args, "WORDS", "more mpirun options, split at blanks (or after '--')", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (default), openmpi-seq (no binding, e.g. virtual nodes) or smpi (simulated)", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (default), openmpi-seq (no binding, e.g. virtual nodes), mpich (its benchmark flavour; its waiting ranks spin), slurm (srun inside an allocation) or smpi (simulated)", 0, 0 },
 			{ 'p', "platform", HM_OPT_STRING, &cs.platform, "FILE", "smpi: the simulated platform, whose processors are measured", 0, 0 },
 			{ 0, "host-speed", HM_OPT_STRING, &cs.host_speed_text, "RATE", "smpi: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },

@@ -14,7 +14,8 @@
 void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, struct hm_launch x,
 		    const char *mpirun, char **extra, int nextra)
 {
-	x.env = hm_rank_environment;
+	if (!x.env)
+		x.env = hm_rank_environment;
 	hm_argv_add(out, mpirun);
 	l->options(out, &x);
 	for (int i = 0; i < nextra; i++)
@@ -60,10 +61,10 @@ static int outcome(const char *cmd, const char *what, const struct hm_spawn_resu
 const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name)
 {
 	const struct hm_launcher *l = hm_launcher_find(name);
+	char names[128];
 
-	if (!l || (strncmp(l->name, "openmpi", 7) && !l->platform_file)) {
-		hm_cli_error("%s: launcher must be openmpi, openmpi-seq (the benchmark's shadow rank "
-			     "needs Open MPI's rankfile or sequential mapper) or smpi", cmd);
+	if (!l || !l->runs) {
+		hm_cli_error("%s: launcher must be %s", cmd, hm_launcher_names(1, ", ", names, sizeof(names)));
 		return NULL;
 	}
 	return l;

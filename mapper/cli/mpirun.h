@@ -7,7 +7,7 @@
 #include "mapper/launch/spawn.h"
 #include "models/platform/simgrid_platform.h"
 
-/* Into 'out': launcher l's command for launch 'x' (its env is set here:
+/* Into 'out': launcher l's command for launch 'x' (its env, when NULL,
  * the ranks' environment), with 'mpirun' as argv[0], then the user's
  * mpirun options 'extra'. The program and its arguments follow. */
 void hm_mpirun_argv(struct hm_argv *out, const struct hm_launcher *l, struct hm_launch x,

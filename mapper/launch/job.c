@@ -19,7 +19,7 @@ enum { MAX_TEMPLATE_BYTES = 1 << 20 };
 static int reserved_name(const struct hm_job *j, const char *name)
 {
 	return !strcmp(name, "plan.json") || !strcmp(name, "run.sh") || !strcmp(name, j->l->file_name) ||
-	       !strcmp(name, HM_RANK_CPUS_FILE);
+	       !strcmp(name, HM_RANK_CPUS_FILE) || (j->l->batch_file && !strcmp(name, j->l->batch_file));
 }
 
 static int bad_file_name(const char *name)
@@ -419,6 +419,49 @@ static char *script_text(const struct hm_job *j)
 	return hm_text_done(&t);
 }
 
+/* sbatch.sh (launchers with a batch_file): a batch job asking the plan's
+ * hosts whole, that runs run.sh in the launch directory. Slurm runs a
+ * copy of the script, so the directory is named as where it was written. */
+static char *batch_text(const struct hm_job *j)
+{
+	struct hm_text t = { 0 };
+	char *seen = calloc((size_t)j->pl->nr_hosts + 1, 1), *quoted;
+	const char *sep = "";
+
+	if (!seen)
+		return NULL;
+	hm_text_addf(&t, "#!/bin/sh\n"
+		     "# Written by hetmap: submit with 'sbatch sbatch.sh' (or sbatch DIR/sbatch.sh);\n"
+		     "# it runs run.sh in the launch directory (named below), %s n = %ld, b = %d,\n"
+		     "# %d x %d, on the plan's nodes, whole.\n"
+		     "#SBATCH --job-name=hetmap-%s-%ld\n"
+		     "#SBATCH --nodes=%d\n"
+		     "#SBATCH --ntasks=%d\n"
+		     "#SBATCH --exclusive\n%s"
+		     "#SBATCH --output=hetmap-%%j.out\n"
+		     "#SBATCH --nodelist=", j->pl->routine, j->pl->n, j->pl->b, j->pl->r, j->pl->c,
+		     j->pl->routine, j->pl->n, j->pl->nr_hosts, j->pl->D,
+		     j->pl->oversubscribed ? "#SBATCH --overcommit\n" : "");
+	for (int k = 0; k < j->pl->D; k++) {
+		const struct hm_rank_place *r = &j->pl->ranks[k];
+
+		if (!seen[r->host_id]) {
+			hm_text_addf(&t, "%s%s", sep, r->host);
+			seen[r->host_id] = 1, sep = ",";
+		}
+	}
+	quoted = malloc(4 * strlen(j->dir) + 3);
+	if (quoted) {
+		hm_shell_quote(quoted, 0, j->dir);
+		hm_text_addf(&t, "\ncd -- %s || exit 1\nexec ./run.sh\n", quoted);
+	} else {
+		t.failed = 1;
+	}
+	free(quoted);
+	free(seen);
+	return hm_text_done(&t);
+}
+
 /* Every file of the directory: names and texts (malloc'd). */
 struct dir_files {
 	int n;
@@ -445,6 +488,8 @@ static int dir_files(const struct hm_job *j, struct dir_files *f)
 	for (int i = 0; i < j->ninputs; i++)
 		f->name[f->n] = j->inputs[i].name, f->text[f->n++] = j->inputs[i].text;
 	f->name[f->n] = "run.sh", f->owned[f->n] = 1, f->text[f->n++] = script_text(j);
+	if (j->l->batch_file)
+		f->name[f->n] = j->l->batch_file, f->owned[f->n] = 1, f->text[f->n++] = batch_text(j);
 	for (int i = 0; i < f->n; i++)
 		ok &= f->text[i] != NULL;
 	return ok ? 0 : -1;

@@ -48,6 +48,7 @@ struct hm_launcher {
 	const char *version_mark;       /* what 'PROGRAM --version' prints ("A|B": either), or NULL */
 	const char *package;            /* the Debian package that has it (for messages) */
 	const char *file_variable;      /* set to the file's path in the launcher's environment, or NULL */
+	const char *batch_file;         /* a batch script that submits run.sh (job.c), or NULL */
 	const char *flavour;            /* suffix of hetmap's programs built for it ("" or
 					 * "-smpi": hetmap-driver-smpi), found beside hetmap */
 	/* a simulator (SMPI): ranks run on the simulated hosts of 'platform_file'

@@ -1,5 +1,7 @@
 /* mapper/launch/slurm_alloc.c - see slurm_alloc.h. */
 #include "slurm_alloc.h"
+#include "launcher_detect.h"
+#include "spawn.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,18 +42,21 @@ static void free_names(char **names, int n)
 	free(names);
 }
 
-/* One item "pre[a-b,c]post" or a plain name. */
+/* One item: a plain name, or "pre[a-b,c]rest" where rest may hold more
+ * groups ("rack[1-2]-n[01-04]": every rack's every node, as Slurm
+ * expands it, the first group slowest). Each group's numbers keep the
+ * width written ("01"). Bounded: MAX_NODES names in all. */
 static int expand_item(const char *item, char ***names, int *n, struct hm_error *err)
 {
 	const char *open = strchr(item, '['), *close = open ? strchr(open, ']') : NULL;
-	char pre[256], post[256];
+	const char *inner = open ? strchr(open + 1, '[') : NULL;
+	char pre[256], rest[1024];
 
 	if (!open)
 		return add_name(names, n, item) ? hm_error_set(err, "too many nodes") : 0;
-	if (!close || open - item >= 256 || strlen(close + 1) >= 256 || strchr(close + 1, '['))
+	if (!close || open - item >= 256 || strlen(close + 1) >= 256 || (inner && inner < close))
 		return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", item);
 	snprintf(pre, sizeof(pre), "%.*s", (int)(open - item), item);
-	snprintf(post, sizeof(post), "%s", close + 1);
 	for (const char *r = open + 1; r < close;) {
 		char *end;
 		long a, b;
@@ -67,11 +72,9 @@ static int expand_item(const char *item, char ***names, int *n, struct hm_error 
 		if (b < a || b - a >= MAX_NODES || (*end != ',' && end != close))
 			return hm_error_set(err, "SLURM_JOB_NODELIST: cannot read '%s'", item);
 		for (long v = a; v <= b; v++) {
-			char name[600];
-
-			snprintf(name, sizeof(name), "%s%0*ld%s", pre, width, v, post);
-			if (add_name(names, n, name))
-				return hm_error_set(err, "too many nodes");
+			snprintf(rest, sizeof(rest), "%s%0*ld%s", pre, width, v, close + 1);
+			if (expand_item(rest, names, n, err))
+				return -1;
 		}
 		r = end + (*end == ',');
 	}
@@ -143,6 +146,37 @@ int hm_in_slurm_allocation(void)
 	return getenv("SLURM_JOB_NODELIST") && getenv("SLURM_JOB_CPUS_PER_NODE");
 }
 
+/* 'scontrol show hostnames LIST' when it answers: Slurm's own expansion
+ * of every form it takes. The count, or -1 (then hetmap's own reading). */
+struct captured_names {
+	char **names;
+	int n, failed;
+};
+
+static void take_name(const char *line, void *ctx)
+{
+	struct captured_names *c = ctx;
+
+	if (*line && !c->failed && add_name(&c->names, &c->n, line))
+		c->failed = 1;
+}
+
+static int scontrol_hostnames(const char *list, char ***names)
+{
+	struct captured_names c = { NULL, 0, 0 };
+	struct hm_spawn_opts so = { 10, 1, NULL, NULL, take_name, NULL, &c, NULL };
+	struct hm_spawn_result res;
+	char *argv[] = { "scontrol", "show", "hostnames", (char *)list, NULL };
+
+	if (hm_find_program("scontrol") || hm_spawn_run(argv, &so, &res) || res.status != HM_SPAWN_EXITED ||
+	    res.exit_code || c.failed || !c.n) {
+		free_names(c.names, c.n);
+		return -1;
+	}
+	*names = c.names;
+	return c.n;
+}
+
 int hm_slurm_allocation(char ***names, int **cpus, struct hm_error *err)
 {
 	int nn, nc;
@@ -151,7 +185,8 @@ int hm_slurm_allocation(char ***names, int **cpus, struct hm_error *err)
 	if (!hm_in_slurm_allocation())
 		return hm_error_set(err, "not inside a Slurm allocation (SLURM_JOB_NODELIST and "
 				    "SLURM_JOB_CPUS_PER_NODE are unset): run it under salloc or sbatch");
-	if ((nn = hm_slurm_hostlist(getenv("SLURM_JOB_NODELIST"), names, err)) < 0)
+	if ((nn = scontrol_hostnames(getenv("SLURM_JOB_NODELIST"), names)) < 0 &&
+	    (nn = hm_slurm_hostlist(getenv("SLURM_JOB_NODELIST"), names, err)) < 0)
 		return -1;
 	if ((nc = hm_slurm_cpus(getenv("SLURM_JOB_CPUS_PER_NODE"), cpus, err)) < 0 || nc != nn) {
 		if (nc >= 0)
