@@ -3,6 +3,7 @@
  * and a whole prediction. */
 #include "model.h"
 #include <string.h>
+#include <strings.h>
 
 extern const struct hm_model hm_model_thesis;
 extern const struct hm_model hm_model_grid;
@@ -41,7 +42,7 @@ int hm_routine_parse(const char *name, enum hm_routine *out)
 	int i;
 
 	for (i = 0; i < HM_NR_ROUTINES; i++)
-		if (!strcmp(name, routine_names[i])) {
+		if (!strcasecmp(name, routine_names[i])) {     /* names, as the commands' are: any case */
 			*out = (enum hm_routine)i;
 			return 0;
 		}
@@ -51,7 +52,7 @@ int hm_routine_parse(const char *name, enum hm_routine *out)
 const struct hm_model *hm_model_find(const char *name)
 {
 	for (int i = 0; models[i]; i++)
-		if (!strcmp(models[i]->name, name))
+		if (!strcasecmp(models[i]->name, name))
 			return models[i];
 	return NULL;
 }

@@ -157,6 +157,9 @@ int hm_exact_applies(const struct hm_problem *pb, struct hm_error *err)
 
 	if (hm_problem_check(pb, 1, err))
 		return -1;
+	if (pb->shape.b || pb->shape.rows_le_cols)
+		return hm_error_set(err, "it proves the optimum over every grid and block size: -b and "
+				    "--rows-le-cols are for the tree searches and the users");
 	nb = hm_platform_block_count(pb->platform, pb->n);
 	if ((bytes = hm_weight_tree_bytes(pb->depth, nb)) > MAX_WEIGHT_BYTES)
 		return hm_error_set(err, "its weight tables for depth %d and %d block sizes would take "

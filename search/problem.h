@@ -16,6 +16,17 @@ struct hm_top_k;
 #define HM_MAX_DEPTH_REASON "a search keeps 0.8 KB per level of depth"
 
 
+/* The shapes a plan may take (plan -b, --rows-le-cols); zeros: any. */
+struct hm_shape {
+	int b;                  /* this block size only */
+	int rows_le_cols;       /* grids with r <= c only */
+};
+
+static inline int hm_shape_allows(const struct hm_shape *s, int r, int c, int b)
+{
+	return (!s->b || b == s->b) && (!s->rows_le_cols || r <= c);
+}
+
 struct hm_problem {
 	const struct hm_platform *platform;
 	const struct hm_model *model;
@@ -25,6 +36,7 @@ struct hm_problem {
 	/* NULL, or where every configuration a search prices is offered (the
 	 * judge's candidates, top_k.h) */
 	struct hm_top_k *collect;
+	struct hm_shape shape;
 };
 
 /* 0 if the depth is within 1..HM_MAX_DEPTH, else -1 with 'err' set. */

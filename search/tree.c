@@ -474,8 +474,11 @@ static double best_config(struct hm_tree *t, int comm_off, int any_memory, struc
 		for (k = 0; k < nd; k++) {
 			int r = div[k], c = n->level / r;
 			struct hm_prediction pr;
-			double v = t->pb.model->time(t->pb.routine, t->pb.n, r, c, t->block[bi],
-						     &sp, &pr);
+			double v;
+
+			if (!hm_shape_allows(&t->pb.shape, r, c, t->block[bi]))
+				continue;
+			v = t->pb.model->time(t->pb.routine, t->pb.n, r, c, t->block[bi], &sp, &pr);
 
 			if (t->pb.collect && !comm_off && v < t->pb.collect->worst)
 				hm_top_k_offer(t->pb.collect, v, t->d, n->level, r, c, t->block[bi]);

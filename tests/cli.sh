@@ -115,4 +115,38 @@ echo '{"hetmap_generator": 1, "from": "builtin:torc", "add": [{"type": "ATH", "c
 expect 2 "has character ';'" -- "$hm" generate "$tmp/g4.json"
 expect 3 "expected one CONFIG.json" -- "$hm" generate
 expect 2 "cannot open" -- "$hm" generate "$tmp/none.json"
+# ---- habits of command-line tools (issue: a user's first hour) -----------
+# one -f vocabulary, any case; the same launcher list in every help
+expect 0 '"hetmap_platform"' -- "$hm" platform -f JSON show builtin:torc
+check "show -f json: the description itself" python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["name"] == "TORC"' "$tmp/out"
+expect 0 "platform,name,processors,description" -- "$hm" platform -f csv list
+expect 2 '"ok":false' -- "$hm" platform -f json check builtin:torc "$tmp/none.json"
+expect 3 "unknown format 'csv'" -- "$hm" platform -f csv show builtin:torc
+for c in run plan calibrate; do
+	"$hm" $c --help > "$tmp/l-$c"
+	check "$c lists every launcher, intelmpi as files only" \
+		grep -q "openmpi, openmpi-seq, mpich, slurm, smpi.*or intelmpi (files only" "$tmp/l-$c"
+done
+# names in any case, as the launchers' and methods' already were
+expect 0 "GPTM plan for lu" -- "$hm" plan -p builtin:torc -r LU -m PANEL -M gptm -n 1000
+# plan's shape constraints
+expect 0 "" -- "$hm" plan -p builtin:torc -n 3000 -b 64 --rows-le-cols -f json
+check "-b 64 and r <= c kept" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["plan"]
+assert p["b"] == 64 and p["r"] <= p["c"], p
+assert d["inputs"]["block_size"] == 64 and d["inputs"]["rows_le_cols"] is True' "$tmp/out"
+expect 0 "" -- "$hm" plan -p builtin:torc -n 3000 -f json
+check "without them the TORC plan is 4 x 4 at b = 32 (what -b 64 changed)" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["plan"]
+assert p["b"] != 64, p' "$tmp/out"
+expect 3 "-b 63 is not one of TORC's block sizes (16, 32, 64, 128)" -- "$hm" plan -p builtin:torc -n 3000 -b 63
+expect 3 "exact: it proves the optimum over every grid" -- "$hm" plan -p builtin:torc -n 3000 -b 64 -M exact
+# -q: no progress; -v: where the defaults came from
+expect 0 "" -- "$hm" export simgrid -q -p builtin:torc -o "$tmp/q.xml"
+check "-q: nothing on standard error" test ! -s "$tmp/err"
+expect 0 "platform builtin:torc (from HETMAP_PLATFORM)" -- "$hm" plan -v -n 1000
+expect 3 "did you mean '--quiet'" -- "$hm" plan --quite -n 1000
 finish cli

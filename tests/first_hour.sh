@@ -60,6 +60,15 @@ for mpi in openmpi mpich; do
 	expect 0 "MPI_Init to MPI_Finalize" -- "$hm" run -n 1200 --results "$res" --launcher $mpi \
 		--timeout 120 -- "$tmp/user-$mpi" {n} {b} {r} {c}
 	check "$mpi: measured by the MPI span" test "$(field measured_by)" = '"mpi-span"'
+	# -f json: the record on standard output, the program's output on standard error
+	expect 0 "" -- "$hm" run -q -f json -n 1200 --results "$tmp/fj.jsonl" --launcher $mpi --timeout 120 \
+		-- "$tmp/user-$mpi" {n} {b} {r} {c} --print-time
+	check "$mpi: -f json prints the record" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["hetmap_result"] == 1 and r["measured_by"] == "time-line", r' "$tmp/out"
+	check "$mpi: -q: no progress, the program's output on stderr" bash -c \
+		'grep -q "^hetmap-time:" "$1" && ! grep -q "hetmap: run: in " "$1"' _ "$tmp/err"
 	check "$mpi: the span covers the solve" python3 -c '
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]

@@ -26,6 +26,20 @@ enum hm_exit {
 	/* run/calibrate stopped by a signal: 128 + its number (130 for SIGINT) */
 };
 
+/* How much goes to standard error besides errors, warnings and results:
+ * 0 (-q) no progress, 1 progress, 2 (-v) also where defaults came from. */
+extern int hm_verbosity;
+/* The options every command has besides its own (-h, -q, -v). */
+struct hm_common_option {
+	int short_name;
+	const char *long_name, *help;
+};
+extern const struct hm_common_option hm_common_options[];
+/* Progress on stderr, as written (the caller's prefix and newline), unless -q. */
+void hm_cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Detail on stderr, with -v only. */
+void hm_cli_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* "hetmap: MSG" on stderr. */
 void hm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "hetmap: FILE: PATH: MSG" from an error value. */
@@ -106,6 +120,7 @@ struct hm_problem_opts {
 	double n;
 	const char *model;
 	int depth;              /* 0: the platform's cores (hm_problem_open) */
+	struct hm_shape shape;  /* -b, --rows-le-cols (plan, run) */
 };
 
 /* Defaults: each is written once, here, and the help texts say them. */
@@ -144,7 +159,11 @@ const char *hm_help_launchers(const char *intro, int runnable_only);
 	HM_DEPTH_OPTION(po), \
 	{ 0, "max-nodes", HM_OPT_LONG, &(budget).max_nodes, "N", "stop after N evaluated nodes (default: no limit)", 0, 1e15 }, \
 	{ 0, "max-time", HM_OPT_DOUBLE, &(budget).max_seconds, "S", \
-	  "stop after S seconds (default " HM_STR(HM_DEFAULT_MAX_TIME) "; 0 = no limit)", 0, 1e9 }
+	  "stop after S seconds (default " HM_STR(HM_DEFAULT_MAX_TIME) "; 0 = no limit)", 0, 1e9 }, \
+	{ 'b', "block-size", HM_OPT_INT, &(po).shape.b, "B", \
+	  "plan with this block size only (one of the platform's candidates; not with exact)", 1, 1e6 }, \
+	{ 0, "rows-le-cols", HM_OPT_FLAG, &(po).shape.rows_le_cols, NULL, \
+	  "plan grids with r <= c only, as many programs require (not with exact)", 0, 0 }
 
 /* Set the defaults of 'o'. */
 void hm_problem_opts_init(struct hm_problem_opts *o);

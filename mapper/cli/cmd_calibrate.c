@@ -343,7 +343,7 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 		if (ret)
 			hm_cli_report(&err);
 		else
-			fprintf(stderr, "calibrate: wrote %s: %d processor%s of %d type%s\n", cs->out,
+			hm_cli_note("calibrate: wrote %s: %d processor%s of %d type%s\n", cs->out,
 				check->nr_procs, check->nr_procs == 1 ? "" : "s", check->nr_types,
 				check->nr_types == 1 ? "" : "s");
 	}
@@ -451,7 +451,7 @@ static int launch(const struct launch_site *ls, const struct hm_placement *pl, c
 		for (int i = 0; i < program->n; i++)
 			hm_argv_add(&a, program->v[i]);
 		if (!program->failed && !a.failed && (line = hm_argv_quoted(&a))) {
-			fprintf(stderr, "calibrate: %s\n", line);
+			hm_cli_note("calibrate: %s\n", line);
 			ret = hm_mpirun_spawn("calibrate", what, a.v, &so, &res, cs->mpirun);
 		}
 	}
@@ -532,7 +532,7 @@ static void fit_to_topologies(struct host_list *h, const struct hm_node_topologi
 
 			for (int j = i; j < h->n && h->host_index[j] == h->host_index[i]; j++)
 				given++;
-			fprintf(stderr, "calibrate: %s: %d processes listed, but hwloc finds %d %s%s allowed there "
+			hm_cli_note("calibrate: %s: %d processes listed, but hwloc finds %d %s%s allowed there "
 				"(CPUs %s): measuring %d%s\n", h->hosts[i], node->cores.cores + given,
 				node->cores.cores, unit, node->cores.cores > 1 ? "s" : "", node->cores.allowed,
 				node->cores.cores, node->cores.threads_per_core > 1 && !topo->threads_as_cores ?
@@ -628,7 +628,7 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 	if ((ret = hm_simulator_host_speed("calibrate", cs->host_speed_text, b, HM_SIM_EXECUTED,
 					   &cs->host_speed)))
 		return ret;
-	fprintf(stderr, "calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
+	hm_cli_note("calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
 		"%.3f GFLOP/s\n", cs->platform, b, cs->host_speed / 1e9);
 	return HM_EXIT_OK;
 }
@@ -657,7 +657,7 @@ static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **f
 			hm_cli_report(&err);
 			return HM_EXIT_INPUT;
 		}
-		fprintf(stderr, "calibrate: the hosts of %s: %s\n", hostfile, *found);
+		hm_cli_note("calibrate: the hosts of %s: %s\n", hostfile, *found);
 		if (bare)
 			fprintf(stderr, "calibrate: warning: %d line%s of %s give%s no slots: one each "
 				"(MPICH's reading; Open MPI's would be the node's cores: write "
@@ -667,7 +667,7 @@ static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **f
 			hm_cli_report(&err);
 			return HM_EXIT_USAGE;
 		}
-		fprintf(stderr, "calibrate: the Slurm allocation's nodes and CPUs: %s\n", *found);
+		hm_cli_note("calibrate: the Slurm allocation's nodes and CPUs: %s\n", *found);
 	} else {
 		snprintf(local, size, "localhost:%ld", ncpu > 0 ? ncpu : 1);
 		*found = NULL;
@@ -714,7 +714,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "tolerance", HM_OPT_DOUBLE, &cs.tolerance, "T", "relative difference within which processors share a type (default 0.20)", 0, 10 },
 			{ 0, "mpirun", HM_OPT_STRING, &cs.mpirun, "PATH", "the mpirun to start (default: mpirun.openmpi or mpirun in PATH)", 0, 0 },
 			{ 0, "launcher-args", HM_OPT_STRING, &launcher_args, "WORDS", "more mpirun options, split at blanks (or after '--')", 0, 0 },
-			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", "openmpi (default), openmpi-seq (no binding, e.g. virtual nodes), mpich (its benchmark flavour; its waiting ranks spin), slurm (srun inside an allocation) or smpi (simulated)", 0, 0 },
+			{ 'L', "launcher", HM_OPT_STRING, &cs.launcher, "L", hm_help_launchers("launcher", 1), 0, 0 },
 			{ 'p', "platform", HM_OPT_STRING, &cs.platform, "FILE", "smpi: the simulated platform, whose processors are measured", 0, 0 },
 			{ 0, "host-speed", HM_OPT_STRING, &cs.host_speed_text, "RATE", "smpi: this machine's dgemm rate per core, e.g. 50Gf (default: measured)", 0, 0 },
 			{ 0, "bench", HM_OPT_STRING, &cs.bench, "PATH", "the benchmark (default: hetmap-calibrate-bench beside hetmap)", 0, 0 },

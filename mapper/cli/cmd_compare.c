@@ -80,10 +80,10 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 			b.max_seconds = (left > 0 ? left : 1e-3) / (count - i);
 		shares[*nr] = b.max_seconds;
 		if (b.max_seconds > 0)
-			fprintf(stderr, "hetmap: compare: running %s (at most %.3g s of the %.3g s left)...\n",
+			hm_cli_note("hetmap: compare: running %s (at most %.3g s of the %.3g s left)...\n",
 				name[i], b.max_seconds, left);
 		else
-			fprintf(stderr, "hetmap: compare: running %s...\n", name[i]);
+			hm_cli_note("hetmap: compare: running %s...\n", name[i]);
 		if ((ret = hm_run_named(name[i], pb, &b, &rows[*nr])))
 			return ret;
 		(*nr)++;
@@ -194,7 +194,7 @@ int cmd_compare(int argc, char **argv)
 			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "node budget of each run (default: none)", 0, 1e15 },
 			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of the whole comparison, shared by the runs (default " HM_STR(HM_DEFAULT_MAX_TIME) " s; 0 = none)", 0, 1e9 },
 			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ")", 0, 0 },
-			{ 'f', "format", HM_OPT_STRING, &format, "F", "text, csv or json", 0, 0 },
+			HM_FORMAT_OPTION(format, "text, csv or json"),
 			{ 'o', "output", HM_OPT_STRING, &json_out, "FILE", "also write the JSON document there (atomically)", 0, 0 },
 			HM_OPT_TABLE_END,
 		};

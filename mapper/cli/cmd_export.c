@@ -61,7 +61,7 @@ static int write_text(const char *out, const char *text)
 		hm_cli_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
-	fprintf(stderr, "hetmap: export: %s written\n", out);
+	hm_cli_note("hetmap: export: %s written\n", out);
 	return HM_EXIT_OK;
 }
 

@@ -106,7 +106,7 @@ int cmd_generate(int argc, char **argv)
 		free(text);
 		return HM_EXIT_INPUT;
 	}
-	fprintf(stderr, "hetmap: generate: %s: %d processors of %d types on %d hosts\n", p->name,
+	hm_cli_note("hetmap: generate: %s: %d processors of %d types on %d hosts\n", p->name,
 		p->nr_procs, p->nr_types, p->nr_hosts);
 	hm_platform_free(p);
 	ret = HM_EXIT_OK;

@@ -108,7 +108,7 @@ int cmd_models(int argc, char **argv)
 {
 	const char *format = "text";
 	const struct hm_option opts[] = {
-		{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json", 0, 0 },
+		HM_FORMAT_OPTION(format, "text or json"),
 		HM_OPT_TABLE_END,
 	};
 	int ret = hm_options_parse_only(&usage, opts, argc, argv), f;

@@ -114,7 +114,7 @@ int cmd_plan(int argc, char **argv)
 			HM_SEARCH_OPTIONS(method, po, budget),
 			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
 			HM_LAUNCH_OPTIONS(lo, hm_help_launchers("write the launch directory for this launcher (with -o DIR)", 0)),
-			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json on standard output", 0, 0 },
+			HM_FORMAT_OPTION(format, "text or json on standard output"),
 			HM_JUDGE_OPTIONS(jo),
 			HM_SIM_OPTIONS(so),
 			HM_OPT_TABLE_END,

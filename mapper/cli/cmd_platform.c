@@ -8,9 +8,9 @@
 
 static const struct hm_usage usage = {
 	"platform",
-	"hetmap platform show FILE | check FILE... | list",
+	"hetmap platform [-f F] show FILE | check FILE... | list",
 	"Work with platform descriptions (their format: models/platform/README.md).\n"
-	"  show FILE    print a readable summary of a platform\n"
+	"  show FILE    print a readable summary of a platform (json: the description)\n"
 	"  check FILE   validate files; exit 0 if all are valid, 2 otherwise\n"
 	"  list         list the builtin reference platforms (use as builtin:NAME)",
 	"FILE is a path or builtin:NAME. Values are SI (s, s/flop, s per 8-byte word,\n"
@@ -206,7 +206,23 @@ static int load_with_text(const char *file, struct hm_platform **p, char **json)
 	return 0;
 }
 
-static int show(const char *file)
+/* The description itself, as JSON (a file read by name: its text). */
+static int show_json(const char *json)
+{
+	cJSON *doc = json ? cJSON_Parse(json) : NULL;
+	char *text = doc ? cJSON_Print(doc) : NULL;
+
+	cJSON_Delete(doc);
+	if (!text) {
+		hm_cli_error("platform: out of memory");
+		return HM_EXIT_FAILURE;
+	}
+	printf("%s\n", text);
+	free(text);
+	return HM_EXIT_OK;
+}
+
+static int show(const char *file, int fmt)
 {
 	struct hm_platform *p;
 	char text[2048], *json;
@@ -214,6 +230,13 @@ static int show(const char *file)
 	if (load_with_text(file, &p, &json))
 		return HM_EXIT_INPUT;
 	hm_cli_warnings(p);
+	if (fmt == HM_FORMAT_JSON) {
+		int ret = show_json(json);
+
+		free(json);
+		hm_platform_free(p);
+		return ret;
+	}
 	printf("platform %s (%s)\n", p->name, p->source);
 	if (p->description[0])
 		printf("  %s\n", hm_printable(p->description, text, sizeof(text)));
@@ -231,7 +254,27 @@ static int show(const char *file)
 	return HM_EXIT_OK;
 }
 
-static int check(int argc, char **argv)
+/* One file's verdict as an element of a JSON array (the brackets by
+ * 'first' and 'last'); p NULL when it was refused. */
+static void print_check_json(const char *file, const struct hm_platform *p, int first, int last)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text;
+
+	cJSON_AddStringToObject(o, "file", file);
+	cJSON_AddBoolToObject(o, "ok", p != NULL);
+	if (p) {
+		cJSON_AddStringToObject(o, "name", p->name);
+		cJSON_AddNumberToObject(o, "processors", p->nr_procs);
+		cJSON_AddNumberToObject(o, "types", p->nr_types);
+	}
+	text = cJSON_PrintUnformatted(o);
+	printf("%s%s%s", first ? "[\n  " : ",\n  ", text ? text : "null", last ? "\n]\n" : "");
+	free(text);
+	cJSON_Delete(o);
+}
+
+static int check(int argc, char **argv, int fmt)
 {
 	int i, ret = HM_EXIT_OK;
 
@@ -242,21 +285,54 @@ static int check(int argc, char **argv)
 		if (hm_platform_load(argv[i], &p, &err)) {
 			hm_cli_report(&err);
 			ret = HM_EXIT_INPUT;
+			if (fmt == HM_FORMAT_JSON)
+				print_check_json(argv[i], NULL, i == 0, i == argc - 1);
 			continue;
 		}
 		hm_cli_warnings(p);
-		printf("%s: ok (%s, %d processors, %d types)\n", argv[i], p->name,
-		       p->nr_procs, p->nr_types);
+		if (fmt == HM_FORMAT_JSON)
+			print_check_json(argv[i], p, i == 0, i == argc - 1);
+		else
+			printf("%s: ok (%s, %d processors, %d types)\n", argv[i], p->name,
+			       p->nr_procs, p->nr_types);
 		hm_platform_free(p);
 	}
 	return ret;
 }
 
-static int list(void)
+/* A built-in platform as a csv row or a JSON array element. */
+static void print_list_row(int fmt, const char *path, const struct hm_platform *p, int first)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text;
+
+	cJSON_AddStringToObject(o, "platform", path);
+	cJSON_AddStringToObject(o, "name", p->name);
+	cJSON_AddNumberToObject(o, "processors", p->nr_procs);
+	cJSON_AddStringToObject(o, "description", p->description);
+	if (fmt == HM_FORMAT_JSON) {
+		text = cJSON_PrintUnformatted(o);
+		printf("%s\n  %s", first ? "" : ",", text ? text : "null");
+		free(text);
+	} else {
+		/* descriptions have commas: quoted, quotes doubled (RFC 4180) */
+		printf("%s,%s,%d,\"", path, p->name, p->nr_procs);
+		for (const char *c = p->description; *c; c++)
+			printf(*c == '"' ? "\"\"" : "%c", *c);
+		printf("\"\n");
+	}
+	cJSON_Delete(o);
+}
+
+static int list(int fmt)
 {
 	const char *const *names = hm_platform_builtin_names();
 	int i;
 
+	if (fmt == HM_FORMAT_CSV)
+		printf("platform,name,processors,description\n");
+	if (fmt == HM_FORMAT_JSON)
+		printf("[");
 	for (i = 0; names[i]; i++) {
 		struct hm_platform *p;
 		struct hm_error err;
@@ -267,17 +343,26 @@ static int list(void)
 			hm_cli_report(&err);
 			return HM_EXIT_FAILURE;
 		}
-		printf("%-22s %-10s %4d processors  %s\n", path, p->name, p->nr_procs,
-		       hm_printable(p->description, text, sizeof(text)));
+		hm_printable(p->description, text, sizeof(text));
+		if (fmt == HM_FORMAT_TEXT)
+			printf("%-22s %-10s %4d processors  %s\n", path, p->name, p->nr_procs, text);
+		else
+			print_list_row(fmt, path, p, i == 0);
 		hm_platform_free(p);
 	}
+	if (fmt == HM_FORMAT_JSON)
+		printf("\n]\n");
 	return HM_EXIT_OK;
 }
 
 int cmd_platform(int argc, char **argv)
 {
-	static const struct hm_option opts[] = { HM_OPT_TABLE_END };
-	int first = hm_options_parse(&usage, opts, argc, argv);
+	const char *format = "text";
+	const struct hm_option opts[] = {
+		HM_FORMAT_OPTION(format, "text or json; csv for list"),
+		HM_OPT_TABLE_END,
+	};
+	int first = hm_options_parse(&usage, opts, argc, argv), fmt;
 
 	if (first == -2)
 		return HM_EXIT_OK;
@@ -286,11 +371,12 @@ int cmd_platform(int argc, char **argv)
 	argc -= first;
 	argv += first;
 	if (argc == 1 && !strcmp(argv[0], "list"))
-		return list();
+		return (fmt = hm_format_parse("platform list", format, 1 | 2 | 4)) < 0 ? HM_EXIT_USAGE : list(fmt);
 	if (argc == 2 && !strcmp(argv[0], "show"))
-		return show(argv[1]);
+		return (fmt = hm_format_parse("platform show", format, 1 | 4)) < 0 ? HM_EXIT_USAGE : show(argv[1], fmt);
 	if (argc >= 2 && !strcmp(argv[0], "check"))
-		return check(argc - 1, argv + 1);
+		return (fmt = hm_format_parse("platform check", format, 1 | 4)) < 0 ? HM_EXIT_USAGE :
+		       check(argc - 1, argv + 1, fmt);
 	hm_cli_error("platform: expected 'show FILE', 'check FILE...' or 'list' (see 'hetmap platform --help')");
 	return HM_EXIT_USAGE;
 }

@@ -139,7 +139,7 @@ int cmd_predict(int argc, char **argv)
 			{ 0, "procs", HM_OPT_STRING, &procs, "LIST", "processes per processor (required)", 0, 0 },
 			{ 'g', "grid", HM_OPT_STRING, &grid, "RxC", "process grid; with -b, else the best", 0, 0 },
 			{ 'b', "block", HM_OPT_INT, &b, "B", "block size; with --grid, else the best", 1, HM_MAX_BLOCK },
-			{ 'f', "format", HM_OPT_STRING, &format, "F", "text or json", 0, 0 },
+			HM_FORMAT_OPTION(format, "text or json"),
 			HM_OPT_TABLE_END,
 		};
 

@@ -369,7 +369,7 @@ static int plot(const struct table *t, const char *out)
 		ret = HM_EXIT_OUTPUT;
 	}
 	if (!ret)
-		fprintf(stderr, "hetmap: report: plot written to %s\n", out);
+		hm_cli_note("hetmap: report: plot written to %s\n", out);
 	free(png);
 	for (const char *const *f = (const char *const[]){ "runs.dat", "plot.gp", "plot.png", NULL }; *f; f++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, *f);

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static const struct hm_usage usage = {
@@ -74,6 +75,7 @@ struct run_setup {
 	const char *probe;              /* hetmap-probe's path; NULL with no_check */
 	int given_n, given_routine;     /* -n, -r on the command line: a --plan must agree */
 	const char *time_regex;         /* --time-regex */
+	int json;                       /* -f json: the record on stdout, the program's output on stderr */
 };
 
 /* What the job's output tells, line by line. */
@@ -132,7 +134,7 @@ static void set_aside_old_output(const struct hm_job *j)
 		snprintf(old, sizeof(old), "%s.%d", path, k);
 		if (link(path, old) == 0) {     /* fails if 'old' exists: no clobbering */
 			unlink(path);
-			fprintf(stderr, "hetmap: run: the earlier %s was moved to %s\n", path, old);
+			hm_cli_note("hetmap: run: the earlier %s was moved to %s\n", path, old);
 			return;
 		}
 		if (errno != EEXIST)
@@ -265,7 +267,7 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 			return HM_EXIT_INPUT;
 		}
 		/* never run another problem than the one asked for */
-		if ((rs->given_n && (long)po->n != pl->n) || (rs->given_routine && strcmp(po->routine, pl->routine))) {
+		if ((rs->given_n && (long)po->n != pl->n) || (rs->given_routine && strcasecmp(po->routine, pl->routine))) {
 			hm_cli_error("run: the plan %s is for %s n = %ld, not what -r/-n ask (%s n = %.0f): "
 				     "give --plan or -r/-n, or plan again", rs->plan_file, pl->routine, pl->n,
 				     rs->given_routine ? po->routine : pl->routine, rs->given_n ? po->n : (double)pl->n);
@@ -289,7 +291,8 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 				     hm_stop_name(res.stopped));
 		}
 		if (!ret) {
-			hm_print_result(stderr, &pb, &res);
+			if (hm_verbosity > 0)
+				hm_print_result(stderr, &pb, &res);
 			if (hm_placement_from_result(pl, &in, &res, &err)) {
 				hm_cli_report(&err);
 				ret = HM_EXIT_FAILURE;
@@ -425,6 +428,13 @@ static int write_record(const struct run_setup *rs, int results_fd, const cJSON 
 		hm_cli_report(&err);
 		return -1;
 	}
+	if (rs->json) {         /* -f json: the record on standard output too */
+		char *text = cJSON_Print(rec);
+
+		if (text)
+			printf("%s\n", text);
+		free(text);
+	}
 	return 0;
 }
 
@@ -518,7 +528,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	struct hm_error err;
 	/* a simulator's ranks are threads of the launcher: its environment is theirs */
 	struct hm_spawn_opts so = { rs->timeout, 5, j->l->platform_file ? (const char *const *)j->env.v : env,
-				    stdout, read_line, NULL, &rd, j->dir };
+				    rs->json ? stderr : stdout, read_line, NULL, &rd, j->dir };
 	struct hm_spawn_result res;
 	int ret;
 
@@ -536,7 +546,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 		ret = HM_EXIT_FAILURE;
 		goto out;
 	}
-	fprintf(stderr, "hetmap: run: in %s: %s\n", j->dir, line);
+	hm_cli_note("hetmap: run: in %s: %s\n", j->dir, line);
 	set_aside_old_output(j);
 	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
 		goto out;
@@ -574,7 +584,7 @@ static int print_command(const struct hm_job *j)
 		return HM_EXIT_FAILURE;
 	}
 	printf("%s\n", line);
-	fprintf(stderr, "hetmap: run: launch directory %s written (run it with %s/run.sh)\n",
+	hm_cli_note("hetmap: run: launch directory %s written (run it with %s/run.sh)\n",
 		j->dir, j->dir);
 	free(line);
 	hm_argv_free(&a);
@@ -658,8 +668,8 @@ int cmd_run(int argc, char **argv)
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	struct run_setup rs = { NULL, NULL, NULL, NULL, HM_SIM_OPTS_INIT, 0,
-				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL, 0, 0, NULL };
-	const char *method = HM_DEFAULT_METHOD;
+				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL, 0, 0, NULL, 0 };
+	const char *method = HM_DEFAULT_METHOD, *format = "text";
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
 	struct hm_placement pl = { 0 };
@@ -684,6 +694,7 @@ int cmd_run(int argc, char **argv)
 			{ 0, "seed", HM_OPT_INT, &rs.seed, "S", "matrix seed of the built-in driver (default 1)", 1, 2147483647 },
 			HM_SIM_OPTIONS(rs.sim),
 			{ 0, "no-placement-check", HM_OPT_FLAG, &rs.no_check, NULL, "do not start ranks through hetmap-probe (which also binds them where the launcher cannot name each host's cores)", 0, 0 },
+			HM_FORMAT_OPTION(format, "text, or json: the record also on standard output (the program's output then goes to standard error)"),
 			{ 0, "dry-run", HM_OPT_FLAG, &rs.dry_run, NULL, "write the launch directory and print its command; run nothing", 0, 0 },
 			HM_OPT_TABLE_END,
 		};
@@ -691,6 +702,8 @@ int cmd_run(int argc, char **argv)
 		if ((ret = hm_options_parse_rest(&u, opts, argc, argv, &rs.lo.program, &rs.lo.nprogram)) >= 0)
 			return ret;
 	}
+	if ((rs.json = hm_format_parse("run", format, 1 | 4)) < 0)
+		return HM_EXIT_USAGE;
 	rs.given_n = po.n > 0, rs.given_routine = po.routine != NULL;
 	if (!rs.given_n)
 		po.n = HM_DEFAULT_N;
@@ -701,7 +714,7 @@ int cmd_run(int argc, char **argv)
 	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
 		char names[128];
 
-		hm_cli_error("run: launcher must be %s%s", hm_launcher_names(1, ", ", names, sizeof(names)),
+		hm_cli_error("run: launcher must be %s%s", hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)),
 			     l ? " ('hetmap plan --launcher' writes the others' files)" : "");
 		return HM_EXIT_USAGE;
 	}
@@ -761,7 +774,7 @@ int cmd_run(int argc, char **argv)
 		if (!rs.keep_dir && ((!launched && ret) || (launched && !strcmp(job.profile->name, "driver"))))
 			hm_job_remove(&job);
 		else if (!rs.keep_dir && launched)
-			fprintf(stderr, "hetmap: run: the job's files are kept in %s\n", job.dir);
+			hm_cli_note("hetmap: run: the job's files are kept in %s\n", job.dir);
 		hm_job_release(&job);
 	}
 	hm_placement_release(&pl);

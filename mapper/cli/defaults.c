@@ -33,6 +33,7 @@ static struct setting settings[] = {
 #define NR_SETTINGS (int)(sizeof(settings) / sizeof(settings[0]))
 
 static int config_read;         /* the file was read (or there is none) */
+static char config_path[4096];  /* which */
 
 /* The configuration file: $HETMAP_CONFIG ("" for none), else the user's
  * ($XDG_CONFIG_HOME or ~/.config /hetmap/hetmap.conf), else the site's. */
@@ -106,6 +107,7 @@ static int read_config(void)
 	config_read = 1;
 	if (!(path = config_file(buf, sizeof(buf))))
 		return 0;
+	snprintf(config_path, sizeof(config_path), "%s", path);
 	if (!(f = fopen(path, "r"))) {
 		hm_cli_error("configuration %s: %s", path, strerror(errno));
 		return -1;
@@ -133,11 +135,13 @@ static int setting_value(const char *key, const char **value)
 			continue;
 		if ((env = getenv(settings[i].variable)) && *env) {
 			*value = env;
+			hm_cli_detail("hetmap: %s %s (from %s)\n", key, env, settings[i].variable);
 			return 0;
 		}
 		if (read_config())
 			return -1;
-		*value = settings[i].value;
+		if ((*value = settings[i].value))
+			hm_cli_detail("hetmap: %s %s (from the configuration %s)\n", key, *value, config_path);
 	}
 	return 0;
 }
@@ -212,12 +216,12 @@ int hm_default_platform(const char *cmd, const char **platform)
 	}
 	*platform = cached;
 	if (!access(cached, R_OK)) {
-		fprintf(stderr, "hetmap: %s: platform %s (this %s, calibrated earlier; -p or "
+		hm_cli_note("hetmap: %s: platform %s (this %s, calibrated earlier; -p or "
 			"HETMAP_PLATFORM for another)\n", cmd, cached,
 			getenv("SLURM_JOB_NODELIST") ? "allocation" : "machine");
 		return HM_EXIT_OK;
 	}
-	fprintf(stderr, "hetmap: %s: no -p given: calibrating this %s once (about a minute a node type), kept in %s "
+	hm_cli_note("hetmap: %s: no -p given: calibrating this %s once (about a minute a node type), kept in %s "
 		"for the next commands (-p or HETMAP_PLATFORM for another platform)\n", cmd,
 		getenv("SLURM_JOB_NODELIST") ? "Slurm allocation" : "machine", cached);
 	if ((ret = cmd_calibrate(3, argv)))
@@ -233,6 +237,8 @@ int hm_default_results(const char **results)
 		return HM_EXIT_OK;
 	if (setting_value("results", &value))
 		return HM_EXIT_INPUT;
+	if (!value)
+		hm_cli_detail("hetmap: results %s (no HETMAP_RESULTS, no configuration key)\n", HM_DEFAULT_RESULTS);
 	*results = value ? value : HM_DEFAULT_RESULTS;
 	return HM_EXIT_OK;
 }

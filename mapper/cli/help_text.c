@@ -44,12 +44,13 @@ const char *hm_help_launchers(const char *intro, int runnable_only)
 {
 	static char ring[4][384];
 	static int next;
-	char *buf = ring[next++ % 4], names[200];
+	char *buf = ring[next++ % 4], runs[200], files[200];
 
-	/* 'run' and 'calibrate' launch with the default; 'plan' writes files
-	 * only for the launcher named */
-	snprintf(buf, sizeof(ring[0]), "%s: %s%s", intro,
-		 hm_launcher_names(runnable_only, ", ", names, sizeof(names)),
-		 runnable_only ? " (default " HM_DEFAULT_LAUNCHER ")" : "");
+	/* every command lists every launcher, the same way: those that run,
+	 * then those whose files only 'plan -o DIR' writes */
+	snprintf(buf, sizeof(ring[0]), "%s: %s%s, or %s (files only: plan --launcher L -o DIR)", intro,
+		 hm_launcher_names(HM_LAUNCHERS_RUN, ", ", runs, sizeof(runs)),
+		 runnable_only ? " (default " HM_DEFAULT_LAUNCHER ")" : "",
+		 hm_launcher_names(HM_LAUNCHERS_FILES_ONLY, ", ", files, sizeof(files)));
 	return buf;
 }

@@ -237,7 +237,7 @@ static int simulated_before(struct judging *jg, int i, const cJSON *doc)
 	if (same) {
 		c->st = SIMULATED, c->simulated = t->valuedouble, c->earlier = 1;
 		c->wall = cJSON_IsNumber(wall) ? wall->valuedouble : 0;
-		fprintf(stderr, "hetmap: judge: %s simulated before in %s: %.4g s (predicted %.4g s)\n",
+		hm_cli_note("hetmap: judge: %s simulated before in %s: %.4g s (predicted %.4g s)\n",
 			c->label, jg->dir, c->simulated, c->r.eet);
 	}
 	cJSON_Delete(rec);
@@ -383,7 +383,7 @@ static int start(struct judging *jg, int i, double deadline)
 	if (pid < 0)
 		return -1;
 	c->pid = pid, c->st = RUNNING, c->started = hm_now();
-	fprintf(stderr, "hetmap: judge: simulating %s (%d x %d, b = %d, %d processes; predicted %.4g s)\n",
+	hm_cli_note("hetmap: judge: simulating %s (%d x %d, b = %d, %d processes; predicted %.4g s)\n",
 		c->label, c->r.r, c->r.c, c->r.b, c->r.D, c->r.eet);
 	return 0;
 }
@@ -411,10 +411,10 @@ static void finish(struct judging *jg, int i, int wstatus)
 	cJSON_Delete(rec);
 	file_of(jg, i, ".log", path, sizeof(path));
 	if (c->st == SIMULATED)
-		fprintf(stderr, "hetmap: judge: %s simulated %.4g s (predicted %.4g s), %.1f s of wall time\n",
+		hm_cli_note("hetmap: judge: %s simulated %.4g s (predicted %.4g s), %.1f s of wall time\n",
 			c->label, c->simulated, c->r.eet, c->wall);
 	else
-		fprintf(stderr, "hetmap: judge: %s %s after %.1f s (its output: %s)\n", c->label,
+		hm_cli_note("hetmap: judge: %s %s after %.1f s (its output: %s)\n", c->label,
 			status_names[c->st], c->wall, jg->jd->o.dir ? path : "removed with the directory");
 }
 
@@ -571,7 +571,7 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 	jg->lock_fd = -1;
 	hm_stop_signals_catch();
 	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg))) {
-		fprintf(stderr, "hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
+		hm_cli_note("hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
 		simulate(jg, jobs, deadline);
 	}
 	if (!ret && hm_stop_signal_caught()) {

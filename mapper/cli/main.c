@@ -37,7 +37,8 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	/* from the launcher table, as each command's --help */
 	fprintf(f, "\nlaunchers 'run' starts: %s\nlaunchers whose files 'plan --launcher' writes: %s\n",
-		hm_launcher_names(1, ", ", runs, sizeof(runs)), hm_launcher_names(0, ", ", writes, sizeof(writes)));
+		hm_launcher_names(HM_LAUNCHERS_RUN, ", ", runs, sizeof(runs)),
+		hm_launcher_names(HM_LAUNCHERS_ALL, ", ", writes, sizeof(writes)));
 	fprintf(f, "\n'hetmap <command> --help' or 'hetmap help <command>' describes a command;\n"
 		   "'hetmap help --man' writes the manual page (roff); 'hetmap -V' its version.\n");
 }

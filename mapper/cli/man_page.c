@@ -80,6 +80,10 @@ void hm_options_help_roff(FILE *f, const struct hm_usage *u, const struct hm_opt
 		fputs("\\fR\n", f);
 		roff_text(f, o->help, 1);
 	}
+	for (const struct hm_common_option *c = hm_common_options; c->long_name; c++) {
+		fprintf(f, ".TP\n\\fB\\-%c\\fR, \\fB\\-\\-%s\\fR\n", c->short_name, c->long_name);
+		roff_text(f, c->help, 1);
+	}
 	if (u->epilog) {
 		fputs(".PP\n", f);
 		roff_text(f, u->epilog, 0);

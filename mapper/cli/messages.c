@@ -4,6 +4,28 @@
 
 #include <stdarg.h>
 
+void hm_cli_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (hm_verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void hm_cli_detail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (hm_verbosity < 2)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 void hm_cli_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -64,7 +64,7 @@ const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *n
 	char names[128];
 
 	if (!l || !l->runs) {
-		hm_cli_error("%s: launcher must be %s", cmd, hm_launcher_names(1, ", ", names, sizeof(names)));
+		hm_cli_error("%s: launcher must be %s", cmd, hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)));
 		return NULL;
 	}
 	return l;
@@ -73,7 +73,7 @@ const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *n
 /* hetmap stops the job on any signal it can catch; SIGKILL it cannot. */
 static void announce_group(int pid)
 {
-	fprintf(stderr, "hetmap: the launcher runs as process group %d (if hetmap is killed with SIGKILL, "
+	hm_cli_note("hetmap: the launcher runs as process group %d (if hetmap is killed with SIGKILL, "
 		"stop the job with: kill -TERM -- -%d)\n", pid, pid);
 }
 
@@ -114,7 +114,7 @@ int hm_simulator_host_speed(const char *cmd, const char *given, int b, enum hm_s
 		hm_cli_error("%s: %s (give --host-speed)", cmd, err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
-	fprintf(stderr, "hetmap: %s: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
+	hm_cli_note("hetmap: %s: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
 		"(--host-speed to give it)\n", cmd, b, *speed / 1e9);
 	return HM_EXIT_OK;
 }

@@ -12,6 +12,17 @@
 
 #define MAX_OPTIONS 64
 
+int hm_verbosity = 1;
+
+/* The options every command has, after its own: one table for parsing,
+ * --help and the manual. */
+const struct hm_common_option hm_common_options[] = {
+	{ 'h', "help", "show this help and exit" },
+	{ 'q', "quiet", "no progress on standard error: errors, warnings and results only" },
+	{ 'v', "verbose", "also say where each default came from (the platform, the results file)" },
+	{ 0, NULL, NULL },
+};
+
 static int count_options(const struct hm_option *opts)
 {
 	int n = 0;
@@ -36,7 +47,12 @@ void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *
 			 o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
 		fprintf(f, "  %-26s %s\n", left, o->help);
 	}
-	fprintf(f, "  %-26s %s\n", "-h, --help", "show this help and exit");
+	for (const struct hm_common_option *c = hm_common_options; c->long_name; c++) {
+		char left[64];
+
+		snprintf(left, sizeof(left), "-%c, --%s", c->short_name, c->long_name);
+		fprintf(f, "  %-26s %s\n", left, c->help);
+	}
 	if (u->epilog)
 		fprintf(f, "\n%s\n", u->epilog);
 }
@@ -103,7 +119,7 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 static void report_bad_option(const struct hm_usage *u, const struct hm_option *opts, int n,
 			      const char *name, int missing_argument)
 {
-	const char *names[MAX_OPTIONS + 2], *near = NULL;
+	const char *names[MAX_OPTIONS + 4], *near = NULL;
 	char given[128];
 
 	if (!missing_argument && !strncmp(name, "--", 2)) {
@@ -112,7 +128,8 @@ static void report_bad_option(const struct hm_usage *u, const struct hm_option *
 		snprintf(given, sizeof(given), "%.*s", (int)strcspn(name + 2, "="), name + 2);
 		for (int i = 0; i < n; i++)
 			names[k++] = opts[i].long_name;
-		names[k++] = "help";
+		for (int c = 0; hm_common_options[c].long_name; c++)
+			names[k++] = hm_common_options[c].long_name;
 		names[k] = NULL;
 		near = hm_nearest_name(given, names);
 	}
@@ -127,8 +144,8 @@ static void report_bad_option(const struct hm_usage *u, const struct hm_option *
 int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		     int argc, char **argv)
 {
-	struct option lo[MAX_OPTIONS + 2];
-	char shorts[3 * MAX_OPTIONS + 4] = "+:h";
+	struct option lo[MAX_OPTIONS + 4];
+	char shorts[3 * MAX_OPTIONS + 8] = "+:hqv";
 	int n = count_options(opts), i, c, idx;
 	size_t k = strlen(shorts);
 
@@ -146,8 +163,10 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		}
 	}
 	shorts[k] = '\0';
-	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
-	lo[n + 1] = (struct option){ NULL, 0, NULL, 0 };
+	for (i = 0; hm_common_options[i].long_name; i++)
+		lo[n + i] = (struct option){ hm_common_options[i].long_name, no_argument, NULL,
+					     hm_common_options[i].short_name };
+	lo[n + i] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lo, &idx)) != -1) {
@@ -156,6 +175,10 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		if (c == 'h') {
 			(hm_help_format == HM_HELP_ROFF ? hm_options_help_roff : hm_options_help)(stdout, u, opts);
 			return -2;
+		}
+		if (c == 'q' || c == 'v') {
+			hm_verbosity = c == 'q' ? 0 : 2;
+			continue;
 		}
 		if (c == '?' || c == ':') {
 			char name[128];

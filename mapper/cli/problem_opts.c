@@ -12,6 +12,7 @@ void hm_problem_opts_init(struct hm_problem_opts *o)
 	o->n = HM_DEFAULT_N;
 	o->model = NULL;
 	o->depth = 0;
+	o->shape = (struct hm_shape){ 0, 0 };
 }
 
 /* The default level limit: what the platform holds without sharing a
@@ -21,6 +22,27 @@ static int platform_cores(const struct hm_platform *p)
 	long cores = hm_platform_cores(p);
 
 	return cores < HM_MAX_DEPTH ? (int)cores : HM_MAX_DEPTH;
+}
+
+/* -b names one of the platform's candidate block sizes, which the kernels
+ * were measured at. An exit code. */
+static int check_block_size(const char *cmd, const struct hm_problem *pb)
+{
+	const struct hm_platform *p = pb->platform;
+	char list[256] = "";
+	size_t len = 0;
+
+	if (!pb->shape.b)
+		return HM_EXIT_OK;
+	for (int i = 0; i < p->nr_block_sizes; i++) {
+		if (p->block_sizes[i] == pb->shape.b)
+			return HM_EXIT_OK;
+		len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0, "%s%d",
+					i ? ", " : "", p->block_sizes[i]);
+	}
+	hm_cli_error("%s: -b %d is not one of %s's block sizes (%s): its kernels were measured at those",
+		     cmd, pb->shape.b, p->name, list);
+	return HM_EXIT_USAGE;
 }
 
 int hm_problem_open(const char *cmd, struct hm_problem_opts *o, struct hm_problem *pb,
@@ -54,5 +76,6 @@ int hm_problem_open(const char *cmd, struct hm_problem_opts *o, struct hm_proble
 	pb->platform = *platform;
 	pb->n = o->n;
 	pb->depth = o->depth ? o->depth : platform_cores(*platform);
-	return HM_EXIT_OK;
+	pb->shape = o->shape;
+	return check_block_size(cmd, pb);
 }

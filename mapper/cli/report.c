@@ -4,6 +4,7 @@
 #include <cJSON.h>
 
 #include <string.h>
+#include <strings.h>
 
 void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res)
 {
@@ -57,7 +58,7 @@ int hm_format_parse(const char *cmd, const char *text, unsigned allowed)
 	int i;
 
 	for (i = 0; i < 3; i++)
-		if (!strcmp(text, names[i]) && (allowed & (1u << i)))
+		if (!strcasecmp(text, names[i]) && (allowed & (1u << i)))
 			return i;
 	hm_cli_error("%s: unknown format '%s' (expected %s%s%s)", cmd, text,
 		     "text", allowed & 2 ? ", csv" : "", allowed & 4 ? " or json" : "");

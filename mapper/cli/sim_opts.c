@@ -72,7 +72,7 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 	}
 	if (unmeasured && !so->host_speed) {
 		*speed = 1e9;
-		fprintf(stderr, "hetmap: %s: host speed not measured; run.sh says 1 GFLOP/s "
+		hm_cli_note("hetmap: %s: host speed not measured; run.sh says 1 GFLOP/s "
 			"unless --host-speed is given\n", cmd);
 		return HM_EXIT_OK;
 	}

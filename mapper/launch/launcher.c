@@ -377,13 +377,17 @@ const struct hm_launcher *hm_launcher_for_library(const char *library)
 	return NULL;
 }
 
-/* ctx: non-NULL for the launchers that run only */
+/* ctx: which launchers (enum hm_launcher_set) */
 static int launcher_name(const void *ctx, int i, char *out, size_t room)
 {
-	return ctx && !launchers[i].runs ? -1 : snprintf(out, room, "%s", launchers[i].name);
+	enum hm_launcher_set set = *(const enum hm_launcher_set *)ctx;
+
+	if ((set == HM_LAUNCHERS_RUN && !launchers[i].runs) || (set == HM_LAUNCHERS_FILES_ONLY && launchers[i].runs))
+		return -1;
+	return snprintf(out, room, "%s", launchers[i].name);
 }
 
-const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size)
+const char *hm_launcher_names(enum hm_launcher_set set, const char *sep, char *buf, int size)
 {
-	return hm_join(buf, (size_t)size, NR_LAUNCHERS, sep, launcher_name, runnable_only ? "" : NULL);
+	return hm_join(buf, (size_t)size, NR_LAUNCHERS, sep, launcher_name, &set);
 }

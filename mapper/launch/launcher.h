@@ -73,9 +73,11 @@ const struct hm_launcher *hm_launcher_find(const char *name);
 /* The first launcher whose MPI's libraries include 'library' (an ELF
  * dependency's name, "libmpich.so.12"), or NULL. */
 const struct hm_launcher *hm_launcher_for_library(const char *library);
-/* The launchers' names, joined by 'sep' into buf (only those 'hetmap run'
- * drives when 'runnable_only'); for help texts and messages. */
-const char *hm_launcher_names(int runnable_only, const char *sep, char *buf, int size);
+/* The launchers' names, joined by 'sep' into buf: all, those 'hetmap run'
+ * drives, or those whose files only 'plan' writes; for help texts and
+ * messages. */
+enum hm_launcher_set { HM_LAUNCHERS_ALL, HM_LAUNCHERS_RUN, HM_LAUNCHERS_FILES_ONLY };
+const char *hm_launcher_names(enum hm_launcher_set set, const char *sep, char *buf, int size);
 
 /* The text of HM_RANK_CPUS_FILE: line k the CPUs of rank k's core
  * ("2,10"; malloc'd, NULL when out of memory). */

@@ -121,6 +121,10 @@ cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res
 	cJSON_AddNumberToObject(inputs, "n", pb->n);
 	cJSON_AddNumberToObject(inputs, "depth", pb->depth);
 	cJSON_AddStringToObject(inputs, "model", pb->model->name);
+	if (pb->shape.b)
+		cJSON_AddNumberToObject(inputs, "block_size", pb->shape.b);
+	if (pb->shape.rows_le_cols)
+		cJSON_AddBoolToObject(inputs, "rows_le_cols", 1);
 	if (in->budget) {
 		cJSON_AddNumberToObject(inputs, "max_nodes", (double)in->budget->max_nodes);
 		cJSON_AddNumberToObject(inputs, "max_seconds", in->budget->max_seconds);
