@@ -24,6 +24,20 @@ installed_checks() {
 	done
 	check "$where: the manual page lists the exit codes" grep -q '^\.SH "EXIT STATUS"' \
 		"$where/share/man/man1/hetmap.1"
+	for section in ENVIRONMENT FILES '"SEE ALSO"'; do
+		check "$where: the manual page has $section" grep -q "^\.SH $section" "$where/share/man/man1/hetmap.1"
+	done
+	check "$where: the manual page names HETMAP_PLATFORM" grep -q "^HETMAP_PLATFORM" "$where/share/man/man1/hetmap.1"
+	# the documents the help texts cite, under the paths they cite, and example platforms
+	for doc in README.md models/platform/README.md mapper/README.md wrappers/README.md; do
+		check "$where: $doc installed" test -s "$where/share/doc/hetmap/$doc"
+	done
+	expect 0 "modern-1024: 16 processors" -- "$bin" generate "$where/share/hetmap/examples/modern-1024.json" -o "$tmp/gen-$3.json"
+	expect 0 "ok (smpi4" -- "$bin" platform check "$where/share/hetmap/examples/smpi4.json"
+	check "$where: the span library beside the probe" test -s "$lib/libhetmap-mpi-span.so"
+	if [ -x "$build/hetmap-driver-mpich" ]; then
+		check "$where: the MPICH flavour installed" test -x "$lib/hetmap-driver-mpich"
+	fi
 	expect 0 "GU plan for lu n=600 on localhost" -- "$bin" plan -p "$plat" -n 600 -M GU
 	expect 0 "GPTM plan for lu n=2048 on TORC" -- "$bin" plan -p builtin:torc -n 2048
 	expect 3 "option '--depth' must be between 1 and 262144" -- "$bin" plan -d 0

@@ -243,7 +243,7 @@ int hm_default_results(const char **results)
 	return HM_EXIT_OK;
 }
 
-/* Also ENVIRONMENT in the manual (man_page.c). */
+/* The variables hetmap reads: ENVIRONMENT in the manual (man_page.c). */
 const char *hm_help_settings(void)
 {
 	static char text[2048];
@@ -251,13 +251,16 @@ const char *hm_help_settings(void)
 
 	if (text[0])
 		return text;
-	len += (size_t)snprintf(text, sizeof(text), "HETMAP_CONFIG  the configuration file (\"\" for none; "
+	len += (size_t)snprintf(text, sizeof(text), "HETMAP_CONFIG    the configuration file (\"\" for none; "
 				"default $XDG_CONFIG_HOME/hetmap/hetmap.conf, else %s)\n", SITE_CONFIG);
 	for (int i = 0; i < NR_SETTINGS && len < sizeof(text); i++)
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "%-14s %s (key '%s' in the file)\n",
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%-16s %s (key '%s' in the file)\n",
 					settings[i].variable, settings[i].help, settings[i].key);
 	if (len < sizeof(text))
-		snprintf(text + len, sizeof(text) - len, "XDG_CACHE_HOME where the calibration of this machine "
-			 "or allocation is kept (default ~/.cache; hetmap/host-NAME.json, slurm-HASH.json)\n");
+		snprintf(text + len, sizeof(text) - len,
+			 "XDG_CACHE_HOME   where the calibration of this machine or allocation is kept\n"
+			 "                 (default ~/.cache; hetmap/host-NAME.json, slurm-HASH.json)\n"
+			 "TMPDIR           where launch directories and the judge's simulations go without -o\n"
+			 "HETMAP_HOST      the host name hetmap-probe reports (emulated clusters, tests)\n");
 	return text;
 }

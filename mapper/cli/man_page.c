@@ -6,6 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef HM_SYSCONF_DIR
+#define HM_SYSCONF_DIR "/etc"
+#endif
+#ifndef HM_DOC_DIR
+#define HM_DOC_DIR "share/doc/hetmap"
+#define HM_DATA_DIR "share"
+#endif
+
 enum hm_help_format hm_help_format = HM_HELP_TEXT;
 
 /* Each exit code and its meaning (cli.h's enum; README.md's table says the
@@ -112,8 +120,27 @@ int hm_man_page(FILE *f, const struct hm_command_entry *commands, const char *in
 	}
 	fputs(".TP\n128 + N\nrun, calibrate: stopped by signal N; the launcher and its ranks are "
 	      "stopped, the record written\n"
-	      ".SH FILES\nThe helper programs (the ScaLAPACK driver, the rank probe, the calibration\n"
-	      "benchmark, the SMPI flavours) are found beside \\fBhetmap\\fR, else in\n"
-	      "\\fI../libexec/hetmap/\\fR from it.\n", f);
+	      ".SH ENVIRONMENT\n", f);
+	roff_text(f, hm_help_settings(), 0);
+	fputs(".SH FILES\n.TP\n\\fI" HM_SYSCONF_DIR "/hetmap/hetmap.conf\\fR, "
+	      "\\fI~/.config/hetmap/hetmap.conf\\fR\n"
+	      "the site's and the user's configuration: lines \\fIkey\\fR = \\fIvalue\\fR, keys "
+	      "\\fBplatform\\fR and \\fBresults\\fR ('#' starts a comment)\n"
+	      ".TP\n\\fI~/.cache/hetmap/host-NAME.json\\fR, \\fIslurm-HASH.json\\fR\n"
+	      "this machine's (or a Slurm allocation's) calibration, made by the first command "
+	      "without \\fB\\-p\\fR; delete it to measure again\n"
+	      ".TP\n\\fIhetmap-results.jsonl\\fR\nthe results file 'run' appends one record to, "
+	      "in the current directory unless configured\n"
+	      ".TP\n\\fIPREFIX/libexec/hetmap/\\fR\nthe helper programs (the ScaLAPACK driver, the rank "
+	      "probe and its MPI span library, the calibration benchmark and topology reader, the MPICH "
+	      "and SMPI flavours when built), found there, else beside \\fBhetmap\\fR (a build tree)\n"
+	      ".TP\n\\fIPREFIX/" HM_DOC_DIR "/\\fR\nREADME.md (the user's guide) and the documents the "
+	      "help texts cite under their repository paths (models/platform/README.md: the platform "
+	      "format; mapper/README.md: launchers, profiles, the record; wrappers/README.md)\n"
+	      ".TP\n\\fIPREFIX/" HM_DATA_DIR "/hetmap/examples/\\fR\nexample platforms and generator "
+	      "descriptions (\\fBhetmap generate\\fR, \\fBhetmap plan \\-p\\fR)\n"
+	      ".SH \"SEE ALSO\"\n\\fBmpirun\\fR(1), \\fBmpiexec.mpich\\fR(1), \\fBsrun\\fR(1), "
+	      "\\fBsbatch\\fR(1), \\fBscontrol\\fR(1), \\fBsmpirun\\fR(1), \\fBhwloc\\fR(7), "
+	      "\\fBgnuplot\\fR(1)\n", f);
 	return ferror(f) ? HM_EXIT_OUTPUT : HM_EXIT_OK;
 }
