@@ -80,6 +80,10 @@ struct hm_usage {
 	const char *epilog;     /* printed after the options, may be NULL */
 };
 
+/* Set by a command whose operands are files, never a program's
+ * arguments (report): its options may come after them. */
+extern int hm_options_anywhere;
+
 /* Parse argv[1..] ('argv[0]' is the command name). Returns the index of the
  * first operand, or -1 after printing a usage error, or -2 after printing
  * --help. Every option table gets -h/--help for free. */

@@ -84,7 +84,7 @@ static void grid(const cJSON *rec, struct cell *c)
 
 static const struct column columns[] = {
 	{ "time", -20, "time", NULL },
-	{ "program", -14, NULL, program_name },
+	{ "program", -16, NULL, program_name },
 	{ "launcher", -8, "launcher.name", NULL },
 	{ "routine", -7, "inputs.routine", NULL },
 	{ "n", 7, "inputs.n", NULL },
@@ -389,7 +389,10 @@ int cmd_report(int argc, char **argv)
 	};
 	struct table t = { 0 };
 	struct hm_error err;
-	int first = hm_options_parse(&usage, opts, argc, argv), fmt, ret = HM_EXIT_OK;
+	int first, fmt, ret = HM_EXIT_OK;
+
+	hm_options_anywhere = 1;        /* 'report runs.jsonl --plot runs.png' */
+	first = hm_options_parse(&usage, opts, argc, argv);
 
 	if (first == -2)
 		return HM_EXIT_OK;

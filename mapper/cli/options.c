@@ -13,6 +13,7 @@
 #define MAX_OPTIONS 64
 
 int hm_verbosity = 1;
+int hm_options_anywhere;
 
 /* The options every command has, after its own: one table for parsing,
  * --help and the manual. */
@@ -145,6 +146,7 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		     int argc, char **argv)
 {
 	struct option lo[MAX_OPTIONS + 4];
+	/* '+': options end at the first operand, which may be a program's */
 	char shorts[3 * MAX_OPTIONS + 8] = "+:hqv";
 	int n = count_options(opts), i, c, idx;
 	size_t k = strlen(shorts);
@@ -163,6 +165,8 @@ int hm_options_parse(const struct hm_usage *u, const struct hm_option *opts,
 		}
 	}
 	shorts[k] = '\0';
+	if (hm_options_anywhere)        /* GNU's order: options among the operands */
+		memmove(shorts, shorts + 1, k);
 	for (i = 0; hm_common_options[i].long_name; i++)
 		lo[n + i] = (struct option){ hm_common_options[i].long_name, no_argument, NULL,
 					     hm_common_options[i].short_name };
