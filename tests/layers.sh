@@ -18,7 +18,7 @@ declare -A rank=(
 	[search]=5                                             # trees, methods, users
 	[mapper/launch]=6                                      # plans, placements, launchers, jobs
 	[mapper/cli]=7                                         # the hetmap command
-	[tests]=8 [tests/fuzz]=8
+	[tests]=8 [tests/fuzz]=8 [tests/clients]=8            # the suites; a user's own program
 	[experiments]=9                                        # studies: nothing builds from them
 )
 cd "$root" || exit 1

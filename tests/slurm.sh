@@ -137,6 +137,11 @@ for list in 'rack[1-2]-n[01-04]' 'n[01-03,7],gpu1' 'lx[10,20-22]' 'a[1-2]b[3,5]'
 		diff <(scontrol show hostnames "$list") <("$build/tests/slurm_hostlist" "$list")
 done
 
+# no -p inside an allocation: the allocation, calibrated once and cached under its own name
+expect 0 "calibrating this Slurm allocation once" -- timeout 300 salloc -n 2 env -u HETMAP_PLATFORM \
+	XDG_CACHE_HOME="$tmp/cache-alloc" "$hm" plan -n 900
+check "cached as the allocation's" bash -c 'ls "$1"/hetmap/slurm-*.json' _ "$tmp/cache-alloc"
+
 expect 3 "not inside a Slurm allocation" -- env -u SLURM_JOB_NODELIST "$hm" run -p "$tmp/plat.json" -n 600 \
 	-M GU --launcher slurm --results "$res" -- "$xdlu"
 finish slurm

@@ -556,6 +556,8 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 		goto out;
 	}
 	hm_cli_note("hetmap: run: in %s: %s\n", j->dir, line);
+	if (j->profile->caveat)
+		hm_cli_note("hetmap: run: note: %s\n", j->profile->caveat);
 	set_aside_old_output(j);
 	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
 		goto out;

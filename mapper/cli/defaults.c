@@ -197,7 +197,9 @@ static int cache_path(char *path, size_t size)
 int hm_default_platform(const char *cmd, const char **platform)
 {
 	static char cached[4096];
-	char *argv[] = { "calibrate", "-o", cached, NULL };
+	/* a calibration in doubt is still this machine's, and better than a
+	 * 2003 cluster's: kept, its doubt said (calibrate prints why) */
+	char *argv[] = { "calibrate", "--accept-unreliable", "-o", cached, NULL };
 	const char *value;
 	int ret;
 
@@ -222,9 +224,9 @@ int hm_default_platform(const char *cmd, const char **platform)
 		return HM_EXIT_OK;
 	}
 	hm_cli_note("hetmap: %s: no -p given: calibrating this %s once (about a minute a node type), kept in %s "
-		"for the next commands (-p or HETMAP_PLATFORM for another platform)\n", cmd,
+		"for the next commands (-p or HETMAP_PLATFORM for another platform; delete it to measure again)\n", cmd,
 		getenv("SLURM_JOB_NODELIST") ? "Slurm allocation" : "machine", cached);
-	if ((ret = cmd_calibrate(3, argv)))
+	if ((ret = cmd_calibrate(4, argv)))
 		hm_cli_error("%s: calibrating this machine failed (exit %d): give -p FILE", cmd, ret);
 	return ret;
 }

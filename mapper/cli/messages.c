@@ -4,14 +4,19 @@
 
 #include <stdarg.h>
 
+/* fmt, as written, when -q / -v allow a message of this 'level'. */
+static void say_at(int level, const char *fmt, va_list ap)
+{
+	if (hm_verbosity >= level)
+		vfprintf(stderr, fmt, ap);
+}
+
 void hm_cli_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (hm_verbosity < 1)
-		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_at(1, fmt, ap);
 	va_end(ap);
 }
 
@@ -19,10 +24,8 @@ void hm_cli_detail(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (hm_verbosity < 2)
-		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_at(2, fmt, ap);
 	va_end(ap);
 }
 

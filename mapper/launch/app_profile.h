@@ -42,6 +42,7 @@ struct hm_app_profile {
 	double max_process_bytes;
 	double (*process_bytes)(const struct hm_placement *pl);
 	void (*read_line)(struct hm_app_result *r, const char *line);   /* NULL: reads nothing */
+	const char *caveat;             /* said before each run, or NULL */
 };
 
 /* Profile by name (case-insensitive), or NULL. */
