@@ -30,4 +30,20 @@ expect 0 "written to" -- "${V[@]}" "$hm" plan -p "$data/good/two-sockets.json" -
 	--launcher-version 4 -o "$tmp/self-bound"
 expect 0 "hetmap: generate: TORC+20x17P4" -- "${V[@]}" "$hm" generate "$examples/torc-20-17p4.json" -o "$tmp/g.json"
 expect 0 "exact" -- "${V[@]}" "$hm" compare -p "$tmp/g.json" -n 20000 -d 20 --methods exact,BTM,GPTM
+# a user's first hour: the time line and the span, report with its plot,
+# the configuration file, the ELF check, the shape options
+printf '#!/bin/sh\necho "hetmap-time: 0.25"\n' > "$tmp/timed.sh" && chmod +x "$tmp/timed.sh"
+expect 0 "by the program's 'hetmap-time:' line" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" -n 300 \
+	--no-placement-check --time-regex 'never ([0-9]+)' --results "$tmp/r.jsonl" -- "$tmp/timed.sh"
+expect 0 "measured_by" -- "${V[@]}" "$hm" report -f json "$tmp/r.jsonl"
+command -v gnuplot >/dev/null && expect 0 "plot written" -- "${V[@]}" "$hm" report --plot "$tmp/r.png" "$tmp/r.jsonl"
+printf 'platform = builtin:torc\nresults = %s/c.jsonl\n' "$tmp" > "$tmp/h.conf"
+expect 0 "from the configuration" -- env -u HETMAP_PLATFORM HETMAP_CONFIG="$tmp/h.conf" "${V[@]}" "$hm" plan -v -n 1000
+echo 'platfrom = x' > "$tmp/bad.conf"
+expect 2 "unknown key" -- env -u HETMAP_PLATFORM HETMAP_CONFIG="$tmp/bad.conf" "${V[@]}" "$hm" plan -n 1000
+lib=/usr/lib/x86_64-linux-gnu/scalapack
+[ -x "$lib/mpich-tests/xdlu" ] && expect 3 "is linked with MPICH" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" \
+	-n 600 --results "$tmp/r.jsonl" -- "$lib/mpich-tests/xdlu"
+expect 0 "block size b = 64" -- "${V[@]}" "$hm" plan -p builtin:torc -n 3000 -b 64 --rows-le-cols
+expect 3 "not one of TORC's block sizes" -- "${V[@]}" "$hm" plan -p builtin:torc -n 3000 -b 63
 finish valgrind_cli

@@ -77,5 +77,9 @@ int hm_problem_open(const char *cmd, struct hm_problem_opts *o, struct hm_proble
 	pb->n = o->n;
 	pb->depth = o->depth ? o->depth : platform_cores(*platform);
 	pb->shape = o->shape;
-	return check_block_size(cmd, pb);
+	if ((ret = check_block_size(cmd, pb))) {
+		hm_platform_free(*platform);    /* an error leaves nothing to free */
+		*platform = NULL, pb->platform = NULL;
+	}
+	return ret;
 }
