@@ -62,6 +62,8 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
+static const char *const emulation_names[] = { "blas", "quota" };       /* enum emulation */
+
 static int valid_name(const char *s)
 {
 	if (!*s || strlen(s) >= 48 || *s == '-' || *s == '.')
@@ -123,19 +125,19 @@ static int load(const char *path, struct vcluster *vc)
 
 	memset(vc, 0, sizeof(*vc));
 	vc->period_us = 20000;  /* 10-20 ms shares smoothly (README.md here) */
-	vc->emulation = DEFAULT_EMULATION;
+	vc->emulation = VC_DEFAULT_EMULATION;
 	if (!f) {
 		fail("%s: cannot open", path);
-		return EXIT_DESC;
+		return VC_EXIT_DESC;
 	}
 	len = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	text[len] = '\0';
 	if (!(doc = cJSON_Parse(text))) {
 		fail("%s: not valid JSON", path);
-		return EXIT_DESC;
+		return VC_EXIT_DESC;
 	}
-#define BAD(...) do { fail(__VA_ARGS__); cJSON_Delete(doc); return EXIT_DESC; } while (0)
+#define BAD(...) do { fail(__VA_ARGS__); cJSON_Delete(doc); return VC_EXIT_DESC; } while (0)
 	if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(doc, "hetmap_vcluster")))
 		BAD("%s: missing \"hetmap_vcluster\": 1", path);
 	it = cJSON_GetObjectItemCaseSensitive(doc, "name");
@@ -151,8 +153,8 @@ static int load(const char *path, struct vcluster *vc)
 		vc->emulation = !strcmp(it->valuestring, "quota") ? EMU_QUOTA : EMU_BLAS;
 	}
 	nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
-	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) < 1 || cJSON_GetArraySize(nodes) > MAX_NODES)
-		BAD("%s: nodes: expected 1..%d virtual nodes", path, MAX_NODES);
+	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) < 1 || cJSON_GetArraySize(nodes) > VC_MAX_NODES)
+		BAD("%s: nodes: expected 1..%d virtual nodes", path, VC_MAX_NODES);
 	cJSON_ArrayForEach(e, nodes) {
 		struct vnode *v = &vc->nodes[vc->n];
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
@@ -195,7 +197,7 @@ static int write_text(const char *path, const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	/* cgroup files exist; our own (slowdown) are created */
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC | (strncmp(path, TMP_ROOT, strlen(TMP_ROOT)) ? 0 :
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC | (strncmp(path, VC_TMP_ROOT, strlen(VC_TMP_ROOT)) ? 0 :
 							    O_CREAT | O_TRUNC), 0644)) < 0)
 		return -1;
 	ok = write(fd, buf, (size_t)n) == n;
@@ -299,7 +301,7 @@ static int count_cpus(const char *list)
 	return n;
 }
 
-/* TMP_ROOT/NODE/cores: the node's cores as robust process-shared mutexes
+/* VC_TMP_ROOT/NODE/cores: the node's cores as robust process-shared mutexes
  * (core_locks.h), for the BLAS emulation. 0, or -1 with errno. */
 static int make_core_locks(const struct vnode *v)
 {
@@ -308,7 +310,7 @@ static int make_core_locks(const struct vnode *v)
 	pthread_mutexattr_t attr;
 	int fd, n = count_cpus(v->cpus);
 
-	snprintf(path, sizeof(path), "%s/%s/cores", TMP_ROOT, v->name);
+	snprintf(path, sizeof(path), "%s/%s/cores", VC_TMP_ROOT, v->name);
 	if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
 		return -1;
 	if (ftruncate(fd, sizeof(*l)) ||
@@ -340,22 +342,22 @@ static int down_all(void)
 		if (!d)
 			continue;
 		while ((de = readdir(d)))
-			if (!strncmp(de->d_name, PREFIX, strlen(PREFIX)))
+			if (!strncmp(de->d_name, VC_NS_PREFIX, strlen(VC_NS_PREFIX)))
 				remove_group(roots[r], de->d_name);
 		closedir(d);
 	}
 	vnet_down();
 	if (rewrite_hosts("")) {
 		fail("cannot rewrite %s: %s", HOSTS_FILE, strerror(errno));
-		ret = EXIT_SYSTEM;
+		ret = VC_EXIT_SYSTEM;
 	}
-	remove_dir_tree(TMP_ROOT);
+	remove_dir_tree(VC_TMP_ROOT);
 	return ret;
 }
 
 static int make_group(const char *root, const struct vnode *v, char *path, size_t size)
 {
-	snprintf(path, size, "%s/" PREFIX "%s", root, v->name);
+	snprintf(path, size, "%s/" VC_NS_PREFIX "%s", root, v->name);
 	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 		fail("cannot create %s: %s (root and cgroup v1 '%s' are needed)", path, strerror(errno),
 		     strrchr(root, '/') + 1);
@@ -372,9 +374,9 @@ static int up(const struct vcluster *vc)
 	if (access(CPU_ROOT "/tasks", W_OK) || access(CPUSET_ROOT "/tasks", W_OK)) {
 		fail("cannot write %s and %s: run as root on a machine with cgroup v1 'cpu' and "
 		     "'cpuset' controllers mounted", CPU_ROOT, CPUSET_ROOT);
-		return EXIT_SYSTEM;
+		return VC_EXIT_SYSTEM;
 	}
-	mkdir(TMP_ROOT, 0755);
+	mkdir(VC_TMP_ROOT, 0755);
 	for (int i = 0; i < vc->n; i++) {
 		const struct vnode *v = &vc->nodes[i];
 		/* quota: a hard share of a core; blas: no quota, a weight for
@@ -408,10 +410,10 @@ static int up(const struct vcluster *vc)
 			fail("cpuset '%s' of node '%s' refused: %s", v->cpus, v->name, strerror(errno));
 			goto undo;
 		}
-		snprintf(path, sizeof(path), "%s/%s", TMP_ROOT, v->name);
+		snprintf(path, sizeof(path), "%s/%s", VC_TMP_ROOT, v->name);
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
 			goto sys;
-		snprintf(file, sizeof(file), "%s/%s/slowdown", TMP_ROOT, v->name);
+		snprintf(file, sizeof(file), "%s/%s/slowdown", VC_TMP_ROOT, v->name);
 		if (vc->emulation == EMU_BLAS && (write_text(file, "%.6g", 1 / v->share) ||
 						     make_core_locks(v)))
 			goto sys;
@@ -445,7 +447,7 @@ sys:
 	fail("%s: %s", file[0] ? file : path, strerror(errno));
 undo:
 	down_all();
-	return EXIT_SYSTEM;
+	return VC_EXIT_SYSTEM;
 }
 
 /* BLAS emulation: the node's slowdown (written by 'up') and the library
@@ -456,7 +458,7 @@ static int set_slowdown(const char *host)
 	const char *old = getenv("LD_PRELOAD");
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/%s/slowdown", TMP_ROOT, host);
+	snprintf(path, sizeof(path), "%s/%s/slowdown", VC_TMP_ROOT, host);
 	if (read_text(path, factor, sizeof(factor)))
 		return 0;       /* quota emulation */
 	factor[strcspn(factor, "\n")] = '\0';
@@ -475,7 +477,7 @@ static int set_slowdown(const char *host)
 		snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), ":%s", old);
 	setenv("HETMAP_SLOWDOWN", factor, 1);
 	setenv("LD_PRELOAD", lib, 1);
-	snprintf(path, sizeof(path), "%s/%s/cores", TMP_ROOT, host);
+	snprintf(path, sizeof(path), "%s/%s/cores", VC_TMP_ROOT, host);
 	setenv("HETMAP_CORE_LOCKS", path, 1);
 	return 0;
 }
@@ -493,26 +495,26 @@ static int agent(int argc, char **argv)
 		i++;    /* ssh options (e.g. -x): nothing to do locally */
 	if (i + 1 >= argc || !valid_name(argv[i])) {
 		fail("agent: expected [ssh options] HOST COMMAND...");
-		return EXIT_USAGE;
+		return VC_EXIT_USAGE;
 	}
 	host = argv[i++];
-	snprintf(path, sizeof(path), CPU_ROOT "/" PREFIX "%s/tasks", host);
+	snprintf(path, sizeof(path), CPU_ROOT "/" VC_NS_PREFIX "%s/tasks", host);
 	if (write_text(path, "%d", (int)getpid())) {
 		fail("agent: no virtual node '%s' (%s): is the vcluster up?", host, strerror(errno));
-		return EXIT_SYSTEM;
+		return VC_EXIT_SYSTEM;
 	}
-	snprintf(path, sizeof(path), CPUSET_ROOT "/" PREFIX "%s/tasks", host);
+	snprintf(path, sizeof(path), CPUSET_ROOT "/" VC_NS_PREFIX "%s/tasks", host);
 	if (write_text(path, "%d", (int)getpid())) {
 		fail("agent: cannot enter the cpuset of '%s': %s", host, strerror(errno));
-		return EXIT_SYSTEM;
+		return VC_EXIT_SYSTEM;
 	}
-	snprintf(path, sizeof(path), CPUACCT_ROOT "/" PREFIX "%s/tasks", host);
+	snprintf(path, sizeof(path), CPUACCT_ROOT "/" VC_NS_PREFIX "%s/tasks", host);
 	write_text(path, "%d", (int)getpid());  /* accounting only: 'stat' */
 	if (set_slowdown(host) || vnet_enter(host))
-		return EXIT_SYSTEM;
+		return VC_EXIT_SYSTEM;
 	/* each node its own session and shared-memory directories: without
 	 * them 2-12 % of launches failed (README.md here) */
-	snprintf(tmp, sizeof(tmp), "%s/%s", TMP_ROOT, host);
+	snprintf(tmp, sizeof(tmp), "%s/%s", VC_TMP_ROOT, host);
 	setenv("TMPDIR", tmp, 1);
 	setenv("OMPI_MCA_btl_vader_backing_directory", tmp, 1);
 	setenv("HETMAP_HOST", host, 1);  /* what hetmap-probe reports */
@@ -537,13 +539,13 @@ static int stat_nodes(const struct vcluster *vc)
 		double usage = 0, throttled = 0;
 		long periods = 0, nr_throttled = 0;
 
-		snprintf(path, sizeof(path), CPUACCT_ROOT "/" PREFIX "%s/cpuacct.usage", vc->nodes[i].name);
+		snprintf(path, sizeof(path), CPUACCT_ROOT "/" VC_NS_PREFIX "%s/cpuacct.usage", vc->nodes[i].name);
 		if (read_text(path, text, sizeof(text))) {
 			fail("no virtual node '%s': is the vcluster up?", vc->nodes[i].name);
-			return EXIT_SYSTEM;
+			return VC_EXIT_SYSTEM;
 		}
 		usage = strtod(text, NULL) * 1e-9;
-		snprintf(path, sizeof(path), CPU_ROOT "/" PREFIX "%s/cpu.stat", vc->nodes[i].name);
+		snprintf(path, sizeof(path), CPU_ROOT "/" VC_NS_PREFIX "%s/cpu.stat", vc->nodes[i].name);
 		if (read_text(path, text, sizeof(text)) == 0) {
 			if ((at = strstr(text, "nr_periods ")))
 				periods = strtol(at + 11, NULL, 10);
@@ -577,7 +579,7 @@ int main(int argc, char **argv)
 	if (argc != 3 || (strcmp(cmd, "up") && strcmp(cmd, "hosts") && strcmp(cmd, "stat"))) {
 		fprintf(stderr, "usage: hetmap-vcluster up DESC.json | down [DESC.json] | hosts DESC.json |\n"
 				"       stat DESC.json | agent [SSH-OPTIONS] HOST COMMAND...\n");
-		return EXIT_USAGE;
+		return VC_EXIT_USAGE;
 	}
 	if ((ret = load(argv[2], &vc)))
 		return ret;

@@ -1,15 +1,16 @@
 /* wrappers/vcluster/vcluster.h - a virtual cluster's description, read by
- * hetmap-vcluster (vcluster.c) and used by its network (vnet.h). */
+ * hetmap-vcluster (vcluster.c) and used by its network (vnet.h). Its names
+ * start VC_ / vc: it is built into programs of its own, beside hetmap's. */
 #ifndef HM_VCLUSTER_H
 #define HM_VCLUSTER_H
 
 #include <stddef.h>
 
-#define PREFIX "hetmap-vc-"
-#define TMP_ROOT "/tmp/hetmap-vc"
-#define MAX_NODES 64
+#define VC_NS_PREFIX "hetmap-vc-"
+#define VC_TMP_ROOT "/tmp/hetmap-vc"
+#define VC_MAX_NODES 64
 
-enum { EXIT_DESC = 2, EXIT_USAGE = 3, EXIT_SYSTEM = 4 };
+enum { VC_EXIT_DESC = 2, VC_EXIT_USAGE = 3, VC_EXIT_SYSTEM = 4 };
 
 struct vnode {
 	char name[64];
@@ -21,14 +22,13 @@ struct vnode {
 };
 
 enum emulation { EMU_BLAS, EMU_QUOTA };
-#define DEFAULT_EMULATION EMU_BLAS     /* chosen by measurement: README.md, "Two emulations" */
-static const char *const emulation_names[] = { "blas", "quota" };
+#define VC_DEFAULT_EMULATION EMU_BLAS     /* chosen by measurement: README.md, "Two emulations" */
 
 struct vcluster {
 	char name[64];
 	long period_us;
 	enum emulation emulation;
-	struct vnode nodes[MAX_NODES];
+	struct vnode nodes[VC_MAX_NODES];
 	int n;
 };
 

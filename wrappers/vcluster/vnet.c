@@ -134,7 +134,7 @@ int vnet_up(const struct vcluster *vc)
 		const char *in_addr[] = { "ip", "addr", "add", cidr, "dev", inner, NULL };
 		const char *in_up[] = { "ip", "link", "set", inner, "up", NULL };
 
-		snprintf(ns, sizeof(ns), PREFIX "%s", v->name);
+		snprintf(ns, sizeof(ns), VC_NS_PREFIX "%s", v->name);
 		snprintf(outer, sizeof(outer), "hvc%d", i);
 		snprintf(inner, sizeof(inner), "hvc%dn", i);
 		snprintf(cidr, sizeof(cidr), "%s/24", vnet_address(i, addr, sizeof(addr)));
@@ -167,7 +167,7 @@ void vnet_down(void)
 	while (d && (de = readdir(d))) {
 		const char *del[] = { "ip", "netns", "del", de->d_name, NULL };
 
-		if (!strncmp(de->d_name, PREFIX, strlen(PREFIX)))
+		if (!strncmp(de->d_name, VC_NS_PREFIX, strlen(VC_NS_PREFIX)))
 			run(del);       /* its veth pair goes with it */
 	}
 	if (d)
@@ -181,7 +181,7 @@ int vnet_enter(const char *host)
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), NETNS_DIR "/" PREFIX "%s", host);
+	snprintf(path, sizeof(path), NETNS_DIR "/" VC_NS_PREFIX "%s", host);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (setns(fd, CLONE_NEWNET)) {
