@@ -22,6 +22,13 @@ check "two records with predicted and measured times" \
 	test "$(grep -c '"predicted_s":[0-9.e-]*,"measured_s":[0-9.e-]*' "$res")" -eq 2
 check "check passed in the records" test "$(grep -c '"passed":true' "$res")" -eq 2
 check "placement as planned" test "$(grep -c '"placement_as_planned":true' "$res")" -eq 2
+check "a record says each rank once: no plan.ranks, the driver's ranks as runs" python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    assert "ranks" not in r["plan"] and "processes" in r["plan"], r["plan"].keys()
+    runs = r["driver"]["rank_runs"]
+    assert sum(x["count"] for x in runs) == r["plan"]["D"] and runs[0]["first"] == 0, runs' "$res"
 
 # the rankfile binds rank k to its processor's core: cpu0 -> core 0, cpu1 -> core 1
 expect 0 "" -- "$hm" plan -p "$plat" -n 600 -M GU --launcher openmpi -o "$tmp/launch"

@@ -11,6 +11,7 @@
 #include "mapper/launch/node_topologies.h"
 #include "mapper/launch/placement_check.h"
 #include "mapper/launch/plan_values.h"
+#include "mapper/launch/results.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "models/platform/hostname.h"
 
@@ -469,6 +470,27 @@ static void the_check_should_take_a_core_by_its_threads(void)
 	hm_placement_release(&pl);
 }
 
+/* A record's driver ranks fold into runs only when every rank sits where
+ * planned; one out of place keeps the list whole. */
+static void rank_lists_should_fold_when_as_planned(void)
+{
+	const char *good = "[{\"rank\":0,\"host\":\"a\",\"cpus\":\"0\",\"row\":0,\"col\":0},"
+			   "{\"rank\":1,\"host\":\"a\",\"cpus\":\"0\",\"row\":0,\"col\":1},"
+			   "{\"rank\":2,\"host\":\"b\",\"cpus\":\"0\",\"row\":1,\"col\":0},"
+			   "{\"rank\":3,\"host\":\"b\",\"cpus\":\"0\",\"row\":1,\"col\":1}]";
+	cJSON *ranks = cJSON_Parse(good), *runs = hm_fold_rank_list(ranks, 2);
+
+	CHECK(cJSON_GetArraySize(runs) == 2);
+	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 1), "first")->valueint == 2);
+	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 1), "count")->valueint == 2);
+	cJSON_Delete(runs);
+	/* rank 3 at (1, 0): out of place, the list stays */
+	cJSON_SetIntValue(cJSON_GetObjectItem(cJSON_GetArrayItem(ranks, 3), "col"), 0);
+	CHECK(hm_fold_rank_list(ranks, 2) == NULL);
+	CHECK(hm_fold_rank_list(ranks, 0) == NULL);
+	cJSON_Delete(ranks);
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(this_machine_should_have_its_names),
 	CHECK_CASE(slurm_host_lists_should_expand),
@@ -481,6 +503,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(node_topologies_should_read_lines_and_record),
 	CHECK_CASE(launchers_should_bind_the_cores_hwloc_numbers),
 	CHECK_CASE(the_check_should_take_a_core_by_its_threads),
+	CHECK_CASE(rank_lists_should_fold_when_as_planned),
 };
 
 CHECK_MAIN("test_launch")

@@ -204,6 +204,21 @@ static void record_outcome(cJSON *rec, const struct hm_launcher *l, const struct
 	cJSON_AddNumberToObject(rec, "exit_code", exit_code);
 }
 
+/* What a record would repeat rank by rank, said once: the plan's list of
+ * each rank's processor (its 'processes' say the same, in rank order) is
+ * left out; the driver's ranks are folded into runs (results.h). */
+static void shorten_record(cJSON *rec, int c)
+{
+	cJSON *driver = cJSON_GetObjectItemCaseSensitive(rec, "driver");
+	cJSON *folded = hm_fold_rank_list(cJSON_GetObjectItemCaseSensitive(driver, "ranks"), c);
+
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "plan"), "ranks");
+	if (folded) {
+		cJSON_DeleteItemFromObjectCaseSensitive(driver, "ranks");
+		cJSON_AddItemToObject(driver, "rank_runs", folded);
+	}
+}
+
 static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 			  const struct hm_launcher_found *lf, const struct hm_argv *argv,
 			  const struct hm_spawn_result *res, int exit_code, const struct reading *rd)
@@ -256,6 +271,7 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 	if (rs->plan_file)
 		cJSON_AddStringToObject(rec, "plan_file", rs->plan_file);
 	cJSON_AddItemToObject(rec, "driver", r->raw ? cJSON_Duplicate(r->raw, 1) : cJSON_CreateNull());
+	shorten_record(rec, j->pl->c);
 	return rec;
 }
 

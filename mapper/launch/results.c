@@ -86,3 +86,51 @@ const char *hm_utc_timestamp(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return buf;
 }
+
+/* Rank k's entry as (host, cpus) when it sits at (k / c, k mod c); 0, or
+ * -1 when it does not say so. */
+static int rank_entry(const cJSON *e, int k, int c, const char **host, const char **cpus)
+{
+	const cJSON *rank = cJSON_GetObjectItemCaseSensitive(e, "rank");
+	const cJSON *row = cJSON_GetObjectItemCaseSensitive(e, "row");
+	const cJSON *col = cJSON_GetObjectItemCaseSensitive(e, "col");
+
+	*host = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "host"));
+	*cpus = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "cpus"));
+	return cJSON_IsNumber(rank) && rank->valueint == k && cJSON_IsNumber(row) && row->valueint == k / c &&
+	       cJSON_IsNumber(col) && col->valueint == k % c && *host && *cpus ? 0 : -1;
+}
+
+cJSON *hm_fold_rank_list(const cJSON *ranks, int c)
+{
+	const char *host, *cpus, *run_host = NULL, *run_cpus = NULL;
+	cJSON *runs, *run = NULL;
+	int k = 0, count = 0;
+	const cJSON *e;
+
+	if (!cJSON_IsArray(ranks) || c < 1)
+		return NULL;
+	cJSON_ArrayForEach(e, ranks)
+		if (rank_entry(e, k++, c, &host, &cpus))
+			return NULL;
+	if (!(runs = cJSON_CreateArray()))
+		return NULL;
+	k = 0;
+	cJSON_ArrayForEach(e, ranks) {
+		rank_entry(e, k, c, &host, &cpus);
+		if (!run || strcmp(host, run_host) || strcmp(cpus, run_cpus)) {
+			if (run)
+				cJSON_AddNumberToObject(run, "count", count);
+			run = cJSON_CreateObject();
+			cJSON_AddItemToArray(runs, run);
+			cJSON_AddNumberToObject(run, "first", k);
+			cJSON_AddStringToObject(run, "host", host);
+			cJSON_AddStringToObject(run, "cpus", cpus);
+			run_host = host, run_cpus = cpus, count = 0;
+		}
+		count++, k++;
+	}
+	if (run)
+		cJSON_AddNumberToObject(run, "count", count);
+	return runs;
+}

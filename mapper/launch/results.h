@@ -23,6 +23,14 @@ int hm_results_open(const char *path, struct hm_error *err);
  * 0, or -1 with 'err' set. */
 int hm_results_append(int fd, const cJSON *record, struct hm_error *err);
 
+/* A record does not repeat itself as ranks grow (a user's file of runs on
+ * hundreds of ranks): 'ranks', a driver's list of {"rank", "host", "cpus",
+ * "row", "col"}, becomes runs {"first": k, "count": m, "host", "cpus"} of
+ * consecutive ranks on one host with the same CPUs, when every rank k is
+ * at grid position (k / c, k mod c) as planned; otherwise it stays whole,
+ * to show where. Returns the folded list (new), or NULL to keep it. */
+cJSON *hm_fold_rank_list(const cJSON *ranks, int c);
+
 /* "2026-11-22T15:04:05Z" for now, into buf. */
 const char *hm_utc_timestamp(char *buf, size_t size);
 
