@@ -250,33 +250,39 @@ static int print_json(const struct table *t)
 	return HM_EXIT_OK;
 }
 
+#define MAX_LAUNCHERS 32         /* colours in one plot; a 33rd launcher's runs are left out */
+
 /* gnuplot's input: one block per launcher ("index i"), rows with both
  * times; the launchers' names into 'names' (gnuplot's word list). */
 static int plot_data(const struct table *t, struct hm_text *data, char *names, size_t size)
 {
+	const char *launcher[MAX_LAUNCHERS];
 	int blocks = 0;
 
 	names[0] = '\0';
+	/* the launchers in order of first appearance: a pass over the rows
+	 * for each (a results file names a few) */
 	for (int i = 0; i < t->n; i++) {
 		const char *l = t->rows[i].cells[COL_LAUNCHER].text;
-		int seen = 0;
+		int known = 0;
 
-		for (int j = 0; j < i && !seen; j++)
-			seen = !strcmp(t->rows[j].cells[COL_LAUNCHER].text, l);
-		if (seen)
-			continue;
-		for (int j = i; j < t->n; j++) {
+		for (int k = 0; k < blocks && !known; k++)
+			known = !strcmp(launcher[k], l);
+		if (!known && blocks < MAX_LAUNCHERS)
+			launcher[blocks++] = l;
+	}
+	for (int k = 0; k < blocks; k++) {
+		for (int j = 0; j < t->n; j++) {
 			const struct row *r = &t->rows[j];
 
-			if (!strcmp(r->cells[COL_LAUNCHER].text, l) && r->cells[COL_PREDICTED].number > 0 &&
+			if (!strcmp(r->cells[COL_LAUNCHER].text, launcher[k]) && r->cells[COL_PREDICTED].number > 0 &&
 			    r->cells[COL_MEASURED].number > 0)
 				hm_text_addf(data, "%.9g %.9g\n", r->cells[COL_PREDICTED].number,
 					     r->cells[COL_MEASURED].number);
 		}
 		hm_text_addf(data, "\n\n");
-		snprintf(names + strlen(names), size - strlen(names), "%s%s", blocks ? " " : "",
-			 l[0] ? l : "none");
-		blocks++;
+		snprintf(names + strlen(names), size - strlen(names), "%s%s", k ? " " : "",
+			 launcher[k][0] ? launcher[k] : "none");
 	}
 	return blocks;
 }

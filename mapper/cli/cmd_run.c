@@ -84,6 +84,7 @@ struct run_setup {
 	const char *probe;              /* hetmap-probe's path; NULL with no_check */
 	int given_n, given_routine;     /* -n, -r on the command line: a --plan must agree */
 	const char *time_regex;         /* --time-regex */
+	struct hm_program_time *time;   /* its reader, made once (cmd_run) */
 	int json;                       /* -f json: the record on stdout, the program's output on stderr */
 };
 
@@ -92,7 +93,7 @@ struct reading {
 	const struct hm_app_profile *profile;
 	struct hm_app_result result;
 	struct hm_placement_check check;
-	struct hm_program_time time;    /* hetmap-time lines, --time-regex, MPI spans */
+	struct hm_program_time *time;   /* hetmap-time lines, --time-regex, MPI spans */
 	int kernels_modeled;            /* the program printed HM_KERNELS_MARK */
 };
 
@@ -100,7 +101,7 @@ static void read_line(const char *line, void *ctx)
 {
 	struct reading *rd = ctx;
 
-	if (hm_placement_check_line(&rd->check, line) || hm_program_time_line(&rd->time, line))
+	if (hm_placement_check_line(&rd->check, line) || hm_program_time_line(rd->time, line))
 		return;
 	if (!strcmp(line, HM_KERNELS_MARK)) {
 		rd->kernels_modeled = 1;
@@ -236,7 +237,7 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 		cJSON_AddStringToObject(rec, "measured_by", r->measured_by);
 		if (r->tick > 0)
 			cJSON_AddNumberToObject(rec, "timer_tick_s", r->tick);
-		if (r->seconds < HM_MIN_TICKS * r->tick)
+		if (hm_time_under_ticks(r))
 			cJSON_AddStringToObject(rec, "ratio_withheld", "under " HM_STR(HM_MIN_TICKS) " ticks of the program's timer");
 		else if (j->pl->predicted > 0)
 			cJSON_AddNumberToObject(rec, "measured_over_predicted", r->seconds / j->pl->predicted);
@@ -493,7 +494,7 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 		    j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
 		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
 		    ? "as planned" : "NOT as planned (see the record)";
-	if (rd->result.seconds >= 0 && rd->result.seconds >= HM_MIN_TICKS * rd->result.tick)
+	if (rd->result.seconds >= 0 && !hm_time_under_ticks(&rd->result))
 		fprintf(stderr, "hetmap: run: predicted %.6g s, measured %.6g s (ratio %.3f, by %s); "
 			"placement %s; record appended to %s\n", j->pl->predicted, rd->result.seconds,
 			j->pl->predicted > 0 ? rd->result.seconds / j->pl->predicted : 0,
@@ -549,8 +550,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	const char *probe = rs->probe;
 	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
 	struct hm_argv a = { 0 };
-	struct reading rd = { .profile = j->profile };
-	struct hm_error err;
+	struct reading rd = { .profile = j->profile, .time = rs->time };
 	/* a simulator's ranks are threads of the launcher: its environment is theirs */
 	struct hm_spawn_opts so = { rs->timeout, 5, j->l->platform_file ? (const char *const *)j->env.v : env,
 				    rs->json ? stderr : stdout, read_line, NULL, &rd, j->dir };
@@ -558,12 +558,6 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	int ret;
 
 	hm_app_result_init(&rd.result);
-	hm_error_clear(&err);
-	if (hm_program_time_init(&rd.time, rs->time_regex, &err)) {
-		hm_cli_error("run: %s", err.msg);
-		free(launcher_var);
-		return HM_EXIT_USAGE;
-	}
 	hm_job_command(j, probe, &a);
 	if (a.failed || !(line = hm_argv_quoted(&a)) ||
 	    (!rs->no_check && hm_placement_check_init(&rd.check, j->pl, j->l->binds))) {
@@ -578,7 +572,7 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
 		goto out;
 	read_output_file(&rd, j->dir);
-	hm_program_time_settle(&rd.time, &rd.result);
+	hm_program_time_settle(rd.time, &rd.result);
 	no_measurement(j, &rd.result);
 	ret = verdict_exit(j, &rd.result, rd.kernels_modeled, ret);
 	{
@@ -589,7 +583,6 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	}
 out:
 	hm_placement_check_release(&rd.check);
-	hm_program_time_release(&rd.time);
 	hm_app_result_release(&rd.result);
 	free(line);
 	free(launcher_var);
@@ -695,11 +688,12 @@ int cmd_run(int argc, char **argv)
 	struct hm_problem_opts po;
 	struct hm_budget budget = { 0, HM_DEFAULT_MAX_TIME };
 	struct run_setup rs = { NULL, NULL, NULL, NULL, HM_SIM_OPTS_INIT, 0,
-				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL, 0, 0, NULL, 0 };
+				HM_LAUNCH_OPTS_INIT, 0, 1, 0, 0, NULL, 0, 0, NULL, NULL, 0 };
 	const char *method = HM_DEFAULT_METHOD, *format = "text";
 	const struct hm_launcher *l;
 	struct hm_launcher_found lf;
 	struct hm_placement pl = { 0 };
+	struct hm_program_time time;
 	struct hm_job job;
 	struct hm_usage u = usage;
 	int ret, results_fd = -1, have_job = 0, launched = 0, sig;
@@ -747,19 +741,16 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((ret = hm_sim_opts_check("run", &rs.sim, l)))
 		return ret;
-	{
-		struct hm_program_time pt;      /* checked before anything is planned or run */
-
-		hm_error_clear(&err);
-		if (hm_program_time_init(&pt, rs.time_regex, &err)) {
-			hm_cli_error("run: %s", err.msg);
-			return HM_EXIT_USAGE;
-		}
-		hm_program_time_release(&pt);
+	hm_error_clear(&err);            /* --time-regex checked before anything is planned or run */
+	if (hm_program_time_init(&time, rs.time_regex, &err)) {
+		hm_cli_error("run: %s", err.msg);
+		return HM_EXIT_USAGE;
 	}
+	rs.time = &time;
 	hm_error_clear(&err);
 	if (!rs.dry_run && (results_fd = hm_results_open(rs.results, &err)) < 0) {
 		hm_cli_report(&err);
+		hm_program_time_release(&time);
 		return HM_EXIT_OUTPUT;
 	}
 	if (hm_launcher_detect(l, rs.lo.mpirun, rs.lo.launcher_version, !rs.dry_run, &lf, &err)) {
@@ -769,6 +760,7 @@ int cmd_run(int argc, char **argv)
 			record_interrupted_early(&rs, l, &lf, "launcher version check", lf.signal, results_fd);
 		if (results_fd >= 0)
 			close(results_fd);
+		hm_program_time_release(&time);
 		return ret;
 	}
 	/* from here on a signal stops the search, or the job, and is recorded */
@@ -805,6 +797,7 @@ int cmd_run(int argc, char **argv)
 		hm_job_release(&job);
 	}
 	hm_placement_release(&pl);
+	hm_program_time_release(&time);
 	if (results_fd >= 0)
 		close(results_fd);
 	return hm_cli_finish(ret);

@@ -4,10 +4,10 @@
  * settings: the configuration's keys, their variables, the help and the
  * manual's ENVIRONMENT and FILES come from it. */
 #include "cli.h"
+#include "models/util/fnv1a.h"
 #include "models/util/nearest_name.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +32,8 @@ static struct setting settings[] = {
 };
 #define NR_SETTINGS (int)(sizeof(settings) / sizeof(settings[0]))
 
-static int config_read;         /* the file was read (or there is none) */
+static int config_status;       /* reading it: 0 (or no file), -1 it failed */
+static int config_done;         /* it was read */
 static char config_path[4096];  /* which */
 
 /* The configuration file: $HETMAP_CONFIG ("" for none), else the user's
@@ -75,11 +76,11 @@ static int config_line(const char *path, long number, char *line)
 	for (int i = 0; i < NR_SETTINGS; i++) {
 		keys[i] = settings[i].key;
 		if (!strcmp(key, settings[i].key)) {
-			free(settings[i].value);
 			if (!*value) {
 				hm_cli_error("%s: line %ld: '%s' has no value", path, number, key);
 				return -1;
 			}
+			free(settings[i].value);        /* the last line of a key counts */
 			settings[i].value = strdup(value);
 			return settings[i].value ? 0 : -1;
 		}
@@ -102,15 +103,15 @@ static int read_config(void)
 	int ret = 0;
 	FILE *f;
 
-	if (config_read)
-		return 0;
-	config_read = 1;
+	if (config_done)                /* once; a broken file stays broken for every key */
+		return config_status;
+	config_done = 1;
 	if (!(path = config_file(buf, sizeof(buf))))
 		return 0;
 	snprintf(config_path, sizeof(config_path), "%s", path);
 	if (!(f = fopen(path, "r"))) {
 		hm_cli_error("configuration %s: %s", path, strerror(errno));
-		return -1;
+		return config_status = -1;
 	}
 	while (!ret && getline(&line, &cap, f) > 0) {
 		char *s = line + strspn(line, " \t");
@@ -121,7 +122,7 @@ static int read_config(void)
 	}
 	free(line);
 	fclose(f);
-	return ret;
+	return config_status = ret;
 }
 
 /* The value of a setting: its variable, else the file's; NULL if neither. */
@@ -170,7 +171,6 @@ static int cache_path(char *path, size_t size)
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	const char *nodes = getenv("SLURM_JOB_NODELIST"), *cpus = getenv("SLURM_JOB_CPUS_PER_NODE");
 	char dir[4096], name[300], host[256] = "";
-	uint64_t h = 1469598103934665603ull;    /* FNV-1a */
 
 	if (xdg && *xdg)
 		snprintf(dir, sizeof(dir), "%s/hetmap", xdg);
@@ -179,10 +179,9 @@ static int cache_path(char *path, size_t size)
 	else
 		return -1;
 	if (nodes && *nodes) {
-		for (const char *s = nodes; *s; s++)
-			h = (h ^ (unsigned char)*s) * 1099511628211ull;
-		for (const char *s = cpus ? cpus : ""; *s; s++)
-			h = (h ^ (unsigned char)*s) * 1099511628211ull;
+		uint64_t h = hm_fnv1a(HM_FNV1A_START, nodes, strlen(nodes));
+
+		h = hm_fnv1a(h, cpus ? cpus : "", cpus ? strlen(cpus) : 0);
 		snprintf(name, sizeof(name), "slurm-%016llx", (unsigned long long)h);
 	} else {
 		gethostname(host, sizeof(host) - 1);

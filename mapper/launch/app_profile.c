@@ -109,15 +109,16 @@ static int ends_with(const char *s, const char *suffix)
 static int take_time(struct hm_app_result *r, const char *text)
 {
 	char *end;
-	double t = hm_strtod_decimal(text, &end, 0);
 
-	if (!strncasecmp(text, "inf", 3))       /* a time too large or a rate of 0 s */
-		t = strtod(text, &end);
-	if (end == text || end[strspn(end, " \t\r")])
-		return -1;
-	r->seconds = t;
-	r->tick = hm_decimal_tick(text);
-	return 0;
+	if (!strncasecmp(text, "inf", 3)) {     /* a time too large or a rate of 0 s */
+		double t = strtod(text, &end);
+
+		if (end[strspn(end, " \t\r")])
+			return -1;
+		r->seconds = t, r->tick = 0;
+		return 0;
+	}
+	return hm_decimal_time(text, &r->seconds, &r->tick);
 }
 
 /* hetmap-driver: its one JSON line. */
@@ -234,7 +235,7 @@ static const struct hm_app_profile profiles[] = {
 	  "is the one compared" },
 	{ "scalapack-test", "ScaLAPACK's LU tester (xdlu): LU.dat; LU time, MFLOPS and PASSED/FAILED",
 	  "xdlu", "LU.dat", lu_dat, NULL, NULL, 0, 4e6, xdlu_bytes, read_scalapack_test, NULL },
-	{ "none", "any other program: wall time and exit status only",
+	{ "none", "any other program: its 'hetmap-time:' line, --time-regex or the MPI span; exit status",
 	  "", NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL },
 };
 #define NR_PROFILES (int)(sizeof(profiles) / sizeof(profiles[0]))

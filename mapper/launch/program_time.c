@@ -35,26 +35,23 @@ void hm_program_time_release(struct hm_program_time *pt)
 	pt->have_regex = 0;
 }
 
-/* A time at 'text' (leading blanks skipped, the number alone up to 'stop'
- * or the end): the largest so far is kept. */
+/* A time in the 'len' characters at 'text' (blanks around it allowed):
+ * the largest so far is kept. */
 static void take_line_time(struct hm_program_time *pt, const char *text, size_t len, const char *source)
 {
 	char number[64];
-	char *end;
-	double t;
+	size_t blanks = strspn(text, " \t");
+	double t, tick;
 
-	text += strspn(text, " \t");
-	if (len > strlen(text))
-		len = strlen(text);
+	blanks = blanks < len ? blanks : len;
+	text += blanks, len -= blanks;
 	if (len == 0 || len >= sizeof(number))
 		return;
 	memcpy(number, text, len);
 	number[len] = '\0';
-	t = hm_strtod_decimal(number, &end, 0);
-	if (end == number || end[strspn(end, " \t\r")] || t < 0 || t <= pt->line_s)
+	if (hm_decimal_time(number, &t, &tick) || t < 0 || t <= pt->line_s)
 		return;
-	pt->line_s = t;
-	pt->line_tick = hm_decimal_tick(number);
+	pt->line_s = t, pt->line_tick = tick;
 	pt->line_source = source;
 }
 
@@ -64,10 +61,11 @@ int hm_program_time_line(struct hm_program_time *pt, const char *line)
 	regmatch_t m[2];
 
 	if (!strncmp(line, HM_SPAN_LINE, sl)) {
+		const char *number = line + sl + strspn(line + sl, " ");
 		char *end;
-		double t = hm_strtod_decimal(line + sl + strspn(line + sl, " "), &end, 0);
+		double t = hm_strtod_decimal(number, &end, 0);
 
-		if (end != line + sl && t > pt->span_s)
+		if (end != number && t > pt->span_s)
 			pt->span_s = t;
 		return 1;
 	}

@@ -37,6 +37,13 @@ int hm_program_time_init(struct hm_program_time *pt, const char *regex, struct h
 void hm_program_time_release(struct hm_program_time *pt);
 /* Read one output line; 1 when it was the span library's (not the program's). */
 int hm_program_time_line(struct hm_program_time *pt, const char *line);
+/* 1 when r's time is under HM_MIN_TICKS ticks of the timer it was printed
+ * with: kept, but no ratio to the prediction. */
+static inline int hm_time_under_ticks(const struct hm_app_result *r)
+{
+	return r->seconds < HM_MIN_TICKS * r->tick;
+}
+
 /* Settle r->seconds, r->tick and r->measured_by ("profile", "time-line",
  * "time-regex", "mpi-span"; "" when nothing measured) from the profile's reading
  * (kept when it read a time) and the lines seen. */

@@ -6,6 +6,7 @@
  * into hetmap structs and the tree is freed before returning. */
 #include "platform.h"
 #include "units.h"
+#include "models/util/fnv1a.h"
 #include "models/util/json_read.h"
 #include "hostname.h"
 #include "models/util/read_file.h"
@@ -936,9 +937,7 @@ int hm_platform_load_buffer(const char *json, size_t len, const char *name,
 	cJSON_Delete(root);
 	/* FNV-1a over the bytes as read: a description changed in place under
 	 * the same path is another platform (the judge's earlier simulations) */
-	ld.p->digest = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < len; i++)
-		ld.p->digest = (ld.p->digest ^ (unsigned char)json[i]) * 0x100000001b3ull;
+	ld.p->digest = hm_fnv1a(HM_FNV1A_START, json, len);
 	if (!ret && !(ld.p->source = hm_strdup(name)))
 		ret = hm_error_set(err, "out of memory");
 	if (ret) {

@@ -42,3 +42,15 @@ double hm_decimal_tick(const char *s)
 		exponent = strtol(p + 1, NULL, 10);
 	return pow(10, (double)(exponent - decimals));
 }
+
+int hm_decimal_time(const char *text, double *value, double *tick)
+{
+	char *end;
+	double v = hm_strtod_decimal(text, &end, 0);
+
+	if (end == text || end[strspn(end, " \t\r")])
+		return -1;
+	*value = v;
+	*tick = hm_decimal_tick(text);
+	return 0;
+}

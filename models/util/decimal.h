@@ -16,4 +16,9 @@ double hm_strtod_decimal(const char *s, char **end, int plus);
  * finer. 0 when s holds no number. */
 double hm_decimal_tick(const char *s);
 
+/* 'text' as a printed time: a decimal number (hm_strtod_decimal) and
+ * nothing after it but blanks; its value and tick (hm_decimal_tick).
+ * 0, or -1 when it is not one. */
+int hm_decimal_time(const char *text, double *value, double *tick);
+
 #endif /* HM_DECIMAL_H */
