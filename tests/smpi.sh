@@ -184,14 +184,23 @@ import json, sys
 n = json.load(open(sys.argv[1]))["network"]
 assert [r["between"] for r in n["links"]] == [[["n1", "n4"], "*"]], n
 assert abs(n["inter_node"]["t_w"] / 64e-9 - 1) < 0.2 and abs(n["links"][0]["t_w"] / 640e-9 - 1) < 0.2, n' "$tmp/links.json"
-for p2 in "$links" "$tmp/links.json"; do
+# the plan on the calibrated links: the simulated kernels' rates follow this
+# machine's real dgemm (--host-speed is a fixed guess), which moves the
+# compute-to-network balance from machine to machine; so the calibrated
+# network goes into the description, with the described kernels, and the
+# plan must be the description's
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); d["network"] = json.load(open(sys.argv[2]))["network"]
+json.dump(d, open(sys.argv[3], "w"))' "$links" "$tmp/links.json" "$tmp/links-described.json"
+for p2 in "$links" "$tmp/links-described.json"; do
 	"$hm" plan -p "$p2" -r gemm -n 3000 -f json -o "$tmp/plan-$(basename "$p2")" 2>/dev/null
 done
 check "the plan on the calibrated links is the described one's, without n1 and n4" python3 -c '
 import json, sys
 a, b = (json.load(open(f))["plan"] for f in sys.argv[1:])
 assert a["d"] == b["d"] and a["d"][1] == a["d"][4] == 0 and (a["r"], a["c"]) == (b["r"], b["c"]), (a["d"], b["d"])' \
-	"$tmp/plan-smpi-links.json" "$tmp/plan-links.json"
+	"$tmp/plan-smpi-links.json" "$tmp/plan-links-described.json"
 expect 3 "give the simulated platform" -- "$hm" calibrate --launcher smpi -o "$tmp/c2.json"
 expect 3 "for a simulator" -- "$hm" calibrate -p "$p" -o "$tmp/c2.json"
 expect 3 "--host-speed 'fast'" -- "$hm" run -p "$p" --launcher smpi --host-speed fast --results "$res"
