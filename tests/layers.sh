@@ -3,21 +3,23 @@
 # below); a file may include headers of its own folder and of folders of
 # a lower rank, never of a folder of the same or a higher rank. And no
 # chain of includes comes back to where it started (tsort finds any
-# cycle), within a folder too. A C folder missing from the table fails:
+# cycle), within a folder too. The programs under the launcher (wrappers/)
+# sit on top but stand alone: they include only wrappers/common/, which
+# hetmap compiles too. A C folder missing from the table fails:
 # a new folder must say where it sits.
 #   bash tests/layers.sh
 set -u
 root=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 fail=0
 declare -A rank=(
-	[wrappers/smpi]=0 [wrappers/vcluster]=0               # the simulator's kernels, the emulated cluster
-	[wrappers]=1                                           # programs under mpirun: stand alone
-	[models/util]=2                                        # errors, reads, files, clock
-	[models/platform]=3                                    # the cluster: files, units, generator
-	[models]=4                                             # the heterogeneity rule, the models
-	[search]=5                                             # trees, methods, users
-	[mapper/launch]=6                                      # plans, placements, launchers, jobs
-	[mapper/cli]=7                                         # the hetmap command
+	[wrappers/common]=0                                    # what hetmap and the rank programs both compile
+	[models/util]=1                                        # errors, reads, files, clock
+	[models/platform]=2                                    # the cluster: files, units, generator
+	[models]=3                                             # the heterogeneity rule, the models
+	[search]=4                                             # trees, methods, users
+	[mapper/launch]=5                                      # plans, placements, launchers, jobs
+	[mapper/cli]=6                                         # the hetmap command
+	[wrappers]=7 [wrappers/smpi]=7 [wrappers/vcluster]=7  # programs under the launcher, the simulator's kernels, the emulated cluster: only common/ below them
 	[tests]=8 [tests/fuzz]=8 [tests/clients]=8            # the suites; a user's own program
 	[experiments]=9                                        # studies: nothing builds from them
 )
@@ -43,6 +45,13 @@ for f in $files; do
 		tdir=$(dirname "$target")
 		echo "$f $target" >>"$edges"
 		[ "$tdir" = "$dir" ] && continue
+		# the programs stand alone (they are built for SMPI too): below them only common/
+		case $dir/:$tdir/ in
+		wrappers/*:wrappers/*) ;;
+		wrappers/*)
+			echo "FAILED: $f includes $target: a program under the launcher includes only wrappers/common/"
+			fail=1 ;;
+		esac
 		if [ -z "${rank[$tdir]+set}" ] || [ "${rank[$tdir]}" -ge "${rank[$dir]}" ]; then
 			echo "FAILED: $f includes $target: $tdir/ is not a layer below $dir/"
 			fail=1

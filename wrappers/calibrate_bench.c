@@ -39,11 +39,11 @@
 
 #include "column_step.h"
 #include "held_time.h"
-#include "host_links.h"
+#include "common/host_links.h"
 #include "lu_kernels.h"
 #include "row_swap.h"
 #include "scalapack.h"
-#include "smpi/kernel_terms.h"
+#include "common/kernel_terms.h"
 
 enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000 };
 /* LU's steps (1d): the panel's columns (its flops stay negligible), the
@@ -135,7 +135,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 	a->rows = 1024;
 	a->repeat = 5;
 	a->min_time = 0.2;
-	a->link_rounds = 0;     /* host_links.h's default */
+	a->link_rounds = 0;     /* common/host_links.h's default */
 	opterr = rank == 0;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -185,7 +185,7 @@ static void fill(double *v, size_t n, unsigned seed)
 }
 
 /* 1c: the shapes each kernel is timed at, shape[kernel][i] = {x, y, z}
- * (smpi/kernel_terms.h): dgemm m, n in {rows/8, rows/2, rows} by every
+ * (common/kernel_terms.h): dgemm m, n in {rows/8, rows/2, rows} by every
  * block size k; dtrsm every block size as the triangle's order by those
  * right-hand sides; dger those rows by one column and by every block size. */
 enum { MAX_SHAPES = 3 * 3 * MAX_BS };

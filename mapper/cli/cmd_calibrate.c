@@ -16,7 +16,7 @@
 #include "mapper/launch/results.h"
 #include "models/util/atomic_file.h"
 #include "models/platform/calibration.h"
-#include "wrappers/host_links.h"
+#include "wrappers/common/host_links.h"
 #include "models/platform/hostname.h"
 #include "models/platform/platform.h"
 #include "models/platform/simgrid_platform.h"

@@ -19,8 +19,8 @@
 #include "models/util/read_file.h"
 #include "models/platform/hostname.h"
 #include "models/platform/simgrid_platform.h"
-#include "wrappers/driver_limits.h"
-#include "wrappers/smpi/kernel_terms.h"
+#include "wrappers/common/driver_limits.h"
+#include "wrappers/common/kernel_terms.h"
 
 #include <cJSON.h>
 #include <errno.h>

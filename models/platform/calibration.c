@@ -3,7 +3,7 @@
 #include "kernel_rounds.h"
 #include "models/util/median.h"
 #include "lu_steps_fit.h"
-#include "wrappers/host_links.h"
+#include "wrappers/common/host_links.h"
 
 #include <math.h>
 #include <stdio.h>

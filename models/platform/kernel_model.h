@@ -3,11 +3,11 @@
  * simulator's modeled kernels (wrappers/smpi/kernels.c). 'hetmap calibrate'
  * times a set of shapes and fits each model; a platform keeps them in its
  * type's "kernels" (models/platform/README.md). The terms a model combines
- * are wrappers/smpi/kernel_terms.h's. */
+ * are wrappers/common/kernel_terms.h's. */
 #ifndef HM_KERNEL_MODEL_H
 #define HM_KERNEL_MODEL_H
 
-#include "wrappers/smpi/kernel_terms.h"
+#include "wrappers/common/kernel_terms.h"
 
 /* Seconds = sum c[i] term_i(shape), every c[i] >= 0; nterms 0: no model. */
 struct hm_kernel_model {

@@ -17,7 +17,7 @@
  * time = flops x k there, interpolated linearly and clamped), or the
  * coefficients of the kernel's terms fitted by 'hetmap calibrate' from
  * timed shapes ("poly c1 c2 ...": time = sum c_i term_i; the terms are
- * wrappers/kernel_terms.h's).
+ * wrappers/common/kernel_terms.h's).
  *
  * With --kernels modeled the simulator times nothing on this machine
  * (smpi/simulate-computation:no): every simulated second is charged here
@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_terms.h"
+#include "../common/kernel_terms.h"
 
 static const char *const property[HM_NR_KERNELS] = { "hm_dgemm", "hm_dtrsm", "hm_dger" };
 

@@ -1,4 +1,4 @@
-/* wrappers/driver_limits.h - the largest values hetmap-driver accepts, for
+/* wrappers/common/driver_limits.h - the largest values hetmap-driver accepts, for
  * the driver itself and for 'hetmap run', which refuses a plan the driver
  * would refuse before it starts mpirun. */
 #ifndef HM_DRIVER_LIMITS_H

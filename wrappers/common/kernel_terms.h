@@ -1,4 +1,4 @@
-/* wrappers/smpi/kernel_terms.h - the terms of a kernel model: a BLAS call's time
+/* wrappers/common/kernel_terms.h - the terms of a kernel model: a BLAS call's time
  * as a non-negative combination of monomials of its shape. Shared by the
  * fit (models/platform/kernel_model.c, from the shapes 'hetmap calibrate'
  * times) and the modeled kernels of the simulator (wrappers/smpi/kernels.c),

@@ -1,4 +1,4 @@
-/* wrappers/host_links.c - see host_links.h. */
+/* wrappers/common/host_links.c - see host_links.h. */
 #include "host_links.h"
 
 #include <math.h>

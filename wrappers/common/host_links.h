@@ -1,4 +1,4 @@
-/* wrappers/host_links.h - each host's link to the network, from
+/* wrappers/common/host_links.h - each host's link to the network, from
  * ping-pongs between pairs of hosts, and which pairs to measure.
  *
  * The model: every host reaches the network through a link of its own
