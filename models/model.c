@@ -30,24 +30,6 @@ const char *hm_model_status_name(enum hm_model_status s)
 	return (unsigned)s < sizeof(status_names) / sizeof(status_names[0]) ? status_names[s] : "?";
 }
 
-static const char *const routine_names[HM_NR_ROUTINES] = { "lu", "gemm" };
-
-const char *hm_routine_name(enum hm_routine r)
-{
-	return (unsigned)r < HM_NR_ROUTINES ? routine_names[r] : "?";
-}
-
-int hm_routine_parse(const char *name, enum hm_routine *out)
-{
-	int i;
-
-	for (i = 0; i < HM_NR_ROUTINES; i++)
-		if (!strcasecmp(name, routine_names[i])) {     /* names, as the commands' are: any case */
-			*out = (enum hm_routine)i;
-			return 0;
-		}
-	return -1;
-}
 
 const struct hm_model *hm_model_find(const char *name)
 {
@@ -83,28 +65,6 @@ void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double 
 	}
 }
 
-void hm_sp_from_vector(const double v[HM_NR_SP], struct hm_sp *sp)
-{
-	sp->k3_dgemm = v[HM_SP_DGEMM], sp->k3_dtrsm = v[HM_SP_DTRSM], sp->k2_dgetf2 = v[HM_SP_DGETF2];
-	sp->t_step = v[HM_SP_STEP], sp->k1_dswap = v[HM_SP_SWAP];
-	sp->t_s = v[HM_SP_TS], sp->t_w = v[HM_SP_TW];
-}
-
-void hm_sp_to_vector(const struct hm_sp *sp, double v[HM_NR_SP])
-{
-	v[HM_SP_DGEMM] = sp->k3_dgemm, v[HM_SP_DTRSM] = sp->k3_dtrsm, v[HM_SP_DGETF2] = sp->k2_dgetf2;
-	v[HM_SP_STEP] = sp->t_step, v[HM_SP_SWAP] = sp->k1_dswap;
-	v[HM_SP_TS] = sp->t_s, v[HM_SP_TW] = sp->t_w;
-}
-
-void hm_type_comp_costs(const struct hm_proc_type *ty, int kb, double k[HM_NR_COMP_SP])
-{
-	k[HM_SP_DGEMM] = hm_table_at(&ty->k3_dgemm, kb);
-	k[HM_SP_DTRSM] = hm_table_at(&ty->k3_dtrsm, kb);
-	k[HM_SP_DGETF2] = hm_table_at(&ty->k2_dgetf2, kb);
-	k[HM_SP_STEP] = ty->column_step;
-	k[HM_SP_SWAP] = ty->k1_dswap;
-}
 
 int hm_model_kernel_block(const struct hm_model *m, enum hm_routine routine, int b)
 {

@@ -11,27 +11,7 @@
 #ifndef HM_MODEL_H
 #define HM_MODEL_H
 
-#include "models/platform/platform.h"
-
-enum hm_routine { HM_ROUTINE_LU, HM_ROUTINE_GEMM, HM_NR_ROUTINES };
-
-/* "lu" / "gemm"; parse returns 0, or -1 for an unknown name. */
-const char *hm_routine_name(enum hm_routine r);
-int hm_routine_parse(const char *name, enum hm_routine *out);
-
-/* Effective system parameters of a configuration at one block size. */
-struct hm_sp {
-	double k3_dgemm;    /* s/flop: max over used processors of c_i(d_i) * k_i(b),
-			     * c the computation factor (hm_compute_factor) */
-	double k3_dtrsm;    /* s/flop, same rule */
-	double k2_dgetf2;   /* s/flop, same rule */
-	double t_s;         /* s: max over existing pairs of max(f_i, f_j) * t_s(i,j),
-			     * f the share factor (hm_share_factor) */
-	double t_w;         /* s/word: same rule; both 0 when D = 1 */
-	double t_step;      /* s per synchronisation step of the panel's column
-			     * loop beyond its message: max of c_i * column_step_i */
-	double k1_dswap;    /* s per element of a row interchange: max of c_i * k1_dswap_i */
-};
+#include "heterogeneity_rule.h"
 
 /* A predicted time and its parts (all in seconds). */
 struct hm_prediction {
@@ -83,26 +63,13 @@ struct hm_model {
 			      struct hm_sp *sp);
 };
 
+
 /* A second contract, which implies the first: the time is linear in the
  * SPs, sum_j w_j sp_j, with weights w_j >= 0 that depend only on
  * (routine, n, r, c, b) (every term of every model is a non-negative
  * multiple of one SP). The exact optimizer bounds many grids and process
  * counts at once through the weights (search/weight_tree.h);
  * tests/test_model.c checks linearity for every registered model. */
-enum {
-	/* the computation SPs: per processor a cost times its computation factor */
-	HM_SP_DGEMM, HM_SP_DTRSM, HM_SP_DGETF2, HM_SP_STEP, HM_SP_SWAP, HM_NR_COMP_SP,
-	/* the links' */
-	HM_SP_TS = HM_NR_COMP_SP, HM_SP_TW, HM_NR_SP
-};
-
-/* An SP vector as the struct, and back. */
-void hm_sp_from_vector(const double v[HM_NR_SP], struct hm_sp *sp);
-void hm_sp_to_vector(const struct hm_sp *sp, double v[HM_NR_SP]);
-/* The computation SPs of one process of type 'ty' at kernel block kb,
- * before its computation factor: k[HM_NR_COMP_SP]. */
-void hm_type_comp_costs(const struct hm_proc_type *ty, int kb, double k[HM_NR_COMP_SP]);
-
 /* The weights w[HM_NR_SP] of model 'm', read off by timing one unit SP
  * at a time. */
 void hm_model_weights(const struct hm_model *m, enum hm_routine routine, double n, int r,
@@ -150,24 +117,6 @@ const struct hm_model *hm_model_default(void);
  * then the candidates (the order 'hetmap models' and the help list them). */
 const struct hm_model *const *hm_model_list(void);
 
-/* The heterogeneity rule for one processor i holding d >= 1 processes on
- * its C cores (models/README.md): each process has a core to itself up to
- * C processes, beyond that ceil(d / C) share a core. The share factor
- * multiplies its communication costs; its computation costs are
- * multiplied by the share factor, by the type's busy-cores scale at
- * min(d, C) busy cores and, once a core is shared, by the type's
- * stacking factor for the routine. With C = 1 and no stacking factor
- * both are d: the thesis's rule. Both never decrease with d (the exact
- * searches rely on it; the loader keeps stacking factors >= 0.5). */
-static inline int hm_share_factor(int d, int cores)
-{
-	return (d + cores - 1) / cores;
-}
-
-double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_routine routine);
-/* The same for any processor of type 'ty' with 'cores' cores. */
-double hm_type_compute_factor(const struct hm_proc_type *ty, int cores, int d,
-			      enum hm_routine routine);
 
 /* What the searches ask a model (search/ knows no model's special case):
  * the block size at which it reads the kernels for two processes or more
@@ -186,18 +135,6 @@ void hm_model_sp(const struct hm_model *m, const struct hm_platform *p, const in
 /* "default", "reference" or "candidate". */
 const char *hm_model_status_name(enum hm_model_status s);
 
-/* Step 1 from scratch: effective SPs of d[0..nr_procs-1] at block size b.
- * O(U^2) in the number U of used processors; searches do it incrementally. */
-void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_routine routine,
-		     struct hm_sp *out);
-
-/* Bytes one process needs for the matrices of 'routine' at order n on D
- * processes (LU: A; GEMM: A, B, C; plus 5% workspace). */
-double hm_bytes_per_process(enum hm_routine routine, double n, int D);
-
-/* 1 if every processor with a memory size holds its d_i processes. */
-int hm_memory_fits(const struct hm_platform *p, enum hm_routine routine,
-		   double n, const int *d);
 
 /* Both steps: predict 'routine' for d on an r x c grid (r*c must equal
  * sum d) with block size b. 0, or -1 with a reason in 'err'. */

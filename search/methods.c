@@ -80,24 +80,6 @@ int hm_method_applies(const struct hm_method *m, const struct hm_problem *pb,
 	return m->applies(pb, err);
 }
 
-void hm_result_release(struct hm_result *res)
-{
-	if (!res)
-		return;
-	free(res->d);
-	memset(res, 0, sizeof(*res));
-}
-
-int hm_result_start(struct hm_result *res, const struct hm_problem *pb, struct hm_error *err)
-{
-	memset(res, 0, sizeof(*res));
-	res->P = pb->platform->nr_procs;
-	res->eet = INFINITY;
-	if (!(res->d = calloc((size_t)res->P, sizeof(int))))
-		return hm_error_set(err, "out of memory");
-	return 0;
-}
-
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err)

@@ -10,7 +10,7 @@
 #ifndef HM_SEARCH_H
 #define HM_SEARCH_H
 
-#include "problem.h"
+#include "result.h"
 
 #include <signal.h>
 
@@ -19,30 +19,11 @@ struct hm_budget {
 	double max_seconds; /* wall time; 0 = unlimited */
 };
 
-enum hm_stop { HM_STOP_COMPLETE, HM_STOP_NODES, HM_STOP_TIME, HM_STOP_SIGNAL };
-
 /* Set (to a signal's number) by the caller's signal handler: every search
  * stops at its next check of the budget, as a budget stops it, with
  * stopped = HM_STOP_SIGNAL ('hetmap run' then records the job it did not
  * start and exits 128 + N). */
 extern volatile sig_atomic_t hm_search_interrupt;
-
-/* The outcome of one method or user. */
-struct hm_result {
-	const char *method;     /* static name: "BTM", ..., "GU" */
-	int found;              /* 0: no configuration fits (memory), or none reached */
-	int *d;                 /* processes per processor; owned */
-	int P;                  /* entries of d */
-	int D, r, c, b;
-	double eet;             /* s, the model's time of (d, r, c, b) */
-	struct hm_prediction pred;
-	long evaluated;         /* nodes whose EET was computed */
-	long pruned;            /* subtrees cut by LET >= MEET */
-	int level_reached;      /* deepest level visited */
-	double seconds;         /* wall time of the whole run */
-	double seconds_to_best; /* wall time until the returned plan was found */
-	enum hm_stop stopped;
-};
 
 /* A search method searches within the depth limit; a modeled user picks
  * d by a rule and ignores the limit. */
@@ -81,12 +62,6 @@ int hm_method_applies(const struct hm_method *m, const struct hm_problem *pb,
 int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	      const struct hm_budget *budget, struct hm_result *res,
 	      struct hm_error *err);
-
-void hm_result_release(struct hm_result *res);
-
-/* An empty result for 'pb' as a method's run() receives it: d[] zeroed
- * (P entries), eet INFINITY. 0, or -1 with 'err' set (out of memory). */
-int hm_result_start(struct hm_result *res, const struct hm_problem *pb, struct hm_error *err);
 
 /* Evaluate one fixed d (sum d >= 1) as a user would: the model's best
  * grid and b for it. Used by the users and by 'hetmap predict' when no

@@ -1,14 +1,30 @@
-/* models/rule.c - the heterogeneity rule (models/README.md): how the
- * processes a processor holds raise its costs, and the effective system
- * parameters of a configuration; what fits in memory.
- *
- * Invariant the searches rely on: every field of 'struct hm_sp' is a max
- * of non-negative terms that only grow when a process is added, so the
- * effective SPs of a node are a floor for all of its descendants. */
-#include "model.h"
+/* models/heterogeneity_rule.c - see heterogeneity_rule.h. */
+#include "heterogeneity_rule.h"
 #include "models/util/minmax.h"
 
-#include <string.h>
+
+void hm_sp_from_vector(const double v[HM_NR_SP], struct hm_sp *sp)
+{
+	sp->k3_dgemm = v[HM_SP_DGEMM], sp->k3_dtrsm = v[HM_SP_DTRSM], sp->k2_dgetf2 = v[HM_SP_DGETF2];
+	sp->t_step = v[HM_SP_STEP], sp->k1_dswap = v[HM_SP_SWAP];
+	sp->t_s = v[HM_SP_TS], sp->t_w = v[HM_SP_TW];
+}
+
+void hm_sp_to_vector(const struct hm_sp *sp, double v[HM_NR_SP])
+{
+	v[HM_SP_DGEMM] = sp->k3_dgemm, v[HM_SP_DTRSM] = sp->k3_dtrsm, v[HM_SP_DGETF2] = sp->k2_dgetf2;
+	v[HM_SP_STEP] = sp->t_step, v[HM_SP_SWAP] = sp->k1_dswap;
+	v[HM_SP_TS] = sp->t_s, v[HM_SP_TW] = sp->t_w;
+}
+
+void hm_type_comp_costs(const struct hm_proc_type *ty, int kb, double k[HM_NR_COMP_SP])
+{
+	k[HM_SP_DGEMM] = hm_table_at(&ty->k3_dgemm, kb);
+	k[HM_SP_DTRSM] = hm_table_at(&ty->k3_dtrsm, kb);
+	k[HM_SP_DGETF2] = hm_table_at(&ty->k2_dgetf2, kb);
+	k[HM_SP_STEP] = ty->column_step;
+	k[HM_SP_SWAP] = ty->k1_dswap;
+}
 
 _Static_assert(HM_NR_ROUTINES == HM_NR_STACKED, "a stacking factor per routine");
 
