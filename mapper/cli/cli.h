@@ -100,6 +100,20 @@ int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts
 			  int argc, char **argv, char ***rest, int *nrest);
 void hm_options_help(FILE *f, const struct hm_usage *u, const struct hm_option *opts);
 
+/* How options go together, stated once beside a command's options as a
+ * table: a rule is broken when 'when' holds and 'then' does not, and its
+ * text says what goes with what. A command checks its rules right after
+ * parsing; the first broken one is reported as "CMD: TEXT" and the
+ * command exits HM_EXIT_USAGE. */
+struct hm_option_rule {
+	int when, then;
+	const char *text;
+};
+/* HM_EXIT_USAGE after the first broken rule's message, else 0. */
+int hm_option_rules_check(const char *cmd, const struct hm_option_rule *rules, int nr);
+#define HM_OPTION_RULES_CHECK(cmd, rules) \
+	hm_option_rules_check(cmd, rules, (int)(sizeof(rules) / sizeof((rules)[0])))
+
 /* What --help writes: text, or a section of the manual page (roff) while
  * 'hetmap help --man' asks every command for its help (man_page.c). */
 enum hm_help_format { HM_HELP_TEXT, HM_HELP_ROFF };

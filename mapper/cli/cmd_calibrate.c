@@ -644,10 +644,6 @@ static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **f
 	struct hm_error err;
 
 	hm_error_clear(&err);
-	if (cs->hosts && hostfile) {
-		hm_cli_error("calibrate: give --hosts or --hostfile, not both");
-		return HM_EXIT_USAGE;
-	}
 	if (cs->hosts)
 		return 0;
 	if (hostfile) {
@@ -738,17 +734,20 @@ int cmd_calibrate(int argc, char **argv)
 		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
 		return HM_EXIT_USAGE;
 	}
-
 	if (!(l = hm_calibration_launcher("calibrate", cs.launcher)))
 		return HM_EXIT_USAGE;
-	if (!l->platform_file && (cs.platform || cs.host_speed_text)) {
-		hm_cli_error("calibrate: -p and --host-speed are for a simulator (--launcher smpi)");
-		return HM_EXIT_USAGE;
-	}
-	if (cs.smt && (cs.no_topology || l->platform_file)) {
-		hm_cli_error("calibrate: --smt counts the hardware threads hwloc reads on each node: not with %s",
-			     cs.no_topology ? "--no-topology" : "a simulator");
-		return HM_EXIT_USAGE;
+	{
+		const struct hm_option_rule rules[] = {
+			{ cs.platform || cs.host_speed_text, l->platform_file != NULL,
+			  "-p and --host-speed are for a simulator (--launcher smpi)" },
+			{ cs.smt, !cs.no_topology, "--smt counts the hardware threads hwloc reads on each node: not with --no-topology" },
+			{ cs.smt, !l->platform_file, "--smt counts the hardware threads hwloc reads on each node: not with a simulator" },
+			{ cs.hosts && hostfile, 0, "give --hosts or --hostfile, not both" },
+			{ launcher_args && nextra, 0, "give mpirun's options either with --launcher-args or after '--'" },
+		};
+
+		if (HM_OPTION_RULES_CHECK("calibrate", rules))
+			return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);
 	if (hm_launcher_detect(l, cs.mpirun, 0, 1, &found, &err)) {
@@ -798,11 +797,6 @@ int cmd_calibrate(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	}
 	if (launcher_args) {
-		if (nextra) {
-			hm_cli_error("calibrate: give mpirun's options either with --launcher-args or after '--'");
-			host_list_free(&h);
-			return HM_EXIT_USAGE;
-		}
 		hm_argv_split(&words, launcher_args);
 		extra = words.v, nextra = words.n;
 	}

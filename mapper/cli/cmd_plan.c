@@ -124,34 +124,29 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (stop >= 0)
 		return stop;
-	if ((lo.nprogram || lo.inputs.n || lo.profile || lo.grid_order) && !lo.launcher_name) {
-		hm_cli_error("plan: a program after '--', --input, --profile and --grid-order need --launcher L -o DIR");
-		return HM_EXIT_USAGE;
-	}
-	if (hm_launch_opts_check("plan", &lo))
-		return HM_EXIT_USAGE;
-	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
-		return HM_EXIT_USAGE;
-	if (lo.launcher_name) {
-		if (!(launcher = hm_launcher_find(lo.launcher_name))) {
+	launcher = lo.launcher_name ? hm_launcher_find(lo.launcher_name) : NULL;
+	{
+		const struct hm_option_rule rules[] = {
+			{ lo.nprogram || lo.inputs.n || lo.profile || lo.grid_order, lo.launcher_name != NULL,
+			  "a program after '--', --input, --profile and --grid-order need --launcher L -o DIR" },
+			{ lo.launcher_name != NULL, out != NULL, "--launcher needs -o DIR, the directory for the files" },
+			{ jo.jobs || jo.dir, jo.k, "--judge-jobs and --judge-dir go with --judge K" },
+			{ so.host_speed != NULL, launcher && launcher->platform_file,
+			  jo.k ? "--host-speed goes with a simulator's --launcher (smpi); the judge's simulations "
+				 "time nothing on this machine (kernels modeled)"
+			       : "--host-speed goes with a simulator's --launcher (smpi)" },
+		};
+
+		if (lo.launcher_name && !launcher) {
 			hm_cli_error("plan: unknown launcher '%s' (%s)", lo.launcher_name,
 				     hm_help_launchers("known", 0));
 			return HM_EXIT_USAGE;
 		}
-		if (!out) {
-			hm_cli_error("plan: --launcher needs -o DIR, the directory for the files");
+		if (HM_OPTION_RULES_CHECK("plan", rules) || hm_launch_opts_check("plan", &lo))
 			return HM_EXIT_USAGE;
-		}
 	}
-	if ((jo.jobs || jo.dir) && !jo.k) {
-		hm_cli_error("plan: --judge-jobs and --judge-dir go with --judge K");
+	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
 		return HM_EXIT_USAGE;
-	}
-	if (so.host_speed && !(launcher && launcher->platform_file)) {
-		hm_cli_error("plan: --host-speed goes with a simulator's --launcher (smpi)%s",
-			     jo.k ? "; the judge's simulations time nothing on this machine (kernels modeled)" : "");
-		return HM_EXIT_USAGE;
-	}
 	if ((ret = hm_sim_opts_check("plan", &so, launcher)))
 		return ret;
 	ret = hm_problem_open("plan", &po, &pb, &p);

@@ -147,13 +147,15 @@ int cmd_predict(int argc, char **argv)
 	}
 	if (stop >= 0)
 		return stop;
-	if (!procs) {
-		hm_cli_error("predict: --procs is required (see 'hetmap predict --help')");
-		return HM_EXIT_USAGE;
-	}
-	if ((grid != NULL) != (b != 0)) {
-		hm_cli_error("predict: give both --grid and -b, or neither");
-		return HM_EXIT_USAGE;
+	{
+		const struct hm_option_rule rules[] = {
+			{ 1, procs != NULL, "--procs is required (see 'hetmap predict --help')" },
+			{ grid != NULL, b != 0, "give both --grid and -b, or neither" },
+			{ b != 0, grid != NULL, "give both --grid and -b, or neither" },
+		};
+
+		if (HM_OPTION_RULES_CHECK("predict", rules))
+			return HM_EXIT_USAGE;
 	}
 	if ((fmt = hm_format_parse("predict", format, 1 | 4)) < 0 || (grid && parse_grid(grid, &r, &c)))
 		return HM_EXIT_USAGE;

@@ -239,3 +239,13 @@ int hm_options_parse_only(const struct hm_usage *u, const struct hm_option *opts
 {
 	return hm_options_parse_rest(u, opts, argc, argv, NULL, NULL);
 }
+
+int hm_option_rules_check(const char *cmd, const struct hm_option_rule *rules, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (rules[i].when && !rules[i].then) {
+			hm_cli_error("%s: %s", cmd, rules[i].text);
+			return HM_EXIT_USAGE;
+		}
+	return 0;
+}
