@@ -15,7 +15,6 @@
 #include "mapper/launch/program_mpi.h"
 #include "mapper/launch/program_time.h"
 #include "mapper/launch/results.h"
-#include "mapper/launch/slurm_alloc.h"
 #include "models/util/read_file.h"
 #include "models/platform/hostname.h"
 #include "models/platform/simgrid_platform.h"
@@ -389,12 +388,11 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 	}
 	if ((ret = check_program_mpi(j)))
 		return ret;
-	if (!strcmp(j->l->name, "mpich") && pl->oversubscribed)
-		fprintf(stderr, "hetmap: run: warning: the plan stacks ranks on cores and MPICH's waiting "
-			"ranks spin (no setting stops it, wrappers/README.md): expect it slower than predicted\n");
+	if (j->l->stacked_warning && pl->oversubscribed)
+		hm_cli_error("run: warning: %s", j->l->stacked_warning);
 	hm_error_clear(&err);
-	if (!dry_run && !strcmp(j->l->name, "slurm") && hm_slurm_check(pl, &err)) {
-		hm_cli_error("run: slurm: %s", err.msg);
+	if (!dry_run && j->l->check_hosts && j->l->check_hosts(pl, &err)) {
+		hm_cli_error("run: %s: %s", j->l->name, err.msg);
 		return HM_EXIT_USAGE;
 	}
 	return HM_EXIT_OK;

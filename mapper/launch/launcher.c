@@ -2,6 +2,7 @@
  * mapper/README.md, "Launchers"). What each option is for, measured on
  * this project's machines, is in wrappers/README.md. */
 #include "launcher.h"
+#include "slurm_alloc.h"
 #include "models/util/rows.h"
 
 #include <stdio.h>
@@ -333,13 +334,15 @@ static const struct hm_launcher launchers[] = {
 	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .programs = "mpiexec.mpich mpiexec.hydra mpiexec",
 	  .version_mark = "HYDRA", .package = "mpich", .flavour = "-mpich",
 	  .mpi = "MPICH", .mpi_libraries = MPICH_LIBRARIES,
+	  .stacked_warning = "the plan stacks ranks on cores and MPICH's waiting ranks spin (no setting "
+			     "stops it, wrappers/README.md): expect it slower than predicted",
 	  .file_text = machinefile_text, .options = mpich_options },
 	/* srun starts programs of either MPI (PMI-2, PMIx): no check */
 	{ .name = "slurm", .file_name = "hostfile",
 	  .summary = "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
 	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .programs = "srun", .version_mark = "slurm",
 	  .package = "slurm-client", .file_variable = "SLURM_HOSTFILE", .batch_file = "sbatch.sh",
-	  .flavour = "",
+	  .flavour = "", .check_hosts = hm_slurm_check,
 	  .file_text = host_per_rank_text, .options = slurm_options },
 	{ .name = "intelmpi", .file_name = "machinefile",
 	  .summary = "Intel MPI -machinefile (host:n lines) and pinning; files only",

@@ -58,6 +58,13 @@ struct hm_launcher {
 	/* the MPI its programs must be linked with, in words, and the ELF
 	 * dependencies that say so (prefixes, space-separated); NULL: any */
 	const char *mpi, *mpi_libraries;
+	/* what to warn of when the plan stacks ranks on cores, or NULL: it
+	 * keeps waiting ranks from spinning */
+	const char *stacked_warning;
+	/* a check of the placement against where the launcher can start ranks
+	 * (Slurm: the allocation), before a launch; NULL: none. 0, or -1 with
+	 * the reason in 'err' */
+	int (*check_hosts)(const struct hm_placement *pl, struct hm_error *err);
 	/* the file's text (malloc'd), or NULL when out of memory */
 	char *(*file_text)(const struct hm_placement *pl);
 	/* the options after the launcher program, up to the program */
