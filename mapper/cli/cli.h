@@ -1,49 +1,23 @@
-/* mapper/cli/cli.h - what every hetmap command shares: exit codes, messages,
- * declared options (a table over getopt_long) and the problem options
- * common to predict, plan and compare. Only mapper/ prints or exits. */
+/* mapper/cli/cli.h - what every hetmap command shares: declared options (a
+ * table over getopt_long), the problem options common to predict, plan and
+ * compare, and the printing of results. Only cli/ writes standard output
+ * or exits; messages go through models/util/say.h. */
 #ifndef HM_CLI_H
 #define HM_CLI_H
 
 #include <stdio.h>
 #include "models/util/error.h"
+#include "models/util/say.h"
 #include "search/search.h"
+#include "mapper/launch/exit_code.h"
 #include <cJSON.h>
 
-/* Exit codes; each failure class has its own (README.md lists them). */
-enum hm_exit {
-	HM_EXIT_OK = 0,
-	HM_EXIT_FAILURE = 1,    /* internal error, out of memory */
-	HM_EXIT_INPUT = 2,      /* invalid input file (platform, plan) */
-	HM_EXIT_USAGE = 3,      /* unknown option, bad option value */
-	HM_EXIT_OUTPUT = 4,     /* cannot write an output file or stdout */
-	HM_EXIT_BUDGET = 5,     /* a search budget stopped the run: best so far given */
-	HM_EXIT_NO_PLAN = 6,    /* no configuration fits (memory) */
-	HM_EXIT_JOB_FAILED = 7, /* run: mpirun failed (a rank crashed, bad launch, ...) */
-	HM_EXIT_NO_MPIRUN = 8,  /* run/calibrate: mpirun (or the driver) cannot be started */
-	HM_EXIT_TIMEOUT = 9,    /* run/calibrate: stopped after --timeout */
-	HM_EXIT_CHECK_FAILED = 10, /* run: the driver's result check failed */
-	HM_EXIT_UNRELIABLE = 11, /* calibrate: measurements too unsteady to plan with (kept aside) */
-	/* run/calibrate stopped by a signal: 128 + its number (130 for SIGINT) */
-};
-
-/* How much goes to standard error besides errors, warnings and results:
- * 0 (-q) no progress, 1 progress, 2 (-v) also where defaults came from. */
-extern int hm_verbosity;
 /* The options every command has besides its own (-h, -q, -v). */
 struct hm_common_option {
 	int short_name;
 	const char *long_name, *help;
 };
 extern const struct hm_common_option hm_common_options[];
-/* Progress on stderr, as written (the caller's prefix and newline), unless -q. */
-void hm_cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Detail on stderr, with -v only. */
-void hm_cli_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* "hetmap: MSG" on stderr. */
-void hm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "hetmap: FILE: PATH: MSG" from an error value. */
-void hm_cli_report(const struct hm_error *err);
 /* "hetmap: warning: FILE: PATH: MSG" for each doubtful value the loader
  * kept (a k or a bandwidth far from any machine). */
 void hm_cli_warnings(const struct hm_platform *p);
@@ -217,6 +191,8 @@ const char *hm_format_counts(const int *d, int P, char *buf, size_t size);
 /* Human-readable account of a result: decision, predicted time and its
  * parts, search statistics. */
 void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res);
+/* What the judge did (its record in a plan), one line per candidate. */
+void hm_judge_print(FILE *f, const cJSON *record);
 
 /* When the result uses every process the depth allows, say what GPTM
  * finds with twice the depth (within a tenth of 'max_seconds', the

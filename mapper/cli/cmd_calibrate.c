@@ -8,7 +8,7 @@
 #include "mapper/launch/host_source.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "mapper/launch/launcher.h"
-#include "mpirun.h"
+#include "mapper/launch/mpirun.h"
 #include "mapper/launch/node_topologies.h"
 #include "mapper/launch/launcher_detect.h"
 #include "mapper/launch/job.h"
@@ -105,7 +105,7 @@ static int check_host_name(const char *name, const char *source)
 	hm_error_clear(&err);
 	if (!hm_check_listed_host(name, &err))
 		return 0;
-	hm_cli_error("calibrate: %s: %s", source, err.msg);
+	hm_say_error("calibrate: %s: %s", source, err.msg);
 	return -1;
 }
 
@@ -128,7 +128,7 @@ static int parse_hosts(const char *spec, const char *source, struct host_list *h
 			errno = 0;
 			count = strtol(colon + 1, &end, 10);
 			if (errno || end == colon + 1 || *end || count < 1 || count > HM_HOST_SLOTS_MAX) {
-				hm_cli_error("calibrate: %s: '%s:%s' needs a count in [1, %d]", source, item,
+				hm_say_error("calibrate: %s: '%s:%s' needs a count in [1, %d]", source, item,
 					     colon + 1, HM_HOST_SLOTS_MAX);
 				return -1;
 			}
@@ -137,14 +137,14 @@ static int parse_hosts(const char *spec, const char *source, struct host_list *h
 			return -1;
 		for (int i = 0; i < h->n; i++)
 			if (hm_host_one_machine(h->hosts[i], item, here)) {
-				hm_cli_error("calibrate: %s: host '%s' is listed twice%s%s%s", source, item,
+				hm_say_error("calibrate: %s: host '%s' is listed twice%s%s%s", source, item,
 					     strcmp(h->hosts[i], item) ? " (as '" : "",
 					     strcmp(h->hosts[i], item) ? h->hosts[i] : "",
 					     strcmp(h->hosts[i], item) ? "': both name this machine)" : "");
 				return -1;
 			}
 		if (h->n + count > MAX_CAL_PROCS) {
-			hm_cli_error("calibrate: %s: more than %d processors", source, MAX_CAL_PROCS);
+			hm_say_error("calibrate: %s: more than %d processors", source, MAX_CAL_PROCS);
 			return -1;
 		}
 		for (int k = 0; k < count; k++) {
@@ -160,7 +160,7 @@ static int parse_hosts(const char *spec, const char *source, struct host_list *h
 		h->nr_hosts++;
 	}
 	if (!h->n) {
-		hm_cli_error("calibrate: %s names no processor", source);
+		hm_say_error("calibrate: %s names no processor", source);
 		return -1;
 	}
 	return 0;
@@ -281,10 +281,10 @@ static int keep_aside(const char *out, const char *text, size_t len)
 	strcat(path, ".unreliable");
 	hm_error_clear(&err);
 	if (hm_write_file_atomic(path, text, len, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		ret = HM_EXIT_OUTPUT;
 	} else {
-		hm_cli_error("calibrate: %s not written: its measurements are too unsteady to plan with (above); "
+		hm_say_error("calibrate: %s not written: its measurements are too unsteady to plan with (above); "
 			     "they are kept in %s (plan with it as it is, or measure again; "
 			     "--accept-unreliable writes %s anyway)", out, path, out);
 	}
@@ -314,11 +314,11 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 	o.when = hm_utc_timestamp(when, sizeof(when));
 	hm_error_clear(&err);
 	if (!(plat = hm_calibration_platform(raw, &o, &err))) {
-		hm_cli_error("calibrate: the measurements cannot be used: %s: %s", err.path, err.msg);
+		hm_say_error("calibrate: the measurements cannot be used: %s: %s", err.path, err.msg);
 		return HM_EXIT_FAILURE;
 	}
 	if (topo && hm_node_topologies_record(topo, plat, &ranks)) {
-		hm_cli_error("calibrate: the processors do not fit the topologies read (out of memory?)");
+		hm_say_error("calibrate: the processors do not fit the topologies read (out of memory?)");
 		cJSON_Delete(plat);
 		return HM_EXIT_FAILURE;
 	}
@@ -328,7 +328,7 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 	if (!text)
 		return HM_EXIT_FAILURE;
 	if (hm_platform_load_buffer(text, strlen(text), cs->out, &check, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		ret = HM_EXIT_FAILURE;
 	} else if (doubts && !cs->accept_unreliable) {
 		size_t len = strlen(text);
@@ -341,9 +341,9 @@ static int write_platform(const struct cal_setup *cs, const struct host_list *h,
 		text[len] = '\n';
 		ret = hm_write_file_atomic(cs->out, text, len + 1, &err) ? HM_EXIT_OUTPUT : HM_EXIT_OK;
 		if (ret)
-			hm_cli_report(&err);
+			hm_say_report(&err);
 		else
-			hm_cli_note("calibrate: wrote %s: %d processor%s of %d type%s\n", cs->out,
+			hm_say_note("calibrate: wrote %s: %d processor%s of %d type%s\n", cs->out,
 				check->nr_procs, check->nr_procs == 1 ? "" : "s", check->nr_types,
 				check->nr_types == 1 ? "" : "s");
 	}
@@ -403,14 +403,14 @@ static int bind_by_probe(const struct launch_site *ls, const struct hm_placement
 	}
 	hm_error_clear(&err);
 	if (!hm_helper_program("hetmap-probe", sb->probe_path, sizeof(sb->probe_path), &err)) {
-		hm_cli_error("calibrate: %s", err.msg);
+		hm_say_error("calibrate: %s", err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
 	snprintf(sb->cpus_file, sizeof(sb->cpus_file), "%s/%s", ls->dir, HM_RANK_CPUS_FILE);
 	snprintf(sb->variable, sizeof(sb->variable), "%s=%s", HM_RANK_CPUS_VARIABLE, sb->cpus_file);
 	if (!(text = hm_rank_cpus_text(pl)) || hm_write_file_atomic(sb->cpus_file, text, strlen(text), &err)) {
 		free(text);
-		hm_cli_error("calibrate: %s", err.msg[0] ? err.msg : "out of memory");
+		hm_say_error("calibrate: %s", err.msg[0] ? err.msg : "out of memory");
 		return HM_EXIT_OUTPUT;
 	}
 	free(text);
@@ -438,7 +438,7 @@ static int launch(const struct launch_site *ls, const struct hm_placement *pl, c
 
 	hm_error_clear(&err);
 	if (text && hm_write_file_atomic(ls->file, text, strlen(text), &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		ret = HM_EXIT_OUTPUT;
 	} else if (text && !(ret = bind_by_probe(ls, pl, &sb))) {
 		ret = HM_EXIT_FAILURE;
@@ -451,7 +451,7 @@ static int launch(const struct launch_site *ls, const struct hm_placement *pl, c
 		for (int i = 0; i < program->n; i++)
 			hm_argv_add(&a, program->v[i]);
 		if (!program->failed && !a.failed && (line = hm_argv_quoted(&a))) {
-			hm_cli_note("calibrate: %s\n", line);
+			hm_say_note("calibrate: %s\n", line);
 			ret = hm_mpirun_spawn("calibrate", what, a.v, &so, &res, cs->mpirun);
 		}
 	}
@@ -478,7 +478,7 @@ static int read_topologies(const struct launch_site *ls, const struct host_list 
 
 	hm_error_clear(&err);
 	if (!hm_helper_program("hetmap-topology", path, sizeof(path), &err)) {
-		hm_cli_error("calibrate: %s", err.msg);
+		hm_say_error("calibrate: %s", err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
 	if (hm_node_topologies_init(topo, h->nr_hosts, ls->cs->smt) ||
@@ -493,17 +493,17 @@ static int read_topologies(const struct launch_site *ls, const struct host_list 
 			const char *refused = topo->node[h->host_index[i]].refused;
 
 			if (*refused)
-				hm_cli_error("calibrate: %s: hetmap-topology's line is not a topology hetmap "
+				hm_say_error("calibrate: %s: hetmap-topology's line is not a topology hetmap "
 					     "can use: %s", h->hosts[i], refused);
 			else
-				hm_cli_error("calibrate: %s: no topology from hetmap-topology (is %s installed "
+				hm_say_error("calibrate: %s: no topology from hetmap-topology (is %s installed "
 					     "there?)", h->hosts[i], program.v[0]);
 			missing++;
 		}
 	if (missing)
 		ret = HM_EXIT_JOB_FAILED;
 	if (ret)
-		hm_cli_error("calibrate: the hosts' topologies were not read (without them, --no-topology "
+		hm_say_error("calibrate: the hosts' topologies were not read (without them, --no-topology "
 			     "assumes core j of a host is its CPU j)");
 	free(pl.ranks);
 	hm_argv_free(&program);
@@ -532,7 +532,7 @@ static void fit_to_topologies(struct host_list *h, const struct hm_node_topologi
 
 			for (int j = i; j < h->n && h->host_index[j] == h->host_index[i]; j++)
 				given++;
-			hm_cli_note("calibrate: %s: %d processes listed, but hwloc finds %d %s%s allowed there "
+			hm_say_note("calibrate: %s: %d processes listed, but hwloc finds %d %s%s allowed there "
 				"(CPUs %s): measuring %d%s\n", h->hosts[i], node->cores.cores + given,
 				node->cores.cores, unit, node->cores.cores > 1 ? "s" : "", node->cores.allowed,
 				node->cores.cores, node->cores.threads_per_core > 1 && !topo->threads_as_cores ?
@@ -558,7 +558,7 @@ static int calibrate(const struct cal_setup *cs, struct host_list *h, char **ext
 	snprintf(ls.platform, sizeof(ls.platform), "%s/%s", ls.dir, ls.l->platform_file ? ls.l->platform_file : "");
 	hm_error_clear(&err);
 	if (ls.l->platform_file && hm_write_file_atomic(ls.platform, cs->platform_xml, strlen(cs->platform_xml), &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		ret = HM_EXIT_OUTPUT;
 		goto out;
 	}
@@ -578,7 +578,7 @@ static int calibrate(const struct cal_setup *cs, struct host_list *h, char **ext
 	}
 	ret = launch(&ls, &pl, &program, "the benchmark", hm_calibration_raw_line, &raw);
 	if (!ret && !raw) {
-		hm_cli_error("calibrate: the benchmark printed no measurements");
+		hm_say_error("calibrate: the benchmark printed no measurements");
 		ret = HM_EXIT_JOB_FAILED;
 	}
 	if (!ret)
@@ -605,12 +605,12 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 	int bs[64], nbs = 0, b, ret;
 
 	if (!cs->platform) {
-		hm_cli_error("calibrate: --launcher %s simulates: give the simulated platform with -p", cs->launcher);
+		hm_say_error("calibrate: --launcher %s simulates: give the simulated platform with -p", cs->launcher);
 		return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);
 	if (hm_platform_load(cs->platform, &p, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_INPUT;
 	}
 	for (const char *s = cs->block_sizes; *s && nbs < 64; s += strcspn(s, ","), s += *s == ',')
@@ -622,13 +622,13 @@ static int simulation_setup(struct cal_setup *cs, char **hosts_text)
 	cs->platform_xml = hm_simgrid_platform(p, b, HM_SIM_EXECUTED, NULL, &err);
 	hm_platform_free(p);
 	if (!*hosts_text || !cs->platform_xml) {
-		hm_cli_error("calibrate: %s: %s", cs->platform, cs->platform_xml ? "out of memory" : err.msg);
+		hm_say_error("calibrate: %s: %s", cs->platform, cs->platform_xml ? "out of memory" : err.msg);
 		return HM_EXIT_INPUT;
 	}
 	if ((ret = hm_simulator_host_speed("calibrate", cs->host_speed_text, b, HM_SIM_EXECUTED,
 					   &cs->host_speed)))
 		return ret;
-	hm_cli_note("calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
+	hm_say_note("calibrate: simulating %s under SMPI; this machine's dgemm rate at b = %d: "
 		"%.3f GFLOP/s\n", cs->platform, b, cs->host_speed / 1e9);
 	return HM_EXIT_OK;
 }
@@ -650,20 +650,20 @@ static int hosts_to_measure(struct cal_setup *cs, const char *hostfile, char **f
 		int bare;
 
 		if (!(*found = hm_hosts_from_hostfile(hostfile, &bare, &err))) {
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			return HM_EXIT_INPUT;
 		}
-		hm_cli_note("calibrate: the hosts of %s: %s\n", hostfile, *found);
+		hm_say_note("calibrate: the hosts of %s: %s\n", hostfile, *found);
 		if (bare)
 			fprintf(stderr, "calibrate: warning: %d line%s of %s give%s no slots: one each "
 				"(MPICH's reading; Open MPI's would be the node's cores: write "
 				"'HOST slots=N')\n", bare, bare > 1 ? "s" : "", hostfile, bare > 1 ? "" : "s");
 	} else if (hm_in_slurm_allocation()) {
 		if (!(*found = hm_hosts_from_slurm(&err))) {
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			return HM_EXIT_USAGE;
 		}
-		hm_cli_note("calibrate: the Slurm allocation's nodes and CPUs: %s\n", *found);
+		hm_say_note("calibrate: the Slurm allocation's nodes and CPUs: %s\n", *found);
 	} else {
 		snprintf(local, size, "localhost:%ld", ncpu > 0 ? ncpu : 1);
 		*found = NULL;
@@ -731,7 +731,7 @@ int cmd_calibrate(int argc, char **argv)
 			return ret;
 	}
 	if (!cs.out) {
-		hm_cli_error("calibrate: -o FILE is required (the platform to write)");
+		hm_say_error("calibrate: -o FILE is required (the platform to write)");
 		return HM_EXIT_USAGE;
 	}
 	if (!(l = hm_calibration_launcher("calibrate", cs.launcher)))
@@ -751,7 +751,7 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	hm_error_clear(&err);
 	if (hm_launcher_detect(l, cs.mpirun, 0, 1, &found, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_NO_MPIRUN;
 	}
 	cs.mpirun = found.program;
@@ -762,7 +762,7 @@ int cmd_calibrate(int argc, char **argv)
 
 		if (!*s || strspn(s, "0123456789,") != strlen(s) || strstr(s, ",,") || *s == ',' ||
 		    s[strlen(s) - 1] == ',') {
-			hm_cli_error("calibrate: --block-sizes must be a list like 32,64,128");
+			hm_say_error("calibrate: --block-sizes must be a list like 32,64,128");
 			return HM_EXIT_USAGE;
 		}
 	}
@@ -772,7 +772,7 @@ int cmd_calibrate(int argc, char **argv)
 		hm_error_clear(&err);
 		snprintf(name, sizeof(name), "hetmap-calibrate-bench%s", l->flavour);
 		if (!(cs.bench = hm_helper_program(name, bench_buf, sizeof(bench_buf), &err))) {
-			hm_cli_error("calibrate: %s", err.msg);
+			hm_say_error("calibrate: %s", err.msg);
 			return HM_EXIT_NO_MPIRUN;
 		}
 	}

@@ -45,7 +45,7 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 	double start = hm_now();
 
 	if (strlen(list) >= sizeof(names)) {
-		hm_cli_error("compare: --methods list too long");
+		hm_say_error("compare: --methods list too long");
 		return HM_EXIT_USAGE;
 	}
 	strcpy(names, list);
@@ -58,11 +58,11 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 		if ((next = strchr(n, ',')))
 			*next++ = '\0';
 		if (!*n) {
-			hm_cli_error("compare: empty method name in --methods '%s'", list);
+			hm_say_error("compare: empty method name in --methods '%s'", list);
 			return HM_EXIT_USAGE;
 		}
 		if (count == MAX_ROWS) {
-			hm_cli_error("compare: at most %d methods", MAX_ROWS);
+			hm_say_error("compare: at most %d methods", MAX_ROWS);
 			return HM_EXIT_USAGE;
 		}
 		if ((m = hm_method_find(n)) && hm_method_applies(m, pb, &err))
@@ -80,10 +80,10 @@ static int run_list(const char *list, const struct hm_problem *pb, const struct 
 			b.max_seconds = (left > 0 ? left : 1e-3) / (count - i);
 		shares[*nr] = b.max_seconds;
 		if (b.max_seconds > 0)
-			hm_cli_note("hetmap: compare: running %s (at most %.3g s of the %.3g s left)...\n",
+			hm_say_note("hetmap: compare: running %s (at most %.3g s of the %.3g s left)...\n",
 				name[i], b.max_seconds, left);
 		else
-			hm_cli_note("hetmap: compare: running %s...\n", name[i]);
+			hm_say_note("hetmap: compare: running %s...\n", name[i]);
 		if ((ret = hm_run_named(name[i], pb, &b, &rows[*nr])))
 			return ret;
 		(*nr)++;
@@ -238,7 +238,7 @@ int cmd_compare(int argc, char **argv)
 		else if (text)
 			printf("%s\n", text);
 		if (doc && json_out && hm_json_write(json_out, doc, &err)) {
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			ret = HM_EXIT_OUTPUT;
 		}
 		free(text);

@@ -58,10 +58,10 @@ static int write_text(const char *out, const char *text)
 		return HM_EXIT_OK;
 	}
 	if (hm_write_file_atomic(out, text, strlen(text), &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
-	hm_cli_note("hetmap: export: %s written\n", out);
+	hm_say_note("hetmap: export: %s written\n", out);
 	return HM_EXIT_OK;
 }
 
@@ -99,29 +99,29 @@ int cmd_export(int argc, char **argv)
 	if (first < 0)
 		return HM_EXIT_USAGE;
 	if (first != argc || !fmt || !platform) {
-		hm_cli_error("export: expected one FORMAT (%s) and -p PLATFORM (see 'hetmap export --help')",
+		hm_say_error("export: expected one FORMAT (%s) and -p PLATFORM (see 'hetmap export --help')",
 			     formats[0].name);
 		return HM_EXIT_USAGE;
 	}
 	if ((kernels = hm_sim_kernels_parse(kernels_name)) < 0) {
-		hm_cli_error("export: --kernels must be one of %s, not '%s'", hm_sim_kernels_list(),
+		hm_say_error("export: --kernels must be one of %s, not '%s'", hm_sim_kernels_list(),
 			     kernels_name);
 		return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);
 	if (out && hm_atomic_check(out, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
 	if (hm_platform_load(platform, &p, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_INPUT;
 	}
 	hm_cli_warnings(p);
 	if (!b)
 		b = p->block_sizes[p->nr_block_sizes / 2];
 	if (!(text = fmt->text(p, b, (enum hm_sim_kernels)kernels, NULL, &err))) {
-		hm_cli_error("export: %s: %s", platform, err.msg);
+		hm_say_error("export: %s: %s", platform, err.msg);
 		ret = strstr(err.msg, "memory") ? HM_EXIT_FAILURE : HM_EXIT_INPUT;
 	} else {
 		ret = write_text(out, text);

@@ -35,7 +35,7 @@ static cJSON *read_config(const char *path)
 	hm_error_clear(&err);
 	if (!(doc = hm_json_read_file(path, MAX_DESCRIPTION_BYTES, &err))) {
 		snprintf(err.file, sizeof(err.file), "%s", path);
-		hm_cli_report(&err);
+		hm_say_report(&err);
 	}
 	return doc;
 }
@@ -61,7 +61,7 @@ int cmd_generate(int argc, char **argv)
 	if (first < 0)
 		return HM_EXIT_USAGE;
 	if (first >= argc) {
-		hm_cli_error("generate: expected one CONFIG.json (see 'hetmap generate --help')");
+		hm_say_error("generate: expected one CONFIG.json (see 'hetmap generate --help')");
 		return HM_EXIT_USAGE;
 	}
 	path = argv[first];
@@ -72,12 +72,12 @@ int cmd_generate(int argc, char **argv)
 	if (rest < 0)
 		return HM_EXIT_USAGE;
 	if (rest < argc - first) {
-		hm_cli_error("generate: unexpected argument '%s'", argv[first + rest]);
+		hm_say_error("generate: unexpected argument '%s'", argv[first + rest]);
 		return HM_EXIT_USAGE;
 	}
 	/* an output that cannot be written is said before any work */
 	if (out && hm_atomic_check(out, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
 	if (!(config = read_config(path)))
@@ -87,7 +87,7 @@ int cmd_generate(int argc, char **argv)
 	plat = hm_generate_platform(config, &err);
 	cJSON_Delete(config);
 	if (!plat) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_INPUT;
 	}
 	text = cJSON_Print(plat);
@@ -102,11 +102,11 @@ int cmd_generate(int argc, char **argv)
 		snprintf(where, sizeof(where), "the generated platform is not valid at %s",
 			 err.path[0] ? err.path : "its top level");
 		snprintf(err.path, sizeof(err.path), "%s", where);
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		free(text);
 		return HM_EXIT_INPUT;
 	}
-	hm_cli_note("hetmap: generate: %s: %d processors of %d types on %d hosts\n", p->name,
+	hm_say_note("hetmap: generate: %s: %d processors of %d types on %d hosts\n", p->name,
 		p->nr_procs, p->nr_types, p->nr_hosts);
 	hm_platform_free(p);
 	ret = HM_EXIT_OK;
@@ -115,7 +115,7 @@ int cmd_generate(int argc, char **argv)
 
 		text[len] = '\n';
 		if (hm_write_file_atomic(out, text, len + 1, &err)) {
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			ret = HM_EXIT_OUTPUT;
 		}
 	} else {

@@ -95,7 +95,7 @@ static int print_json(void)
 	}
 	if (!(text = cJSON_PrintUnformatted(list))) {
 		cJSON_Delete(list);
-		hm_cli_error("models: out of memory");
+		hm_say_error("models: out of memory");
 		return HM_EXIT_FAILURE;
 	}
 	printf("%s\n", text);

@@ -6,8 +6,8 @@
 #include "mapper/launch/launcher_detect.h"
 #include "mapper/launch/job.h"
 #include "launch_opts.h"
-#include "judge.h"
-#include "sim_opts.h"
+#include "mapper/launch/judge.h"
+#include "mapper/launch/sim_setup.h"
 #include "models/util/clock.h"
 #include "mapper/launch/placement.h"
 
@@ -37,7 +37,7 @@ static const struct hm_usage usage = {
 
 /* The launch directory 'out' for the plan: plan.json, the launcher file,
  * the profile's input and run.sh (job.h); for a simulator also the
- * simulated platform and this machine's rate (sim_opts.h). The placement
+ * simulated platform and this machine's rate (mapper/launch/sim_setup.h). The placement
  * reads the plan document it is given, which stays the caller's. An exit
  * code, after a message when it is not HM_EXIT_OK. */
 static int write_launch_dir(const char *out, cJSON *json, const struct hm_launcher *launcher,
@@ -55,7 +55,7 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 
 	hm_error_clear(&err);
 	if (hm_placement_from_plan(&pl, json, "(plan)", &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_FAILURE;
 	}
 	pl.owner = json;
@@ -70,13 +70,13 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 	hm_sim_request(&rq, so, launcher, xml, speed);
 	hm_error_clear(&err);
 	if ((ret = hm_job_prepare(&job, &rq, &err))) {
-		hm_cli_error("plan: %s", err.msg);
+		hm_say_error("plan: %s", err.msg);
 		ret = ret == HM_JOB_NO_DIR ? HM_EXIT_OUTPUT : HM_EXIT_USAGE;
 		goto out;
 	}
 	ret = HM_EXIT_OK;
 	if (hm_job_write(&job, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		ret = HM_EXIT_OUTPUT;
 		if (job.made_dir)        /* nothing was put in it */
 			rmdir(job.dir);
@@ -138,7 +138,7 @@ int cmd_plan(int argc, char **argv)
 		};
 
 		if (lo.launcher_name && !launcher) {
-			hm_cli_error("plan: unknown launcher '%s' (%s)", lo.launcher_name,
+			hm_say_error("plan: unknown launcher '%s' (%s)", lo.launcher_name,
 				     hm_help_launchers("known", 0));
 			return HM_EXIT_USAGE;
 		}
@@ -195,7 +195,7 @@ int cmd_plan(int argc, char **argv)
 				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
 	}
 	if (res.stopped && res.found)
-		hm_cli_error("plan: %s stopped by the %s after %ld nodes: the plan is the best found so far",
+		hm_say_error("plan: %s stopped by the %s after %ld nodes: the plan is the best found so far",
 			     res.method, hm_stop_name(res.stopped), res.evaluated);
 	/* a budget that ran out before any configuration was evaluated is a
 	 * budget stop, not a problem without solution */
@@ -208,7 +208,7 @@ int cmd_plan(int argc, char **argv)
 		if (launcher)
 			wret = write_launch_dir(out, json, launcher, &lo, &so, po.platform);
 		else if ((wret = hm_json_write(out, json, &err) ? HM_EXIT_OUTPUT : HM_EXIT_OK))
-			hm_cli_report(&err);
+			hm_say_report(&err);
 		if (wret)
 			ret = wret;
 		else if (fmt == HM_FORMAT_TEXT) {

@@ -193,12 +193,12 @@ static int load_with_text(const char *file, struct hm_platform **p, char **json)
 
 	*json = builtin ? hm_strdup(builtin) : hm_read_file(file, HM_MAX_PLATFORM_BYTES, &len, &status);
 	if (!*json && !builtin && strncmp(file, "builtin:", 8)) {
-		hm_cli_error("%s: %s", file, hm_read_failure(status, HM_MAX_PLATFORM_BYTES, why, sizeof(why)));
+		hm_say_error("%s: %s", file, hm_read_failure(status, HM_MAX_PLATFORM_BYTES, why, sizeof(why)));
 		return -1;
 	}
 	hm_error_clear(&err);
 	if (!*json ? hm_platform_load(file, p, &err) : hm_platform_load_buffer(*json, strlen(*json), file, p, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		free(*json);
 		*json = NULL;
 		return -1;
@@ -214,7 +214,7 @@ static int show_json(const char *json)
 
 	cJSON_Delete(doc);
 	if (!text) {
-		hm_cli_error("platform: out of memory");
+		hm_say_error("platform: out of memory");
 		return HM_EXIT_FAILURE;
 	}
 	printf("%s\n", text);
@@ -283,7 +283,7 @@ static int check(int argc, char **argv, int fmt)
 		struct hm_error err;
 
 		if (hm_platform_load(argv[i], &p, &err)) {
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			ret = HM_EXIT_INPUT;
 			if (fmt == HM_FORMAT_JSON)
 				print_check_json(argv[i], NULL, i == 0, i == argc - 1);
@@ -340,7 +340,7 @@ static int list(int fmt)
 
 		snprintf(path, sizeof(path), "builtin:%s", names[i]);
 		if (hm_platform_load(path, &p, &err)) {
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			return HM_EXIT_FAILURE;
 		}
 		hm_printable(p->description, text, sizeof(text));
@@ -377,6 +377,6 @@ int cmd_platform(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[0], "check"))
 		return (fmt = hm_format_parse("platform check", format, 1 | 4)) < 0 ? HM_EXIT_USAGE :
 		       check(argc - 1, argv + 1, fmt);
-	hm_cli_error("platform: expected 'show FILE', 'check FILE...' or 'list' (see 'hetmap platform --help')");
+	hm_say_error("platform: expected 'show FILE', 'check FILE...' or 'list' (see 'hetmap platform --help')");
 	return HM_EXIT_USAGE;
 }

@@ -33,35 +33,35 @@ static int parse_counts(const char *list, const struct hm_platform *p, int *d, c
 		int idx = i;
 
 		if (len == 0 || len >= sizeof(item)) {
-			hm_cli_error("predict: bad --procs list near '%.20s'", s);
+			hm_say_error("predict: bad --procs list near '%.20s'", s);
 			return -1;
 		}
 		memcpy(item, s, len);
 		item[len] = '\0';
 		eq = strchr(item, '=');
 		if (named != (eq != NULL)) {
-			hm_cli_error("predict: --procs mixes 'NAME=COUNT' and plain counts");
+			hm_say_error("predict: --procs mixes 'NAME=COUNT' and plain counts");
 			return -1;
 		}
 		if (eq) {
 			*eq = '\0';
 			idx = hm_platform_find(p, item);
 			if (idx < 0) {
-				hm_cli_error("predict: unknown processor '%s' in --procs", item);
+				hm_say_error("predict: unknown processor '%s' in --procs", item);
 				return -1;
 			}
 			if (seen[idx]++) {
-				hm_cli_error("predict: processor '%s' given twice in --procs", item);
+				hm_say_error("predict: processor '%s' given twice in --procs", item);
 				return -1;
 			}
 		} else if (i >= p->nr_procs) {
-			hm_cli_error("predict: --procs has more than %d entries", p->nr_procs);
+			hm_say_error("predict: --procs has more than %d entries", p->nr_procs);
 			return -1;
 		}
 		errno = 0;
 		v = strtol(eq ? eq + 1 : item, &end, 10);
 		if (end == (eq ? eq + 1 : item) || *end || errno || v < 0 || v > HM_MAX_DEPTH) {
-			hm_cli_error("predict: '%s' is not a process count (0..%d)", eq ? eq + 1 : item,
+			hm_say_error("predict: '%s' is not a process count (0..%d)", eq ? eq + 1 : item,
 				     HM_MAX_DEPTH);
 			return -1;
 		}
@@ -69,12 +69,12 @@ static int parse_counts(const char *list, const struct hm_platform *p, int *d, c
 		i++;
 		s += len;
 		if (*s == ',' && *++s == '\0') {
-			hm_cli_error("predict: --procs ends with ','");
+			hm_say_error("predict: --procs ends with ','");
 			return -1;
 		}
 	}
 	if (!named && i != p->nr_procs) {
-		hm_cli_error("predict: --procs has %d entries, the platform has %d processors", i,
+		hm_say_error("predict: --procs has %d entries, the platform has %d processors", i,
 			     p->nr_procs);
 		return -1;
 	}
@@ -101,7 +101,7 @@ static int parse_grid(const char *text, int *r, int *c)
 	const char *s;
 
 	if (grid_side(text, &s, r) || (*s != 'x' && *s != 'X') || grid_side(s + 1, &s, c) || *s) {
-		hm_cli_error("predict: --grid expects RxC with R and C in 1..%d, not '%s'",
+		hm_say_error("predict: --grid expects RxC with R and C in 1..%d, not '%s'",
 			     HM_MAX_DEPTH, text);
 		return -1;
 	}
@@ -170,7 +170,7 @@ int cmd_predict(int argc, char **argv)
 	}
 	if (grid ? hm_evaluate_config(&pb, d, r, c, b, "predict", &res, &err) :
 		   hm_evaluate_counts(&pb, d, "predict", &res, &err)) {
-		hm_cli_error("predict: %s", err.msg);
+		hm_say_error("predict: %s", err.msg);
 		ret = HM_EXIT_USAGE;
 		goto cleanup;
 	}

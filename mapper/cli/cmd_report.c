@@ -3,7 +3,7 @@
  * predicted time. The columns are one table below; text, csv and json
  * are three writers of it. */
 #include "cli.h"
-#include "mpirun.h"
+#include "mapper/launch/mpirun.h"
 #include "mapper/launch/spawn.h"
 #include "models/util/atomic_file.h"
 #include "models/util/read_file.h"
@@ -143,7 +143,7 @@ static int read_results(const char *path, struct table *t)
 	int ret = HM_EXIT_OK;
 
 	if (!f) {
-		hm_cli_error("report: %s: %s", path, strerror(errno));
+		hm_say_error("report: %s: %s", path, strerror(errno));
 		return HM_EXIT_INPUT;
 	}
 	while (!ret && getline(&line, &cap, f) > 0) {
@@ -154,13 +154,13 @@ static int read_results(const char *path, struct table *t)
 			continue;
 		rec = cJSON_Parse(line);
 		if (!cJSON_IsObject(rec) || !cJSON_IsNumber(member(rec, "hetmap_result"))) {
-			hm_cli_error("report: %s: line %ld is not a hetmap run record", path, number);
+			hm_say_error("report: %s: line %ld is not a hetmap run record", path, number);
 			ret = HM_EXIT_INPUT;
 		} else if (t->n == t->cap) {
 			struct row *more = realloc(t->rows, sizeof(*more) * (size_t)(t->cap ? 2 * t->cap : 64));
 
 			if (!more) {
-				hm_cli_error("report: out of memory");
+				hm_say_error("report: out of memory");
 				ret = HM_EXIT_FAILURE;
 			} else {
 				t->rows = more, t->cap = t->cap ? 2 * t->cap : 64;
@@ -171,7 +171,7 @@ static int read_results(const char *path, struct table *t)
 		cJSON_Delete(rec);
 	}
 	if (!ret && ferror(f)) {
-		hm_cli_error("report: %s: %s", path, strerror(errno));
+		hm_say_error("report: %s: %s", path, strerror(errno));
 		ret = HM_EXIT_INPUT;
 	}
 	free(line);
@@ -241,7 +241,7 @@ static int print_json(const struct table *t)
 	}
 	if (!(text = doc ? cJSON_Print(doc) : NULL)) {
 		cJSON_Delete(doc);
-		hm_cli_error("report: out of memory");
+		hm_say_error("report: out of memory");
 		return HM_EXIT_FAILURE;
 	}
 	printf("%s\n", text);
@@ -340,18 +340,18 @@ static int draw(const struct table *t, const char *dir, char **png, size_t *len)
 	if (!ret && hm_write_file_atomic(path, s, strlen(s), &err))
 		ret = HM_EXIT_OUTPUT;
 	if (ret)
-		hm_cli_error("report: cannot write gnuplot's input: %s", err.msg[0] ? err.msg : "out of memory");
+		hm_say_error("report: cannot write gnuplot's input: %s", err.msg[0] ? err.msg : "out of memory");
 	free(d), free(s);
 	if (!ret && (hm_spawn_run(argv, &so, &res) || res.status != HM_SPAWN_EXITED || res.exit_code)) {
 		char why[256];
 
-		hm_cli_error("report: gnuplot %s", res.status == HM_SPAWN_NOT_FOUND ?
+		hm_say_error("report: gnuplot %s", res.status == HM_SPAWN_NOT_FOUND ?
 			     "is not installed (apt-get install gnuplot-nox)" : hm_spawn_describe(&res, &so, why, sizeof(why)));
 		ret = res.status == HM_SPAWN_NOT_FOUND ? HM_EXIT_NO_MPIRUN : HM_EXIT_FAILURE;
 	}
 	snprintf(path, sizeof(path), "%s/plot.png", dir);
 	if (!ret && !(*png = hm_read_file(path, 64u << 20, len, &st))) {
-		hm_cli_error("report: gnuplot wrote no plot");
+		hm_say_error("report: gnuplot wrote no plot");
 		ret = HM_EXIT_FAILURE;
 	}
 	return ret;
@@ -371,11 +371,11 @@ static int plot(const struct table *t, const char *out)
 	ret = draw(t, dir, &png, &len);
 	hm_error_clear(&err);
 	if (!ret && hm_write_file_atomic(out, png, len, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		ret = HM_EXIT_OUTPUT;
 	}
 	if (!ret)
-		hm_cli_note("hetmap: report: plot written to %s\n", out);
+		hm_say_note("hetmap: report: plot written to %s\n", out);
 	free(png);
 	for (const char *const *f = (const char *const[]){ "runs.dat", "plot.gp", "plot.png", NULL }; *f; f++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, *f);
@@ -405,12 +405,12 @@ int cmd_report(int argc, char **argv)
 	if (first < 0 || (fmt = hm_format_parse("report", format, 1 | 2 | 4)) < 0)
 		return HM_EXIT_USAGE;
 	if (first >= argc) {
-		hm_cli_error("report: name one results file at least (see 'hetmap report --help')");
+		hm_say_error("report: name one results file at least (see 'hetmap report --help')");
 		return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);
 	if (plot_file && hm_atomic_check(plot_file, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
 	for (int i = first; i < argc && !ret; i++)

@@ -10,8 +10,8 @@
 #include "mapper/launch/job.h"
 #include "launch_opts.h"
 #include "mapper/launch/launcher_detect.h"
-#include "mpirun.h"
-#include "sim_opts.h"
+#include "mapper/launch/mpirun.h"
+#include "mapper/launch/sim_setup.h"
 #include "mapper/launch/program_mpi.h"
 #include "mapper/launch/program_time.h"
 #include "mapper/launch/results.h"
@@ -143,13 +143,13 @@ static void set_aside_old_output(const struct hm_job *j)
 		snprintf(old, sizeof(old), "%s.%d", path, k);
 		if (link(path, old) == 0) {     /* fails if 'old' exists: no clobbering */
 			unlink(path);
-			hm_cli_note("hetmap: run: the earlier %s was moved to %s\n", path, old);
+			hm_say_note("hetmap: run: the earlier %s was moved to %s\n", path, old);
 			return;
 		}
 		if (errno != EEXIST)
 			break;
 	}
-	hm_cli_error("run: warning: cannot move the earlier %s aside; the profile may read it", path);
+	hm_say_error("run: warning: cannot move the earlier %s aside; the profile may read it", path);
 }
 
 static void add_program_record(cJSON *rec, const struct hm_job *j, const struct reading *rd)
@@ -288,12 +288,12 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 	hm_error_clear(&err);
 	if (rs->plan_file) {
 		if (hm_placement_load(pl, rs->plan_file, &err)) {
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			return HM_EXIT_INPUT;
 		}
 		/* never run another problem than the one asked for */
 		if ((rs->given_n && (long)po->n != pl->n) || (rs->given_routine && strcasecmp(po->routine, pl->routine))) {
-			hm_cli_error("run: the plan %s is for %s n = %ld, not what -r/-n ask (%s n = %.0f): "
+			hm_say_error("run: the plan %s is for %s n = %ld, not what -r/-n ask (%s n = %.0f): "
 				     "give --plan or -r/-n, or plan again", rs->plan_file, pl->routine, pl->n,
 				     rs->given_routine ? po->routine : pl->routine, rs->given_n ? po->n : (double)pl->n);
 			return HM_EXIT_USAGE;
@@ -308,18 +308,18 @@ static int get_plan(const struct run_setup *rs, struct hm_problem_opts *po, cons
 		if (res.stopped == HM_STOP_SIGNAL) {
 			ret = 128 + hm_stop_signal_caught();    /* said and recorded by the caller */
 		} else if (!res.found) {
-			hm_cli_error("run: %s", res.stopped ? "the search was stopped before any configuration "
+			hm_say_error("run: %s", res.stopped ? "the search was stopped before any configuration "
 				     "was found" : "no configuration fits");
 			ret = res.stopped ? HM_EXIT_BUDGET : HM_EXIT_NO_PLAN;
 		} else if (res.stopped) {
-			hm_cli_error("run: the search was stopped by its %s; running the best plan found",
+			hm_say_error("run: the search was stopped by its %s; running the best plan found",
 				     hm_stop_name(res.stopped));
 		}
 		if (!ret) {
 			if (hm_verbosity > 0)
 				hm_print_result(stderr, &pb, &res);
 			if (hm_placement_from_result(pl, &in, &res, &err)) {
-				hm_cli_report(&err);
+				hm_say_report(&err);
 				ret = HM_EXIT_FAILURE;
 			}
 		}
@@ -342,7 +342,7 @@ static int check_program_mpi(const struct hm_job *j)
 		return HM_EXIT_OK;
 	if (m.via[0])
 		snprintf(via, sizeof(via), ", through %s", m.via);
-	hm_cli_error("run: %s is linked with %s (%s%s), and the '%s' launcher starts %s programs: "
+	hm_say_error("run: %s is linked with %s (%s%s), and the '%s' launcher starts %s programs: "
 		     "its ranks would each run alone. Use --launcher %s%s", j->program.v[0], m.launcher->mpi,
 		     m.library, via, j->l->name, j->l->mpi, m.launcher->runs ? m.launcher->name : "slurm",
 		     m.launcher->runs ? " (or slurm inside an allocation)" : "");
@@ -362,13 +362,13 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 	if (!strcmp(j->profile->name, "driver") &&
 	    (pl->n > HM_DRIVER_MAX_N || pl->r > HM_DRIVER_MAX_GRID_SIDE ||
 	     pl->c > HM_DRIVER_MAX_GRID_SIDE || pl->b > HM_DRIVER_MAX_B)) {
-		hm_cli_error("run: the driver takes n <= %d, b <= %d and r, c <= %d (the plan has "
+		hm_say_error("run: the driver takes n <= %d, b <= %d and r, c <= %d (the plan has "
 			     "n = %ld, b = %d, %d x %d)", HM_DRIVER_MAX_N, HM_DRIVER_MAX_B,
 			     HM_DRIVER_MAX_GRID_SIDE, pl->n, pl->b, pl->r, pl->c);
 		return HM_EXIT_USAGE;
 	}
 	if (j->profile->process_bytes && j->profile->process_bytes(pl) > j->profile->max_process_bytes) {
-		hm_cli_error("run: %s holds %.0f bytes a process (its compiled-in work array); this plan "
+		hm_say_error("run: %s holds %.0f bytes a process (its compiled-in work array); this plan "
 			     "needs at least %.0f: take a smaller n or more processes", j->program.v[0],
 			     j->profile->max_process_bytes, j->profile->process_bytes(pl));
 		return HM_EXIT_USAGE;
@@ -381,7 +381,7 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 		const struct hm_rank_place *r = &pl->ranks[k];
 
 		if (hm_host_names(r->host, here) && r->slot + r->cores > cpus) {
-			hm_cli_error("run: rank %d is planned on cores %d..%d of %s, which has %ld",
+			hm_say_error("run: rank %d is planned on cores %d..%d of %s, which has %ld",
 				     k, r->slot, r->slot + r->cores - 1, r->host, cpus);
 			return HM_EXIT_USAGE;
 		}
@@ -389,10 +389,10 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 	if ((ret = check_program_mpi(j)))
 		return ret;
 	if (j->l->stacked_warning && pl->oversubscribed)
-		hm_cli_error("run: warning: %s", j->l->stacked_warning);
+		hm_say_error("run: warning: %s", j->l->stacked_warning);
 	hm_error_clear(&err);
 	if (!dry_run && j->l->check_hosts && j->l->check_hosts(pl, &err)) {
-		hm_cli_error("run: %s: %s", j->l->name, err.msg);
+		hm_say_error("run: %s: %s", j->l->name, err.msg);
 		return HM_EXIT_USAGE;
 	}
 	return HM_EXIT_OK;
@@ -418,7 +418,7 @@ static int verdict_exit(const struct hm_job *j, struct hm_app_result *r, int ker
 	}
 	else if (j->modeled_kernels && !ret && j->times_nothing) {
 		/* its computation ran here untimed: the simulated time is its messages' */
-		hm_cli_error("run: %s computed its kernels, and --kernels modeled times nothing on this "
+		hm_say_error("run: %s computed its kernels, and --kernels modeled times nothing on this "
 			     "machine: its simulated time counts its messages only (link it with "
 			     "libhetmap-smpi-kernels ahead of the BLAS, wrappers/README.md, or simulate it with "
 			     "--kernels executed)", j->program.v[0]);
@@ -428,13 +428,13 @@ static int verdict_exit(const struct hm_job *j, struct hm_app_result *r, int ker
 			"it with libhetmap-smpi-kernels ahead of the BLAS: wrappers/README.md)\n",
 			j->program.v[0]);
 	if (r->verdict == HM_VERDICT_FAILED || r->verdict == HM_VERDICT_SKIPPED) {
-		hm_cli_error("run: %s %s the test%s%s", j->program.v[0],
+		hm_say_error("run: %s %s the test%s%s", j->program.v[0],
 			     r->verdict == HM_VERDICT_FAILED ? "failed" : "skipped",
 			     r->note[0] ? ": " : "", r->note);
 		return ret ? ret : HM_EXIT_CHECK_FAILED;
 	}
 	if (!ret && j->profile->read_line && !r->found) {
-		hm_cli_error("run: the job succeeded but %s printed no result the '%s' profile reads%s%s",
+		hm_say_error("run: the job succeeded but %s printed no result the '%s' profile reads%s%s",
 			     j->program.v[0], j->profile->name, r->note[0] ? ": " : "", r->note);
 		return HM_EXIT_JOB_FAILED;
 	}
@@ -449,7 +449,7 @@ static int write_record(const struct run_setup *rs, int results_fd, const cJSON 
 	hm_error_clear(&err);
 	snprintf(err.file, sizeof(err.file), "%s", rs->results);
 	if (!rec || hm_results_append(results_fd, rec, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return -1;
 	}
 	if (rs->json) {         /* -f json: the record on standard output too */
@@ -559,13 +559,13 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	hm_job_command(j, probe, &a);
 	if (a.failed || !(line = hm_argv_quoted(&a)) ||
 	    (!rs->no_check && hm_placement_check_init(&rd.check, j->pl, j->l->binds))) {
-		hm_cli_error("run: out of memory");
+		hm_say_error("run: out of memory");
 		ret = HM_EXIT_FAILURE;
 		goto out;
 	}
-	hm_cli_note("hetmap: run: in %s: %s\n", j->dir, line);
+	hm_say_note("hetmap: run: in %s: %s\n", j->dir, line);
 	if (j->profile->caveat)
-		hm_cli_note("hetmap: run: note: %s\n", j->profile->caveat);
+		hm_say_note("hetmap: run: note: %s\n", j->profile->caveat);
 	set_aside_old_output(j);
 	if ((ret = hm_mpirun_spawn("run", "the job", a.v, &so, &res, lf->program)) == HM_EXIT_FAILURE)
 		goto out;
@@ -598,11 +598,11 @@ static int print_command(const struct hm_job *j)
 	hm_job_command(j, NULL, &a);
 	if (a.failed || !(line = hm_argv_quoted(&a))) {
 		hm_argv_free(&a);
-		hm_cli_error("run: out of memory");
+		hm_say_error("run: out of memory");
 		return HM_EXIT_FAILURE;
 	}
 	printf("%s\n", line);
-	hm_cli_note("hetmap: run: launch directory %s written (run it with %s/run.sh)\n",
+	hm_say_note("hetmap: run: launch directory %s written (run it with %s/run.sh)\n",
 		j->dir, j->dir);
 	free(line);
 	hm_argv_free(&a);
@@ -639,7 +639,7 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 	ret = hm_job_prepare(j, &rq, &err);
 	free(xml);
 	if (ret) {
-		hm_cli_error("run: %s", err.msg);
+		hm_say_error("run: %s", err.msg);
 		if (!rs->keep_dir)
 			rmdir(tmp);
 		return ret == HM_JOB_NO_DIR ? HM_EXIT_OUTPUT : HM_EXIT_USAGE;
@@ -650,7 +650,7 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 	if (hm_job_write(j, &err)) {
 		/* nothing was put in place (all or none): only a directory made
 		 * for this job goes; what was there stays, whatever it is */
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		if (j->made_dir)
 			rmdir(j->dir);
 		hm_job_release(j);
@@ -733,7 +733,7 @@ int cmd_run(int argc, char **argv)
 	if (!(l = hm_launcher_find(rs.lo.launcher_name)) || !l->runs) {
 		char names[128];
 
-		hm_cli_error("run: launcher must be %s%s", hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)),
+		hm_say_error("run: launcher must be %s%s", hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)),
 			     l ? " ('hetmap plan --launcher' writes the others' files)" : "");
 		return HM_EXIT_USAGE;
 	}
@@ -741,18 +741,18 @@ int cmd_run(int argc, char **argv)
 		return ret;
 	hm_error_clear(&err);            /* --time-regex checked before anything is planned or run */
 	if (hm_program_time_init(&time, rs.time_regex, &err)) {
-		hm_cli_error("run: %s", err.msg);
+		hm_say_error("run: %s", err.msg);
 		return HM_EXIT_USAGE;
 	}
 	rs.time = &time;
 	hm_error_clear(&err);
 	if (!rs.dry_run && (results_fd = hm_results_open(rs.results, &err)) < 0) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		hm_program_time_release(&time);
 		return HM_EXIT_OUTPUT;
 	}
 	if (hm_launcher_detect(l, rs.lo.mpirun, rs.lo.launcher_version, !rs.dry_run, &lf, &err)) {
-		hm_cli_error("run: %s", err.msg);
+		hm_say_error("run: %s", err.msg);
 		ret = lf.signal ? 128 + lf.signal : HM_EXIT_NO_MPIRUN;
 		if (lf.signal && results_fd >= 0)
 			record_interrupted_early(&rs, l, &lf, "launcher version check", lf.signal, results_fd);
@@ -773,7 +773,7 @@ int cmd_run(int argc, char **argv)
 		ret = check_before_launch(&job, rs.dry_run);
 	if ((sig = hm_stop_signal_caught()) && (!ret || ret == 128 + sig)) {
 		/* stopped before the launch: nothing runs, the record says so */
-		hm_cli_error("run: stopped by %s before the launch", strsignal(sig));
+		hm_say_error("run: stopped by %s before the launch", strsignal(sig));
 		ret = 128 + sig;
 		if (results_fd >= 0)
 			record_interrupted_early(&rs, l, &lf, have_job ? "preparing the job" : "planning",
@@ -791,7 +791,7 @@ int cmd_run(int argc, char **argv)
 		if (!rs.keep_dir && ((!launched && ret) || (launched && !strcmp(job.profile->name, "driver"))))
 			hm_job_remove(&job);
 		else if (!rs.keep_dir && launched)
-			hm_cli_note("hetmap: run: the job's files are kept in %s\n", job.dir);
+			hm_say_note("hetmap: run: the job's files are kept in %s\n", job.dir);
 		hm_job_release(&job);
 	}
 	hm_placement_release(&pl);

@@ -12,7 +12,7 @@ int hm_run_named(const char *name, const struct hm_problem *pb,
 	if (!m) {
 		char searches[256], users[64];
 
-		hm_cli_error("unknown method '%s' (methods: %s; users: %s)", name,
+		hm_say_error("unknown method '%s' (methods: %s; users: %s)", name,
 			     hm_method_names(HM_METHOD_SEARCH, searches, sizeof(searches)),
 			     hm_method_names(HM_METHOD_USER, users, sizeof(users)));
 		return HM_EXIT_USAGE;
@@ -21,10 +21,10 @@ int hm_run_named(const char *name, const struct hm_problem *pb,
 	case 0:
 		return HM_EXIT_OK;
 	case -1:        /* the problem is refused */
-		hm_cli_error("%s: %s", m->name, err.msg);
+		hm_say_error("%s: %s", m->name, err.msg);
 		return HM_EXIT_USAGE;
 	default:        /* it could not run */
-		hm_cli_error("%s: %s", m->name, err.msg);
+		hm_say_error("%s: %s", m->name, err.msg);
 		return HM_EXIT_FAILURE;
 	}
 }

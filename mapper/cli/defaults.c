@@ -63,7 +63,7 @@ static int config_line(const char *path, long number, char *line)
 	const char *keys[NR_SETTINGS + 1], *near;
 
 	if (!eq) {
-		hm_cli_error("%s: line %ld: expected 'key = value'", path, number);
+		hm_say_error("%s: line %ld: expected 'key = value'", path, number);
 		return -1;
 	}
 	*eq = '\0';
@@ -77,7 +77,7 @@ static int config_line(const char *path, long number, char *line)
 		keys[i] = settings[i].key;
 		if (!strcmp(key, settings[i].key)) {
 			if (!*value) {
-				hm_cli_error("%s: line %ld: '%s' has no value", path, number, key);
+				hm_say_error("%s: line %ld: '%s' has no value", path, number, key);
 				return -1;
 			}
 			free(settings[i].value);        /* the last line of a key counts */
@@ -87,7 +87,7 @@ static int config_line(const char *path, long number, char *line)
 	}
 	keys[NR_SETTINGS] = NULL;
 	near = hm_nearest_name(key, keys);
-	hm_cli_error("%s: line %ld: unknown key '%s'%s%s%s", path, number, key,
+	hm_say_error("%s: line %ld: unknown key '%s'%s%s%s", path, number, key,
 		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 	return -1;
 }
@@ -110,7 +110,7 @@ static int read_config(void)
 		return 0;
 	snprintf(config_path, sizeof(config_path), "%s", path);
 	if (!(f = fopen(path, "r"))) {
-		hm_cli_error("configuration %s: %s", path, strerror(errno));
+		hm_say_error("configuration %s: %s", path, strerror(errno));
 		return config_status = -1;
 	}
 	while (!ret && getline(&line, &cap, f) > 0) {
@@ -136,13 +136,13 @@ static int setting_value(const char *key, const char **value)
 			continue;
 		if ((env = getenv(settings[i].variable)) && *env) {
 			*value = env;
-			hm_cli_detail("hetmap: %s %s (from %s)\n", key, env, settings[i].variable);
+			hm_say_detail("hetmap: %s %s (from %s)\n", key, env, settings[i].variable);
 			return 0;
 		}
 		if (read_config())
 			return -1;
 		if ((*value = settings[i].value))
-			hm_cli_detail("hetmap: %s %s (from the configuration %s)\n", key, *value, config_path);
+			hm_say_detail("hetmap: %s %s (from the configuration %s)\n", key, *value, config_path);
 	}
 	return 0;
 }
@@ -211,22 +211,22 @@ int hm_default_platform(const char *cmd, const char **platform)
 		return HM_EXIT_OK;
 	}
 	if (cache_path(cached, sizeof(cached))) {
-		hm_cli_error("%s: no -p given and no cache directory for this machine's calibration "
+		hm_say_error("%s: no -p given and no cache directory for this machine's calibration "
 			     "(set HOME or XDG_CACHE_HOME, or give -p)", cmd);
 		return HM_EXIT_USAGE;
 	}
 	*platform = cached;
 	if (!access(cached, R_OK)) {
-		hm_cli_note("hetmap: %s: platform %s (this %s, calibrated earlier; -p or "
+		hm_say_note("hetmap: %s: platform %s (this %s, calibrated earlier; -p or "
 			"HETMAP_PLATFORM for another)\n", cmd, cached,
 			getenv("SLURM_JOB_NODELIST") ? "allocation" : "machine");
 		return HM_EXIT_OK;
 	}
-	hm_cli_note("hetmap: %s: no -p given: calibrating this %s once (about a minute a node type), kept in %s "
+	hm_say_note("hetmap: %s: no -p given: calibrating this %s once (about a minute a node type), kept in %s "
 		"for the next commands (-p or HETMAP_PLATFORM for another platform; delete it to measure again)\n", cmd,
 		getenv("SLURM_JOB_NODELIST") ? "Slurm allocation" : "machine", cached);
 	if ((ret = cmd_calibrate(4, argv)))
-		hm_cli_error("%s: calibrating this machine failed (exit %d): give -p FILE", cmd, ret);
+		hm_say_error("%s: calibrating this machine failed (exit %d): give -p FILE", cmd, ret);
 	return ret;
 }
 
@@ -239,7 +239,7 @@ int hm_default_results(const char **results)
 	if (setting_value("results", &value))
 		return HM_EXIT_INPUT;
 	if (!value)
-		hm_cli_detail("hetmap: results %s (no HETMAP_RESULTS, no configuration key)\n", HM_DEFAULT_RESULTS);
+		hm_say_detail("hetmap: results %s (no HETMAP_RESULTS, no configuration key)\n", HM_DEFAULT_RESULTS);
 	*results = value ? value : HM_DEFAULT_RESULTS;
 	return HM_EXIT_OK;
 }

@@ -7,7 +7,7 @@
 int hm_launch_opts_check(const char *cmd, const struct hm_launch_opts *lo)
 {
 	if (lo->grid_order && strcmp(lo->grid_order, "row") && strcmp(lo->grid_order, "column")) {
-		hm_cli_error("%s: --grid-order must be row or column, not '%s'", cmd, lo->grid_order);
+		hm_say_error("%s: --grid-order must be row or column, not '%s'", cmd, lo->grid_order);
 		return HM_EXIT_USAGE;
 	}
 	return HM_EXIT_OK;
@@ -30,7 +30,7 @@ int hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo
 	rq->column_major = lo->grid_order ? !strcmp(lo->grid_order, "column") : -1;
 	hm_error_clear(&err);
 	if (!no_probe && !(rq->binder = hm_helper_program("hetmap-probe", probe, sizeof(probe), &err))) {
-		hm_cli_error("%s", err.msg);
+		hm_say_error("%s", err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
 	return HM_EXIT_OK;

@@ -6,6 +6,8 @@
 
 #include "cli.h"
 #include "mapper/launch/job.h"
+#include "mapper/launch/judge.h"
+#include "mapper/launch/sim_setup.h"
 
 struct hm_launch_opts {
 	const char *launcher_name, *mpirun, *launcher_args, *profile, *grid_order;
@@ -35,5 +37,17 @@ int hm_launch_opts_check(const char *cmd, const struct hm_launch_opts *lo);
 int hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo,
 		      struct hm_placement *pl, const struct hm_launcher *l, const char *dir,
 		      int seed, int program_here, int no_probe);
+
+/* plan --judge (mapper/launch/judge.h) */
+#define HM_JUDGE_OPTIONS(jo) \
+	{ 0, "judge", HM_OPT_INT, &(jo).k, "K", "simulate the model's K best configurations and GU, CU, EU (SMPI, kernels modeled) and keep the simulated best", 1, HM_TOP_K_MAX }, \
+	{ 0, "judge-jobs", HM_OPT_INT, &(jo).jobs, "J", "the judge's simulations at once (default: this machine's cores)", 1, 256 }, \
+	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there; a candidate simulated there before is kept (default: a temporary directory, removed)", 0, 0 }
+
+/* a simulated launch (mapper/launch/sim_setup.h) */
+#define HM_SIM_OPTIONS(so) \
+	{ 0, "sim-platform", HM_OPT_STRING, &(so).platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 }, \
+	{ 0, "kernels", HM_OPT_STRING, &(so).kernels_name, "MODE", "simulators: the BLAS kernels executed (default), modeled or modeled-as-executed", 0, 0 }, \
+	{ 0, "host-speed", HM_OPT_STRING, &(so).host_speed, "RATE", "simulators that time code here (--kernels executed or modeled-as-executed): this machine's dgemm rate per core, e.g. 5Gf (default: measured); modeled kernels time nothing here", 0, 0 }
 
 #endif /* HM_LAUNCH_OPTS_H */

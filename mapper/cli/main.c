@@ -62,9 +62,9 @@ static void unknown_command(const char *name)
 	names[n++] = "help";
 	names[n] = NULL;
 	if ((near = hm_nearest_name(name, names)))
-		hm_cli_error("unknown command '%s' (did you mean '%s'? see 'hetmap --help')", name, near);
+		hm_say_error("unknown command '%s' (did you mean '%s'? see 'hetmap --help')", name, near);
 	else
-		hm_cli_error("unknown command '%s' (see 'hetmap --help')", name);
+		hm_say_error("unknown command '%s' (see 'hetmap --help')", name);
 }
 
 /* 'hetmap help [COMMAND | --man]': one topic or none; 'help plan' is
@@ -85,7 +85,7 @@ static int help(int argc, char **argv)
 		return c->fn(2, args);
 	}
 	if (argc > 2)
-		hm_cli_error("help: one topic at most: a command or --man (see 'hetmap --help')");
+		hm_say_error("help: one topic at most: a command or --man (see 'hetmap --help')");
 	else
 		unknown_command(argv[1]);
 	return HM_EXIT_USAGE;

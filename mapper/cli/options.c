@@ -12,7 +12,6 @@
 
 #define MAX_OPTIONS 64
 
-int hm_verbosity = 1;
 int hm_options_anywhere;
 
 /* The options every command has, after its own: one table for parsing,
@@ -76,7 +75,7 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 		struct hm_opt_list *l = o->value;
 
 		if (l->n >= (int)o->max || l->n >= HM_OPT_LIST_MAX) {
-			hm_cli_error("%s: option '--%s' may be given at most %d times", u->name,
+			hm_say_error("%s: option '--%s' may be given at most %d times", u->name,
 				     o->long_name, (int)o->max);
 			return -1;
 		}
@@ -90,7 +89,7 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 		long long iv = strtoll(arg, &end, 10);
 
 		if (end == arg || *end || (errno && errno != ERANGE)) {
-			hm_cli_error("%s: option '--%s' expects an integer in decimal digits, not '%s'",
+			hm_say_error("%s: option '--%s' expects an integer in decimal digits, not '%s'",
 				     u->name, o->long_name, arg);
 			return -1;
 		}
@@ -98,12 +97,12 @@ static int store(const struct hm_usage *u, const struct hm_option *o, const char
 	} else {
 		v = hm_strtod_decimal(arg, &end, 1);
 		if (end == arg || *end || errno || !isfinite(v)) {
-			hm_cli_error("%s: option '--%s' expects a number, not '%s'", u->name, o->long_name, arg);
+			hm_say_error("%s: option '--%s' expects a number, not '%s'", u->name, o->long_name, arg);
 			return -1;
 		}
 	}
 	if (v < o->min || v > o->max) {
-		hm_cli_error("%s: option '--%s' must be between %g and %g (got '%s')",
+		hm_say_error("%s: option '--%s' must be between %g and %g (got '%s')",
 			     u->name, o->long_name, o->min, o->max, arg);
 		return -1;
 	}
@@ -135,10 +134,10 @@ static void report_bad_option(const struct hm_usage *u, const struct hm_option *
 		near = hm_nearest_name(given, names);
 	}
 	if (near)
-		hm_cli_error("%s: unknown option '%s' (did you mean '--%s'? see 'hetmap %s --help')",
+		hm_say_error("%s: unknown option '%s' (did you mean '--%s'? see 'hetmap %s --help')",
 			     u->name, name, near, u->name);
 	else
-		hm_cli_error("%s: %s '%s' (see 'hetmap %s --help')", u->name,
+		hm_say_error("%s: %s '%s' (see 'hetmap %s --help')", u->name,
 			     missing_argument ? "missing argument for option" : "unknown option", name, u->name);
 }
 
@@ -224,7 +223,7 @@ int hm_options_parse_rest(const struct hm_usage *u, const struct hm_option *opts
 		return HM_EXIT_USAGE;
 	if (first < argc) {
 		if (!rest || strcmp(argv[first - 1], "--")) {
-			hm_cli_error("%s: unexpected argument '%s'%s", u->name, argv[first],
+			hm_say_error("%s: unexpected argument '%s'%s", u->name, argv[first],
 				     rest ? " (the program and its arguments go after '--')" : "");
 			return HM_EXIT_USAGE;
 		}
@@ -244,7 +243,7 @@ int hm_option_rules_check(const char *cmd, const struct hm_option_rule *rules, i
 {
 	for (int i = 0; i < nr; i++)
 		if (rules[i].when && !rules[i].then) {
-			hm_cli_error("%s: %s", cmd, rules[i].text);
+			hm_say_error("%s: %s", cmd, rules[i].text);
 			return HM_EXIT_USAGE;
 		}
 	return 0;

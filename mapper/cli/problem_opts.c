@@ -40,7 +40,7 @@ static int check_block_size(const char *cmd, const struct hm_problem *pb)
 		len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0, "%s%d",
 					i ? ", " : "", p->block_sizes[i]);
 	}
-	hm_cli_error("%s: -b %d is not one of %s's block sizes (%s): its kernels were measured at those",
+	hm_say_error("%s: -b %d is not one of %s's block sizes (%s): its kernels were measured at those",
 		     cmd, pb->shape.b, p->name, list);
 	return HM_EXIT_USAGE;
 }
@@ -54,22 +54,22 @@ int hm_problem_open(const char *cmd, struct hm_problem_opts *o, struct hm_proble
 	memset(pb, 0, sizeof(*pb));
 	*platform = NULL;
 	if (hm_routine_parse(o->routine, &pb->routine)) {
-		hm_cli_error("unknown routine '%s' (expected 'lu' or 'gemm')", o->routine);
+		hm_say_error("unknown routine '%s' (expected 'lu' or 'gemm')", o->routine);
 		return HM_EXIT_USAGE;
 	}
 	pb->model = o->model ? hm_model_find(o->model) : hm_model_default();
 	if (!pb->model) {
-		hm_cli_error("unknown model '%s' (%s)", o->model, hm_help_models());
+		hm_say_error("unknown model '%s' (%s)", o->model, hm_help_models());
 		return HM_EXIT_USAGE;
 	}
 	if (o->n != floor(o->n)) {
-		hm_cli_error("matrix order n must be an integer (got %g)", o->n);
+		hm_say_error("matrix order n must be an integer (got %g)", o->n);
 		return HM_EXIT_USAGE;
 	}
 	if ((ret = hm_default_platform(cmd, &o->platform)))
 		return ret;
 	if (hm_platform_load(o->platform, platform, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_INPUT;
 	}
 	hm_cli_warnings(*platform);

@@ -60,7 +60,7 @@ int hm_format_parse(const char *cmd, const char *text, unsigned allowed)
 	for (i = 0; i < 3; i++)
 		if (!strcasecmp(text, names[i]) && (allowed & (1u << i)))
 			return i;
-	hm_cli_error("%s: unknown format '%s' (expected %s%s%s)", cmd, text,
+	hm_say_error("%s: unknown format '%s' (expected %s%s%s)", cmd, text,
 		     "text", allowed & 2 ? ", csv" : "", allowed & 4 ? " or json" : "");
 	return -1;
 }
@@ -138,4 +138,36 @@ void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm
 		cJSON_AddNumberToObject(note, "wider_D", more.D);
 	}
 	hm_result_release(&more);
+}
+
+void hm_judge_print(FILE *f, const cJSON *record)
+{
+	const cJSON *e;
+
+	fprintf(f, "  judge        SMPI, kernels modeled; decided by the %s: %s\n",
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "decided_by")),
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "chosen")));
+	fprintf(f, "               %-10s %5s %11s %5s %12s %12s  %s\n", "candidate", "D", "grid", "b",
+		"predicted", "simulated", "status");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(record, "candidates")) {
+		const cJSON *sim = cJSON_GetObjectItemCaseSensitive(e, "simulated_s");
+		char grid[32], simt[32];
+
+		snprintf(grid, sizeof(grid), "%d x %d",
+			 cJSON_GetObjectItemCaseSensitive(e, "r")->valueint,
+			 cJSON_GetObjectItemCaseSensitive(e, "c")->valueint);
+		if (cJSON_IsNumber(sim))
+			snprintf(simt, sizeof(simt), "%.4g s", sim->valuedouble);
+		else
+			snprintf(simt, sizeof(simt), "-");
+		const char *same = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "same_as"));
+
+		fprintf(f, "               %-10s %5d %11s %5d %10.4g s %12s  %s%s\n",
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "label")),
+			cJSON_GetObjectItemCaseSensitive(e, "D")->valueint, grid,
+			cJSON_GetObjectItemCaseSensitive(e, "b")->valueint,
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "predicted_s")), simt,
+			same ? "same as " : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "status")),
+			same ? same : "");
+	}
 }

@@ -1,6 +1,7 @@
 /* mapper/launch/node_topologies.c - see node_topologies.h. */
 #include "node_topologies.h"
 #include "models/util/json_read.h"
+#include "models/util/say.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,13 +215,13 @@ void hm_node_topologies_describe(const struct hm_node_topologies *t, const struc
 			like += same_kind(&t->node[j], nt);
 		if (seen_before || !nt->seen)
 			continue;
-		fprintf(stderr, "calibrate: hwloc on %s%s%.0d%s: %d package%s, %d %s%s", name[i] ? name[i] : "?",
+		hm_say_note("calibrate: hwloc on %s%s%.0d%s: %d package%s, %d %s%s", name[i] ? name[i] : "?",
 			like ? " and " : "", like, like ? " more" : "", nt->packages, nt->packages == 1 ? "" : "s",
 			nt->cores.cores, t->threads_as_cores ? "hardware thread" : "core",
 			nt->cores.cores == 1 ? "" : "s");
 		if (nt->cores.threads_per_core > 1)
-			fprintf(stderr, " (%d threads each)", nt->cores.threads_per_core);
-		fprintf(stderr, ", %d NUMA node%s, CPUs %s allowed\n", nt->cores.numa_nodes,
+			hm_say_note(" (%d threads each)", nt->cores.threads_per_core);
+		hm_say_note(", %d NUMA node%s, CPUs %s allowed\n", nt->cores.numa_nodes,
 			nt->cores.numa_nodes == 1 ? "" : "s", nt->cores.allowed ? nt->cores.allowed : "?");
 	}
 	free(name);

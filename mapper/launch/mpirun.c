@@ -1,9 +1,10 @@
-/* mapper/cli/mpirun.c - what 'run' and 'calibrate' share around mpirun: the
+/* mapper/launch/mpirun.c - what 'run' and 'calibrate' share around mpirun: the
  * environment of the ranks, the root flag, and turning the outcome of
  * the child into a message and an exit code. */
-#include "cli.h"
+#include "exit_code.h"
+#include "models/util/say.h"
 #include "mpirun.h"
-#include "mapper/launch/host_speed.h"
+#include "host_speed.h"
 #include "models/platform/units.h"
 
 #include <errno.h>
@@ -28,7 +29,7 @@ int hm_mpirun_temp_dir(const char *cmd, char *dir, size_t size)
 
 	snprintf(dir, size, "%s/hetmap-%s-XXXXXX", base && *base ? base : "/tmp", cmd);
 	if (!mkdtemp(dir)) {
-		hm_cli_error("%s: cannot create a temporary directory: %s", cmd, strerror(errno));
+		hm_say_error("%s: cannot create a temporary directory: %s", cmd, strerror(errno));
 		return HM_EXIT_OUTPUT;
 	}
 	return HM_EXIT_OK;
@@ -44,10 +45,10 @@ static int outcome(const char *cmd, const char *what, const struct hm_spawn_resu
 		return HM_EXIT_OK;
 	hm_spawn_describe(res, opts, how, sizeof(how));
 	if (res->status == HM_SPAWN_NOT_FOUND) {
-		hm_cli_error("%s: '%s' %s (install the launcher's package, or give --mpirun PATH)", cmd, mpirun, how);
+		hm_say_error("%s: '%s' %s (install the launcher's package, or give --mpirun PATH)", cmd, mpirun, how);
 		return HM_EXIT_NO_MPIRUN;
 	}
-	hm_cli_error("%s: %s %s", cmd, what, how);
+	hm_say_error("%s: %s %s", cmd, what, how);
 	switch (res->status) {
 	case HM_SPAWN_TIMEOUT:
 		return HM_EXIT_TIMEOUT;
@@ -64,7 +65,7 @@ const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *n
 	char names[128];
 
 	if (!l || !l->runs) {
-		hm_cli_error("%s: launcher must be %s", cmd, hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)));
+		hm_say_error("%s: launcher must be %s", cmd, hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)));
 		return NULL;
 	}
 	return l;
@@ -73,7 +74,7 @@ const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *n
 /* hetmap stops the job on any signal it can catch; SIGKILL it cannot. */
 static void announce_group(int pid)
 {
-	hm_cli_note("hetmap: the launcher runs as process group %d (if hetmap is killed with SIGKILL, "
+	hm_say_note("hetmap: the launcher runs as process group %d (if hetmap is killed with SIGKILL, "
 		"stop the job with: kill -TERM -- -%d)\n", pid, pid);
 }
 
@@ -82,7 +83,7 @@ int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_sp
 {
 	so->on_start = announce_group;
 	if (hm_spawn_run(argv, so, res)) {
-		hm_cli_error("%s: cannot start mpirun: %s", cmd, strerror(errno));
+		hm_say_error("%s: cannot start mpirun: %s", cmd, strerror(errno));
 		return HM_EXIT_FAILURE;
 	}
 	return outcome(cmd, what, res, so, mpirun);
@@ -97,7 +98,7 @@ int hm_simulator_host_speed(const char *cmd, const char *given, int b, enum hm_s
 
 	if (given) {
 		if (hm_unit_parse(given, HM_UNIT_SECONDS_PER_FLOP, &k, why, sizeof(why))) {
-			hm_cli_error("%s: --host-speed '%s': %s", cmd, given, why);
+			hm_say_error("%s: --host-speed '%s': %s", cmd, given, why);
 			return HM_EXIT_USAGE;
 		}
 		*speed = 1.0 / k;
@@ -111,10 +112,10 @@ int hm_simulator_host_speed(const char *cmd, const char *given, int b, enum hm_s
 	}
 	hm_error_clear(&err);
 	if (!(*speed = hm_measure_host_speed(b, "k3_dgemm", &err))) {
-		hm_cli_error("%s: %s (give --host-speed)", cmd, err.msg);
+		hm_say_error("%s: %s (give --host-speed)", cmd, err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
-	hm_cli_note("hetmap: %s: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
+	hm_say_note("hetmap: %s: this machine's dgemm rate, measured at b = %d: %.3f GFLOP/s "
 		"(--host-speed to give it)\n", cmd, b, *speed / 1e9);
 	return HM_EXIT_OK;
 }

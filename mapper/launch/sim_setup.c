@@ -1,5 +1,6 @@
-/* mapper/cli/sim_opts.c - see sim_opts.h. */
-#include "sim_opts.h"
+/* mapper/launch/sim_setup.c - see sim_setup.h. */
+#include "sim_setup.h"
+#include "models/util/say.h"
 #include "mpirun.h"
 
 #include <cJSON.h>
@@ -11,13 +12,13 @@ int hm_sim_opts_check(const char *cmd, struct hm_sim_opts *so, const struct hm_l
 	int k = hm_sim_kernels_parse(so->kernels_name);
 
 	if (k < 0) {
-		hm_cli_error("%s: --kernels must be one of %s, not '%s'", cmd, hm_sim_kernels_list(),
+		hm_say_error("%s: --kernels must be one of %s, not '%s'", cmd, hm_sim_kernels_list(),
 			     so->kernels_name);
 		return HM_EXIT_USAGE;
 	}
 	so->kernels = (enum hm_sim_kernels)k;
 	if ((so->kernels != HM_SIM_EXECUTED || so->platform) && !(l && l->platform_file)) {
-		hm_cli_error("%s: --kernels and --sim-platform need a simulator launcher (smpi): real hosts compute",
+		hm_say_error("%s: --kernels and --sim-platform need a simulator launcher (smpi): real hosts compute",
 			     cmd);
 		return HM_EXIT_USAGE;
 	}
@@ -36,18 +37,18 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 			cJSON_GetObjectItemCaseSensitive(pl->owner, "inputs"), "platform"));
 	hm_error_clear(&err);
 	if (!path) {
-		hm_cli_error("%s: a simulated run needs the platform: give -p PLATFORM", cmd);
+		hm_say_error("%s: a simulated run needs the platform: give -p PLATFORM", cmd);
 		return HM_EXIT_USAGE;
 	}
 	if (hm_platform_load(path, &p, &err)) {
-		hm_cli_report(&err);
+		hm_say_report(&err);
 		return HM_EXIT_INPUT;
 	}
 	/* the plan's processes per processor: a node's idle cores speed its busy ones up */
 	int *busy = calloc((size_t)p->nr_procs, sizeof(int));
 
 	if (!busy) {
-		hm_cli_error("%s: out of memory", cmd);
+		hm_say_error("%s: out of memory", cmd);
 		hm_platform_free(p);
 		return HM_EXIT_FAILURE;
 	}
@@ -55,7 +56,7 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 		int i = hm_platform_find(p, pl->ranks[k].processor);
 
 		if (i < 0) {
-			hm_cli_error("%s: the plan puts rank %d on processor '%s', which platform %s does not have",
+			hm_say_error("%s: the plan puts rank %d on processor '%s', which platform %s does not have",
 				     cmd, k, pl->ranks[k].processor, path);
 			hm_platform_free(p);
 			free(busy);
@@ -67,12 +68,12 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 	hm_platform_free(p);
 	free(busy);
 	if (!*xml) {
-		hm_cli_error("%s: %s: %s", cmd, path, err.msg);
+		hm_say_error("%s: %s: %s", cmd, path, err.msg);
 		return HM_EXIT_INPUT;
 	}
 	if (unmeasured && !so->host_speed) {
 		*speed = 1e9;
-		hm_cli_note("hetmap: %s: host speed not measured; run.sh says 1 GFLOP/s "
+		hm_say_note("hetmap: %s: host speed not measured; run.sh says 1 GFLOP/s "
 			"unless --host-speed is given\n", cmd);
 		return HM_EXIT_OK;
 	}

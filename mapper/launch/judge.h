@@ -1,4 +1,4 @@
-/* mapper/cli/judge.h - the simulator as the plan's judge ('hetmap plan --judge K',
+/* mapper/launch/judge.h - the simulator as the plan's judge ('hetmap plan --judge K',
  * mapper/README.md, "The judge").
  *
  * The model ranks configurations; its errors are largest exactly where
@@ -14,7 +14,7 @@
 #ifndef HM_JUDGE_H
 #define HM_JUDGE_H
 
-#include "cli.h"
+#include "exit_code.h"
 #include "mapper/launch/plan.h"
 #include "search/top_k.h"
 
@@ -26,11 +26,6 @@ struct hm_judge_opts {
 };
 
 #define HM_JUDGE_OPTS_INIT { 0, 0, NULL }
-
-#define HM_JUDGE_OPTIONS(jo) \
-	{ 0, "judge", HM_OPT_INT, &(jo).k, "K", "simulate the model's K best configurations and GU, CU, EU (SMPI, kernels modeled) and keep the simulated best", 1, HM_TOP_K_MAX }, \
-	{ 0, "judge-jobs", HM_OPT_INT, &(jo).jobs, "J", "the judge's simulations at once (default: this machine's cores)", 1, 256 }, \
-	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there; a candidate simulated there before is kept (default: a temporary directory, removed)", 0, 0 }
 
 struct hm_judge {
 	struct hm_judge_opts o;
@@ -48,9 +43,6 @@ int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm
  * message when it is not HM_EXIT_OK; the record is made either way. */
 int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct hm_result *res,
 		    double deadline, cJSON **record);
-
-/* What the judge did, for a person: one line per candidate. */
-void hm_judge_print(FILE *f, const cJSON *record);
 
 void hm_judge_release(struct hm_judge *jd);
 

@@ -1,14 +1,14 @@
-/* mapper/cli/sim_opts.h - the options of a simulated launch (--launcher
+/* mapper/launch/sim_setup.h - the options of a simulated launch (--launcher
  * smpi), shared by 'hetmap run' and 'hetmap plan --launcher smpi -o DIR':
  * which platform is simulated, whether the kernels are executed or
  * modeled, and this machine's rate, which SMPI scales every measured burst
  * by. One table, one check, one setup. */
-#ifndef HM_SIM_OPTS_H
-#define HM_SIM_OPTS_H
+#ifndef HM_SIM_SETUP_H
+#define HM_SIM_SETUP_H
 
-#include "cli.h"
-#include "mapper/launch/job.h"
-#include "mapper/launch/launcher.h"
+#include "exit_code.h"
+#include "job.h"
+#include "launcher.h"
 #include "models/platform/simgrid_platform.h"
 
 struct hm_sim_opts {
@@ -19,11 +19,6 @@ struct hm_sim_opts {
 };
 
 #define HM_SIM_OPTS_INIT { NULL, "executed", NULL, HM_SIM_EXECUTED }
-
-#define HM_SIM_OPTIONS(so) \
-	{ 0, "sim-platform", HM_OPT_STRING, &(so).platform, "FILE", "simulators: the cluster simulated, when the plan's platform is what calibration measured of it", 0, 0 }, \
-	{ 0, "kernels", HM_OPT_STRING, &(so).kernels_name, "MODE", "simulators: the BLAS kernels executed (default), modeled or modeled-as-executed", 0, 0 }, \
-	{ 0, "host-speed", HM_OPT_STRING, &(so).host_speed, "RATE", "simulators that time code here (--kernels executed or modeled-as-executed): this machine's dgemm rate per core, e.g. 5Gf (default: measured); modeled kernels time nothing here", 0, 0 }
 
 /* --kernels read into so->kernels; simulator options refused with a
  * launcher that is not a simulator (l NULL: none). HM_EXIT_OK, or
@@ -43,4 +38,4 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 void hm_sim_request(struct hm_job_request *rq, const struct hm_sim_opts *so, const struct hm_launcher *l,
 		    const char *xml, double speed);
 
-#endif /* HM_SIM_OPTS_H */
+#endif /* HM_SIM_SETUP_H */

@@ -1,4 +1,4 @@
-/* mapper/cli/judge.c - the simulator as the plan's judge (see judge.h).
+/* mapper/launch/judge.c - the simulator as the plan's judge (see judge.h).
  *
  * Each candidate is one 'hetmap run --plan cNN.json --launcher smpi
  * --kernels modeled' child, its output in cNN.log and its record in
@@ -9,8 +9,9 @@
 #define _GNU_SOURCE /* nftw's FTW_DEPTH | FTW_PHYS */
 #include "judge.h"
 #include "mpirun.h"
-#include "mapper/launch/job.h"
-#include "mapper/launch/spawn.h"
+#include "job.h"
+#include "spawn.h"
+#include "models/util/say.h"
 #include "models/platform/simgrid_platform.h"
 #include "models/util/clock.h"
 #include "models/util/read_file.h"
@@ -69,21 +70,21 @@ int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm
 		return HM_EXIT_OK;
 	if (pb->platform->nr_procs > HM_SIMGRID_MAX_PROCESSORS) {
 		/* said once, here, rather than by every candidate's failed simulation */
-		hm_cli_error("plan: --judge simulates each candidate on the whole platform, and SimGrid's "
+		hm_say_error("plan: --judge simulates each candidate on the whole platform, and SimGrid's "
 			     "export takes at most %d processors (this one has %d)", HM_SIMGRID_MAX_PROCESSORS,
 			     pb->platform->nr_procs);
 		return HM_EXIT_USAGE;
 	}
 	hm_error_clear(&err);
 	if (!hm_helper_program("hetmap-driver-smpi", path, sizeof(path), &err)) {
-		hm_cli_error("plan: --judge simulates hetmap's driver under SMPI: %s (the SMPI flavour: "
+		hm_say_error("plan: --judge simulates hetmap's driver under SMPI: %s (the SMPI flavour: "
 			     "wrappers/README.md)", err.msg);
 		return HM_EXIT_NO_MPIRUN;
 	}
 	/* the search keeps more than K, so that K remain once near twins are left out */
 	if (hm_top_k_init(&jd->top, o->k * 4 < HM_TOP_K_MAX ? o->k * 4 : HM_TOP_K_MAX, pb->platform->nr_procs,
 			  &err)) {
-		hm_cli_error("plan: --judge: %s", err.msg);
+		hm_say_error("plan: --judge: %s", err.msg);
 		return HM_EXIT_FAILURE;
 	}
 	pb->collect = &jd->top;
@@ -176,7 +177,7 @@ static int gather(struct judging *jg, struct hm_result *plan)
 	}
 	return HM_EXIT_OK;
 fail:
-	hm_cli_error("plan: --judge: %s", err.msg);
+	hm_say_error("plan: --judge: %s", err.msg);
 	return HM_EXIT_FAILURE;
 }
 
@@ -237,7 +238,7 @@ static int simulated_before(struct judging *jg, int i, const cJSON *doc)
 	if (same) {
 		c->st = SIMULATED, c->simulated = t->valuedouble, c->earlier = 1;
 		c->wall = cJSON_IsNumber(wall) ? wall->valuedouble : 0;
-		hm_cli_note("hetmap: judge: %s simulated before in %s: %.4g s (predicted %.4g s)\n",
+		hm_say_note("hetmap: judge: %s simulated before in %s: %.4g s (predicted %.4g s)\n",
 			c->label, jg->dir, c->simulated, c->r.eet);
 	}
 	cJSON_Delete(rec);
@@ -269,7 +270,7 @@ static int claim_dir(struct judging *jg)
 
 	snprintf(jg->dir, sizeof(jg->dir), "%s", jg->jd->o.dir);
 	if ((mkdir(jg->dir, 0777) && errno != EEXIST) || lstat(jg->dir, &st) || !S_ISDIR(st.st_mode)) {
-		hm_cli_error("plan: --judge-dir %s: %s", jg->dir, errno && errno != EEXIST ? strerror(errno) :
+		hm_say_error("plan: --judge-dir %s: %s", jg->dir, errno && errno != EEXIST ? strerror(errno) :
 			     "not a directory");
 		return HM_EXIT_OUTPUT;
 	}
@@ -280,13 +281,13 @@ static int claim_dir(struct judging *jg)
 		closedir(d);
 	}
 	if (others) {
-		hm_cli_error("plan: --judge-dir %s holds files and is not a judge's (no .hetmap-judge): "
+		hm_say_error("plan: --judge-dir %s holds files and is not a judge's (no .hetmap-judge): "
 			     "give a new or empty directory", jg->dir);
 		return HM_EXIT_OUTPUT;
 	}
 	if ((jg->lock_fd = open(marker, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0 ||
 	    flock(jg->lock_fd, LOCK_EX | LOCK_NB)) {
-		hm_cli_error("plan: --judge-dir %s: %s", jg->dir, errno == EWOULDBLOCK ?
+		hm_say_error("plan: --judge-dir %s: %s", jg->dir, errno == EWOULDBLOCK ?
 			     "another judge is using it now" : strerror(errno));
 		return HM_EXIT_OUTPUT;
 	}
@@ -296,7 +297,7 @@ static int claim_dir(struct judging *jg)
 
 			file_of(jg, i, kinds[k][0], path, sizeof(path));
 			if (!ours_or_absent(path, kinds[k][1][0] == 'd')) {
-				hm_cli_error("plan: --judge-dir: %s is not the %s a judge writes there: "
+				hm_say_error("plan: --judge-dir: %s is not the %s a judge writes there: "
 					     "not written over", path, kinds[k][1][0] == 'd' ?
 					     "directory" : "regular file");
 				return HM_EXIT_OUTPUT;
@@ -327,7 +328,7 @@ static int prepare_dir(struct judging *jg)
 		hm_error_clear(&err);
 		if (!(doc = hm_plan_json(jg->in, &jg->c[i].r)) || hm_json_write(path, doc, &err)) {
 			cJSON_Delete(doc);
-			hm_cli_report(&err);
+			hm_say_report(&err);
 			return HM_EXIT_OUTPUT;
 		}
 		if (!jg->made_dir)
@@ -376,14 +377,14 @@ static int start(struct judging *jg, int i, double deadline)
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(127);
 		execv(a.v[0], a.v);
-		fprintf(stderr, "hetmap: judge: %s: %s\n", a.v[0], strerror(errno));
+		hm_say_error("judge: %s: %s", a.v[0], strerror(errno));     /* into the log */
 		_exit(127);
 	}
 	hm_argv_free(&a);
 	if (pid < 0)
 		return -1;
 	c->pid = pid, c->st = RUNNING, c->started = hm_now();
-	hm_cli_note("hetmap: judge: simulating %s (%d x %d, b = %d, %d processes; predicted %.4g s)\n",
+	hm_say_note("hetmap: judge: simulating %s (%d x %d, b = %d, %d processes; predicted %.4g s)\n",
 		c->label, c->r.r, c->r.c, c->r.b, c->r.D, c->r.eet);
 	return 0;
 }
@@ -411,10 +412,10 @@ static void finish(struct judging *jg, int i, int wstatus)
 	cJSON_Delete(rec);
 	file_of(jg, i, ".log", path, sizeof(path));
 	if (c->st == SIMULATED)
-		hm_cli_note("hetmap: judge: %s simulated %.4g s (predicted %.4g s), %.1f s of wall time\n",
+		hm_say_note("hetmap: judge: %s simulated %.4g s (predicted %.4g s), %.1f s of wall time\n",
 			c->label, c->simulated, c->r.eet, c->wall);
 	else
-		hm_cli_note("hetmap: judge: %s %s after %.1f s (its output: %s)\n", c->label,
+		hm_say_note("hetmap: judge: %s %s after %.1f s (its output: %s)\n", c->label,
 			status_names[c->st], c->wall, jg->jd->o.dir ? path : "removed with the directory");
 }
 
@@ -558,27 +559,27 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 
 	*record = NULL;
 	if (!jg) {
-		hm_cli_error("plan: out of memory");
+		hm_say_error("plan: out of memory");
 		return HM_EXIT_FAILURE;
 	}
 	jg->jd = jd, jg->in = in;
 	hm_error_clear(&err);
 	if (!hm_helper_program("hetmap", jg->self, sizeof(jg->self), &err)) {
-		hm_cli_error("plan: judge: %s", err.msg);
+		hm_say_error("plan: judge: %s", err.msg);
 		free(jg);
 		return HM_EXIT_NO_MPIRUN;
 	}
 	jg->lock_fd = -1;
 	hm_stop_signals_catch();
 	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg))) {
-		hm_cli_note("hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
+		hm_say_note("hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
 		simulate(jg, jobs, deadline);
 	}
 	if (!ret && hm_stop_signal_caught()) {
 		/* what was simulated stays for a rerun with --judge-dir */
 		ret = 128 + hm_stop_signal_caught();
 		jg->made_dir = 0;
-		hm_cli_error("plan: judge: stopped by %s, every simulation with it; the records are in %s "
+		hm_say_error("plan: judge: stopped by %s, every simulation with it; the records are in %s "
 			     "(rerun with --judge-dir %s to keep what was simulated)",
 			     strsignal(hm_stop_signal_caught()), jg->dir, jg->dir);
 	}
@@ -603,7 +604,7 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 
 		for (int i = 0; i < jg->n; i++)
 			out_of_time |= jg->c[i].st == NOT_RUN || jg->c[i].st == TIMED_OUT;
-		hm_cli_error("plan: --judge: no candidate could be simulated%s: the plan is the model's",
+		hm_say_error("plan: --judge: no candidate could be simulated%s: the plan is the model's",
 			     out_of_time ? " within --max-time" : "");
 		ret = out_of_time ? HM_EXIT_BUDGET : HM_EXIT_JOB_FAILED;
 	}
@@ -615,36 +616,4 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 		hm_result_release(&jg->c[i].r);
 	free(jg);
 	return ret;
-}
-
-void hm_judge_print(FILE *f, const cJSON *record)
-{
-	const cJSON *e;
-
-	fprintf(f, "  judge        SMPI, kernels modeled; decided by the %s: %s\n",
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "decided_by")),
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "chosen")));
-	fprintf(f, "               %-10s %5s %11s %5s %12s %12s  %s\n", "candidate", "D", "grid", "b",
-		"predicted", "simulated", "status");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(record, "candidates")) {
-		const cJSON *sim = cJSON_GetObjectItemCaseSensitive(e, "simulated_s");
-		char grid[32], simt[32];
-
-		snprintf(grid, sizeof(grid), "%d x %d",
-			 cJSON_GetObjectItemCaseSensitive(e, "r")->valueint,
-			 cJSON_GetObjectItemCaseSensitive(e, "c")->valueint);
-		if (cJSON_IsNumber(sim))
-			snprintf(simt, sizeof(simt), "%.4g s", sim->valuedouble);
-		else
-			snprintf(simt, sizeof(simt), "-");
-		const char *same = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "same_as"));
-
-		fprintf(f, "               %-10s %5d %11s %5d %10.4g s %12s  %s%s\n",
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "label")),
-			cJSON_GetObjectItemCaseSensitive(e, "D")->valueint, grid,
-			cJSON_GetObjectItemCaseSensitive(e, "b")->valueint,
-			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "predicted_s")), simt,
-			same ? "same as " : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "status")),
-			same ? same : "");
-	}
 }

@@ -1,10 +1,11 @@
-/* mapper/cli/mpirun.h - shared by 'hetmap run' and 'hetmap calibrate'. */
+/* mapper/launch/mpirun.h - shared by 'hetmap run' and 'hetmap calibrate'. */
 #ifndef HM_MPIRUN_H
 #define HM_MPIRUN_H
 
 #include <stdlib.h>
-#include "mapper/launch/launcher.h"
-#include "mapper/launch/spawn.h"
+#include "exit_code.h"
+#include "launcher.h"
+#include "spawn.h"
 #include "models/platform/simgrid_platform.h"
 
 /* Into 'out': launcher l's command for launch 'x' (its env, when NULL,
