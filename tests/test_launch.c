@@ -3,7 +3,8 @@
  * profiles' readers on lines the real programs printed (xdlu, HPL inside
  * hpcc), the column-major reordering, the nodes' topologies as
  * hetmap-topology prints them, recorded into a platform and bound by
- * every launcher. */
+ * every launcher; a search result placed directly as its plan file would
+ * place it. */
 #include "check.h"
 #include "mapper/launch/app_profile.h"
 #include "mapper/launch/host_source.h"
@@ -13,6 +14,7 @@
 #include "mapper/launch/plan_values.h"
 #include "mapper/launch/results.h"
 #include "mapper/launch/slurm_alloc.h"
+#include "models/model.h"
 #include "models/platform/hostname.h"
 
 #include <stdlib.h>
@@ -491,6 +493,63 @@ static void rank_lists_should_fold_when_as_planned(void)
 	cJSON_Delete(ranks);
 }
 
+/* A search result is placed straight from the platform, and its plan
+ * document read back must give the same placement: rank by rank the
+ * processor, host, slot, core, CPU and topology; the grid, the flags. On
+ * two hosts, the first holding two processors (the second's slot 4), a
+ * 2-socket one with hwloc's core numbers stacking 5 ranks on 4 cores. */
+static void a_result_should_place_as_its_plan_file(void)
+{
+	static const char platform[] =
+		"{\"name\":\"t\",\"types\":{\"a\":{\"k3_dgemm\":1e-10,\"k3_dtrsm\":1e-10,\"k2_dgetf2\":1e-9}},"
+		"\"processors\":[{\"name\":\"p0\",\"host\":\"h0\",\"type\":\"a\",\"cores\":4,\"sockets\":2,"
+		"\"topology\":{\"core_cpus\":[[0,4],[2,6],[1,5],[3,7]]}},"
+		"{\"name\":\"p1\",\"host\":\"h0\",\"type\":\"a\",\"cores\":2},"
+		"{\"name\":\"p2\",\"host\":\"h1\",\"type\":\"a\"}],"
+		"\"network\":{\"same_processor\":{\"t_s\":0,\"t_w\":0},\"same_node\":{\"t_s\":1e-6,\"t_w\":1e-9},"
+		"\"inter_node\":{\"t_s\":1e-5,\"t_w\":1e-8}},\"block_sizes\":[32]}";
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+	int d[3] = { 5, 2, 1 };
+	struct hm_result res = { .method = "GU", .found = 1, .d = d, .P = 3, .D = 8, .r = 2, .c = 4, .b = 32 };
+	struct hm_placement a, b;
+
+	hm_error_clear(&err);
+	CHECK(hm_platform_load_buffer(platform, sizeof(platform) - 1, "t", &p, &err) == 0);
+	if (!p) {
+		fprintf(stderr, "%s\n", err.msg);
+		return;
+	}
+	struct hm_problem pb = { .platform = p, .model = hm_model_default(), .routine = HM_ROUTINE_LU,
+				 .n = 1000, .depth = 8 };
+	struct hm_plan_inputs in = { "t.json", &pb, NULL };
+
+	res.pred.total = 1.5;
+	CHECK(hm_placement_from_result(&a, &in, &res, &err) == 0);
+	CHECK(hm_placement_from_plan(&b, a.owner, "t", &err) == 0);
+	hm_platform_free(p);    /* the placement made from it keeps its own copies */
+	CHECK(a.D == 8 && b.D == 8 && a.r == b.r && a.c == b.c && a.b == b.b && a.n == b.n);
+	CHECK(!strcmp(a.routine, b.routine) && !strcmp(a.method, b.method) && a.predicted == b.predicted);
+	CHECK(a.oversubscribed == 1 && b.oversubscribed == 1 && a.nr_hosts == 2 && b.nr_hosts == 2);
+	for (int k = 0; k < 8; k++) {
+		const struct hm_rank_place *x = &a.ranks[k], *y = &b.ranks[k];
+		int nx, ny;
+		const int *cx = hm_rank_core_cpus(x, &nx), *cy = hm_rank_core_cpus(y, &ny);
+
+		CHECK(!strcmp(x->processor, y->processor) && !strcmp(x->host, y->host));
+		CHECK(x->host_id == y->host_id && x->slot == y->slot && x->cores == y->cores);
+		CHECK(x->stacked == y->stacked && x->core == y->core && x->cpu == y->cpu && x->sockets == y->sockets);
+		CHECK(nx == ny && !memcmp(cx, cy, (size_t)nx * sizeof(int)));
+	}
+	/* p0's ranks alternate sockets (cores 0, 2, 1, 3, then 0 again: CPUs 0, 1, 2, 3, 0);
+	 * p1 starts at slot 4 on h0; p2 alone on h1 */
+	CHECK(a.ranks[1].core == 2 && a.ranks[1].cpu == 1 && a.ranks[4].core == 0);
+	CHECK(a.ranks[5].slot == 4 && a.ranks[6].core == 5 && a.ranks[7].slot == 0);
+	b.owner = NULL;         /* a's document */
+	hm_placement_release(&b);
+	hm_placement_release(&a);
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(this_machine_should_have_its_names),
 	CHECK_CASE(slurm_host_lists_should_expand),
@@ -504,6 +563,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(launchers_should_bind_the_cores_hwloc_numbers),
 	CHECK_CASE(the_check_should_take_a_core_by_its_threads),
 	CHECK_CASE(rank_lists_should_fold_when_as_planned),
+	CHECK_CASE(a_result_should_place_as_its_plan_file),
 };
 
 CHECK_MAIN("test_launch")

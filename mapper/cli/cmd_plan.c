@@ -35,14 +35,14 @@ static const struct hm_usage usage = {
 	"  hetmap plan -p cluster.json -n 30000 --judge 4 --max-time 3600 -o plan.json",
 };
 
-/* The launch directory 'out' for the plan: plan.json, the launcher file,
- * the profile's input and run.sh (job.h); for a simulator also the
- * simulated platform and this machine's rate (mapper/launch/sim_setup.h). The placement
- * reads the plan document it is given, which stays the caller's. An exit
- * code, after a message when it is not HM_EXIT_OK. */
-static int write_launch_dir(const char *out, cJSON *json, const struct hm_launcher *launcher,
-			    const struct hm_launch_opts *lo, const struct hm_sim_opts *so,
-			    const char *platform)
+/* The launch directory 'out' for the plan: plan.json (the document 'json',
+ * which stays the caller's), the launcher file, the profile's input and
+ * run.sh (job.h); for a simulator also the simulated platform and this
+ * machine's rate (mapper/launch/sim_setup.h). An exit code, after a
+ * message when it is not HM_EXIT_OK. */
+static int write_launch_dir(const char *out, const struct hm_plan_inputs *in, const struct hm_result *res,
+			    cJSON *json, const struct hm_launcher *launcher, const struct hm_launch_opts *lo,
+			    const struct hm_sim_opts *so)
 {
 	struct hm_placement pl;
 	struct hm_launcher_found lf;
@@ -54,12 +54,13 @@ static int write_launch_dir(const char *out, cJSON *json, const struct hm_launch
 	int ret;
 
 	hm_error_clear(&err);
-	if (hm_placement_from_plan(&pl, json, "(plan)", &err)) {
+	if (hm_placement_from_result(&pl, in, res, &err)) {
 		hm_say_report(&err);
 		return HM_EXIT_FAILURE;
 	}
+	cJSON_Delete(pl.owner);         /* plan.json is the caller's document, the judge's record in it */
 	pl.owner = json;
-	if (launcher->platform_file && (ret = hm_sim_setup("plan", so, platform, &pl, 0, &xml, &speed)))
+	if (launcher->platform_file && (ret = hm_sim_setup("plan", so, in->platform_path, &pl, 0, &xml, &speed)))
 		goto out;
 	hm_error_clear(&err);
 	/* files for another machine: the launcher need not be here */
@@ -102,6 +103,7 @@ int cmd_plan(int argc, char **argv)
 	struct hm_judge_opts jo = HM_JUDGE_OPTS_INIT;
 	struct hm_sim_opts so = HM_SIM_OPTS_INIT;
 	struct hm_judge jd = { 0 };
+	struct hm_plan_inputs in = { NULL, &pb, &budget };
 	int stop, fmt, ret, judge_ret = HM_EXIT_OK;
 	cJSON *json = NULL, *judged = NULL;
 	double start = hm_now();
@@ -158,23 +160,20 @@ int cmd_plan(int argc, char **argv)
 	pb.collect = NULL;
 	if (ret)
 		goto cleanup;
-	{
-		struct hm_plan_inputs in = { po.platform, &pb, &budget };
-
-		if (jo.k && res.found)
-			judge_ret = hm_judge_decide(&jd, &in, &res, budget.max_seconds > 0 ?
-						    start + budget.max_seconds : 0, &judged);
-		if (judge_ret > 128) {
-			/* a signal: no plan is written, the judge said where its records are */
-			cJSON_Delete(judged);
-			ret = judge_ret;
-			goto release;
-		}
-		if ((json = hm_plan_json(&in, &res)) && judged)
-			cJSON_AddItemToObject(json, "judge", judged);
-		else
-			cJSON_Delete(judged);
+	in.platform_path = po.platform;
+	if (jo.k && res.found)
+		judge_ret = hm_judge_decide(&jd, &in, &res, budget.max_seconds > 0 ?
+					    start + budget.max_seconds : 0, &judged);
+	if (judge_ret > 128) {
+		/* a signal: no plan is written, the judge said where its records are */
+		cJSON_Delete(judged);
+		ret = judge_ret;
+		goto release;
 	}
+	if ((json = hm_plan_json(&in, &res)) && judged)
+		cJSON_AddItemToObject(json, "judge", judged);
+	else
+		cJSON_Delete(judged);
 	if (!json) {
 		ret = HM_EXIT_FAILURE;
 		goto release;
@@ -206,7 +205,7 @@ int cmd_plan(int argc, char **argv)
 
 		hm_error_clear(&err);
 		if (launcher)
-			wret = write_launch_dir(out, json, launcher, &lo, &so, po.platform);
+			wret = write_launch_dir(out, &in, &res, json, launcher, &lo, &so);
 		else if ((wret = hm_json_write(out, json, &err) ? HM_EXIT_OUTPUT : HM_EXIT_OK))
 			hm_say_report(&err);
 		if (wret)

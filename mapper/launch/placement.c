@@ -1,8 +1,8 @@
-/* mapper/launch/placement.c - placements from plan documents (see placement.h).
- *
- * A search result is first turned into the same plan document that
- * 'hetmap plan -o' writes, then read back: one reader for both ways in, so
- * a plan file launches exactly like a fresh plan. */
+/* mapper/launch/placement.c - placements from plan documents and from
+ * search results (see placement.h). Both ways in end in the same two
+ * steps, each rank placed (place_rank) and the hosts numbered, so a plan
+ * file launches exactly like a fresh plan; JSON is read only at the file
+ * boundary. */
 #include "placement.h"
 #include "plan.h"
 #include "models/util/json_read.h"
@@ -24,6 +24,7 @@ void hm_placement_release(struct hm_placement *pl)
 		hm_topology_release(&pl->topologies[i]);
 	free(pl->topologies);
 	free(pl->ranks);
+	free(pl->names);
 	cJSON_Delete(pl->owner);
 	memset(pl, 0, sizeof(*pl));
 }
@@ -83,6 +84,31 @@ static int load_decision(struct hm_placement *pl, const cJSON *plan, struct hm_e
 	return 0;
 }
 
+/* Whether the job's cores are hardware threads, from its first process
+ * entry (first); a later entry must agree. 0, or -1 with 'err' set. */
+static int set_threads_as_cores(struct hm_placement *pl, int first, int as_cores, const char *where,
+				struct hm_error *err)
+{
+	if (!first && pl->threads_as_cores != as_cores)
+		return hm_error_at(err, where, "processes on cores and on hardware threads "
+				   "('threads_as_cores') cannot be launched together");
+	pl->threads_as_cores = as_cores;
+	return 0;
+}
+
+/* Rank k as the q-th rank of its processor 'proc': on the processor's
+ * core hm_spread_core picks, and that core's first CPU. */
+static void place_rank(struct hm_placement *pl, int k, const struct hm_rank_place *proc, int q)
+{
+	int own = hm_spread_core(q % proc->cores, proc->cores, proc->sockets);
+
+	pl->ranks[k] = *proc;
+	pl->ranks[k].core = proc->slot + own;
+	pl->ranks[k].cpu = proc->topology ? hm_topology_cpu(proc->topology, own) : proc->slot + own;
+	if (proc->stacked > proc->cores)
+		pl->oversubscribed = 1;
+}
+
 /* An entry's core_cpus (and threads_as_cores), when given, into topo;
  * 'first': the plan's first entry, which sets whether Open MPI numbers
  * cores or hardware threads, for the whole job. */
@@ -97,10 +123,8 @@ static int load_core_cpus(struct hm_placement *pl, const cJSON *e, const char *w
 		return hm_error_at(err, where, "'threads_as_cores' must be true or false");
 	if (as_cores && !list)
 		return hm_error_at(err, where, "'threads_as_cores' without 'core_cpus'");
-	if (!first && pl->threads_as_cores != cJSON_IsTrue(as_cores))
-		return hm_error_at(err, where, "processes on cores and on hardware threads "
-				   "('threads_as_cores') cannot be launched together");
-	pl->threads_as_cores = cJSON_IsTrue(as_cores);
+	if (set_threads_as_cores(pl, first, cJSON_IsTrue(as_cores), where, err))
+		return -1;
 	if (!list)
 		return 0;
 	snprintf(sub, sizeof(sub), "%s.core_cpus", where);
@@ -248,18 +272,7 @@ static int load_ranks(struct hm_placement *pl, const cJSON *ranks, struct hm_ran
 			hm_error_at(err, where, "more ranks on '%s' than its count", e->valuestring);
 			goto out;
 		}
-		{
-			/* its processor's q-th rank, on the processor's core 'own' */
-			int q = procs[j].stacked - 1 - left[j];
-			int own = hm_spread_core(q % procs[j].cores, procs[j].cores, procs[j].sockets);
-
-			pl->ranks[k] = procs[j];
-			pl->ranks[k].core = procs[j].slot + own;
-			pl->ranks[k++].cpu = procs[j].topology ? hm_topology_cpu(procs[j].topology, own)
-							       : procs[j].slot + own;
-		}
-		if (procs[j].stacked > procs[j].cores)
-			pl->oversubscribed = 1;
+		place_rank(pl, k++, &procs[j], procs[j].stacked - 1 - left[j]);
 	}
 	for (j = 0; j < nprocs; j++)
 		if (left[j] > 0) {
@@ -337,13 +350,80 @@ static int adopt(struct hm_placement *pl, cJSON *doc, const char *source, struct
 	return 0;
 }
 
+/* Processor i's entry, as a plan's process entry says it: names copied
+ * to *names, its topology's core_cpus to *topo. 0, or -1 with 'err' set. */
+static int result_process(struct hm_placement *pl, const struct hm_processor *pr, int count, int slot,
+			  int first, char **names, struct hm_topology *topo, struct hm_rank_place *e,
+			  struct hm_error *err)
+{
+	size_t a = strlen(pr->name) + 1, b = strlen(pr->host) + 1;
+
+	e->processor = memcpy(*names, pr->name, a);
+	e->host = memcpy(*names + a, pr->host, b);
+	*names += a + b;
+	e->slot = slot, e->cores = pr->cores, e->sockets = pr->sockets, e->stacked = count;
+	e->topology = NULL;
+	if (set_threads_as_cores(pl, first, pr->topology && pr->topology->threads_as_cores, pr->name, err))
+		return -1;
+	if (pr->topology) {
+		if (hm_topology_copy_core_cpus(topo, pr->topology))
+			return hm_error_set(err, "out of memory");
+		e->topology = topo;
+	}
+	return 0;
+}
+
 int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_inputs *in,
 			     const struct hm_result *res, struct hm_error *err)
 {
+	const struct hm_platform *p = in->pb->platform;
+	struct hm_rank_place proc;
+	size_t bytes = 1;
+	int *slot = NULL, nprocs = 0, k = 0;
+	char *names;
+
 	memset(pl, 0, sizeof(*pl));
+	hm_error_clear(err);
 	if (!res->found)
 		return hm_error_set(err, "no configuration fits");
-	return adopt(pl, hm_plan_json(in, res), "(plan)", err);
+	for (int i = 0; i < res->P; i++)
+		if (res->d[i] > 0) {
+			nprocs++;
+			bytes += strlen(p->procs[i].name) + strlen(p->procs[i].host) + 2;
+		}
+	snprintf(pl->routine, sizeof(pl->routine), "%s", hm_routine_name(in->pb->routine));
+	snprintf(pl->method, sizeof(pl->method), "%s", res->method);
+	pl->n = (long)in->pb->n, pl->D = res->D, pl->r = res->r, pl->c = res->c, pl->b = res->b;
+	pl->predicted = res->pred.total;
+	slot = malloc((size_t)res->P * sizeof(int));
+	pl->ranks = calloc((size_t)res->D, sizeof(*pl->ranks));
+	pl->topologies = calloc((size_t)nprocs, sizeof(*pl->topologies));
+	names = pl->names = malloc(bytes);
+	if (!slot || !pl->ranks || !pl->topologies || !names || hm_platform_slots(p, slot) ||
+	    !(pl->owner = hm_plan_json(in, res))) {
+		hm_error_set(err, "out of memory");
+		goto fail;
+	}
+	for (int i = 0, j = 0; i < res->P; i++) {
+		if (res->d[i] == 0)
+			continue;
+		if (result_process(pl, &p->procs[i], res->d[i], slot[i], j == 0, &names,
+				   &pl->topologies[j], &proc, err))
+			goto fail;
+		pl->nr_topologies = ++j;
+		for (int q = 0; q < res->d[i]; q++)
+			place_rank(pl, k++, &proc, q);
+	}
+	if (hm_placement_number_hosts(pl)) {
+		hm_error_set(err, "out of memory");
+		goto fail;
+	}
+	free(slot);
+	return 0;
+fail:
+	free(slot);
+	hm_placement_release(pl);
+	return -1;
 }
 
 int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err)

@@ -43,13 +43,19 @@ struct hm_placement {
 	int threads_as_cores;   /* the plan's cores are hardware threads (calibrate --smt) */
 	struct hm_rank_place *ranks;    /* D entries */
 	int nr_hosts;
-	cJSON *owner;           /* the plan document: keeps the strings alive */
+	cJSON *owner;           /* the plan document: what plan.json and the record
+				 * say; a plan read from it points its strings into it */
+	char *names;            /* the processors' and hosts' names, for a placement
+				 * made from a search result */
 	struct hm_topology *topologies; /* one per process entry, those the ranks point to */
 	int nr_topologies;
 };
 
-/* From a search result: its plan document (hm_plan_json), read back.
- * 0, or -1 with 'err' set. */
+/* From a search result, straight from the platform: the placement its
+ * plan document (hm_plan_json, kept as 'owner' for plan.json and the
+ * record) gives when read back (tests/test_launch.c holds the two ways to
+ * one result). Names and topologies are copied: the platform may go
+ * first. 0, or -1 with 'err' set. */
 int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_inputs *in,
 			     const struct hm_result *res, struct hm_error *err);
 

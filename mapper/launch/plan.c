@@ -44,11 +44,11 @@ static cJSON *prediction_json(const struct hm_prediction *pr)
 cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 {
 	cJSON *o = cJSON_CreateObject(), *procs, *ranks, *search;
-	int *next_slot = calloc((size_t)p->nr_hosts + 1, sizeof(int));
+	int *slot = malloc((size_t)(p->nr_procs > 0 ? p->nr_procs : 1) * sizeof(int));
 	int i, k;
 
-	if (!o || !next_slot) {
-		free(next_slot);
+	if (!o || !slot || hm_platform_slots(p, slot)) {
+		free(slot);
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -62,19 +62,15 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 	procs = cJSON_AddArrayToObject(o, "processes");
 	ranks = cJSON_AddArrayToObject(o, "ranks");
 	for (i = 0; i < res->P; i++) {
-		/* a processor's cores follow those of the processors before it
-		 * on its host: that is its slot in a rankfile */
-		int slot = next_slot[p->procs[i].host_id];
 		cJSON *e;
 
-		next_slot[p->procs[i].host_id] += p->procs[i].cores;
 		if (res->d[i] == 0)
 			continue;
 		e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "processor", p->procs[i].name);
 		cJSON_AddStringToObject(e, "host", p->procs[i].host);
 		cJSON_AddNumberToObject(e, "count", res->d[i]);
-		cJSON_AddNumberToObject(e, "slot", slot);
+		cJSON_AddNumberToObject(e, "slot", slot[i]);
 		cJSON_AddNumberToObject(e, "cores", p->procs[i].cores);
 		if (p->procs[i].sockets > 1)
 			cJSON_AddNumberToObject(e, "sockets", p->procs[i].sockets);
@@ -96,7 +92,7 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 	cJSON_AddNumberToObject(search, "seconds", res->seconds);
 	cJSON_AddNumberToObject(search, "seconds_to_best", res->seconds_to_best);
 	cJSON_AddStringToObject(search, "stopped", hm_stop_name(res->stopped));
-	free(next_slot);
+	free(slot);
 	return o;
 }
 

@@ -368,3 +368,17 @@ int hm_platform_block_count(const struct hm_platform *p, double n)
 		nb++;
 	return nb;
 }
+
+int hm_platform_slots(const struct hm_platform *p, int *slot)
+{
+	int *next = calloc((size_t)p->nr_hosts + 1, sizeof(int));
+
+	if (!next)
+		return -1;
+	for (int i = 0; i < p->nr_procs; i++) {
+		slot[i] = next[p->procs[i].host_id];
+		next[p->procs[i].host_id] += p->procs[i].cores;
+	}
+	free(next);
+	return 0;
+}

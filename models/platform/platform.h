@@ -223,6 +223,11 @@ double hm_table_at(const struct hm_table *t, int b);
  * min(d, cores); 1 without one or without a process. The model's rule and
  * the simulator's export read it alike. */
 double hm_type_busy_scale(const struct hm_proc_type *ty, int cores, int d);
+
+/* Each processor's slot: its first core on its host, the cores of the
+ * processors listed before it on that host coming first (what a rankfile
+ * numbers). slot[] has nr_procs entries. 0, or -1 when out of memory. */
+int hm_platform_slots(const struct hm_platform *p, int *slot);
 /* Its least value (the least at any b: interpolation stays between entries). */
 double hm_table_min(const struct hm_table *t);
 

@@ -24,6 +24,24 @@ void hm_topology_release(struct hm_topology *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int hm_topology_copy_core_cpus(struct hm_topology *to, const struct hm_topology *from)
+{
+	int n = from->first[from->cores];
+
+	memset(to, 0, sizeof(*to));
+	to->first = malloc((size_t)(from->cores + 1) * sizeof(int));
+	to->cpus = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+	if (!to->first || !to->cpus) {
+		hm_topology_release(to);
+		return -1;
+	}
+	memcpy(to->first, from->first, (size_t)(from->cores + 1) * sizeof(int));
+	memcpy(to->cpus, from->cpus, (size_t)n * sizeof(int));
+	to->cores = from->cores;
+	to->threads_as_cores = from->threads_as_cores;
+	return 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;

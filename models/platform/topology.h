@@ -43,6 +43,10 @@ int hm_topology_read(const struct cJSON *obj, const char *path, int cores, struc
 int hm_topology_read_core_cpus(const struct cJSON *list, const char *path, int cores, struct hm_topology *t,
 			       struct hm_error *err);
 
+/* Only core_cpus and threads_as_cores of 'from' into *to, as a plan
+ * carries them. 0, or -1 when out of memory (*to empty). */
+int hm_topology_copy_core_cpus(struct hm_topology *to, const struct hm_topology *from);
+
 /* {"core_cpus": ..., ...}: what hm_topology_read reads (NULL when out of memory). */
 struct cJSON *hm_topology_json(const struct hm_topology *t);
 /* The [[...], ...] of core_cpus alone. */
