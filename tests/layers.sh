@@ -18,10 +18,11 @@ declare -A rank=(
 	[models]=3                                             # the heterogeneity rule, the models
 	[search]=4                                             # trees, methods, users
 	[mapper/launch]=5                                      # plans, placements, launchers, jobs
-	[mapper/cli]=6                                         # the hetmap command
-	[wrappers]=7 [wrappers/smpi]=7 [wrappers/vcluster]=7  # programs under the launcher, the simulator's kernels, the emulated cluster: only common/ below them
-	[tests]=8 [tests/fuzz]=8 [tests/clients]=8            # the suites; a user's own program
-	[experiments]=9                                        # studies: nothing builds from them
+	[mapper/calibrate]=6                                   # calibrate's pipeline: hosts, topology, benchmark, fit, write
+	[mapper/cli]=7                                         # the hetmap command
+	[wrappers]=8 [wrappers/smpi]=8 [wrappers/vcluster]=8  # programs under the launcher, the simulator's kernels, the emulated cluster: only common/ below them
+	[tests]=9 [tests/fuzz]=9 [tests/clients]=9            # the suites; a user's own program
+	[experiments]=10                                       # studies: nothing builds from them
 )
 cd "$root" || exit 1
 if git rev-parse --git-dir >/dev/null 2>&1; then

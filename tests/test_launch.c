@@ -7,9 +7,9 @@
  * place it. */
 #include "check.h"
 #include "mapper/launch/app_profile.h"
-#include "mapper/launch/host_source.h"
+#include "mapper/calibrate/host_source.h"
 #include "mapper/launch/launcher.h"
-#include "mapper/launch/node_topologies.h"
+#include "mapper/calibrate/node_topologies.h"
 #include "mapper/launch/placement_check.h"
 #include "mapper/launch/plan_values.h"
 #include "mapper/launch/results.h"

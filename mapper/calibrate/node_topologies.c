@@ -1,4 +1,4 @@
-/* mapper/launch/node_topologies.c - see node_topologies.h. */
+/* mapper/calibrate/node_topologies.c - see node_topologies.h. */
 #include "node_topologies.h"
 #include "models/util/json_read.h"
 #include "models/util/say.h"

@@ -1,4 +1,4 @@
-/* mapper/launch/node_topologies.h - the nodes' topologies that calibrate reads
+/* mapper/calibrate/node_topologies.h - the nodes' topologies that calibrate reads
  * through the launcher (hetmap-topology, one process per host:
  * wrappers/node_topology.c), and what a processor gets of its node's. */
 #ifndef HM_NODE_TOPOLOGIES_H

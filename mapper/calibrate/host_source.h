@@ -1,4 +1,4 @@
-/* mapper/launch/host_source.h - the hosts a command measures, from where a
+/* mapper/calibrate/host_source.h - the hosts a command measures, from where a
  * cluster's user has them: a hostfile (Open MPI's 'host slots=N', MPICH's
  * 'host:N') or the Slurm allocation it runs in, as the "HOST:N,..." list
  * 'calibrate --hosts' takes. */

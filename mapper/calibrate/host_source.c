@@ -1,6 +1,6 @@
-/* mapper/launch/host_source.c - see host_source.h. */
+/* mapper/calibrate/host_source.c - see host_source.h. */
 #include "host_source.h"
-#include "slurm_alloc.h"
+#include "mapper/launch/slurm_alloc.h"
 #include "models/platform/hostname.h"
 #include "models/util/read_file.h"
 #include "models/util/strbuild.h"
