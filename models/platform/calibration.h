@@ -17,6 +17,7 @@
 
 #include <cJSON.h>
 #include "platform.h"
+#include "calibration_network.h"
 
 struct hm_calibration_opts {
 	const char *name;           /* platform name */
@@ -34,9 +35,6 @@ struct hm_calibration_opts {
  * document is not what the bench prints. */
 cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opts *o,
 			       struct hm_error *err);
-
-/* Hockney fit of one-way times over message sizes (bytes), as above. */
-void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t_s, double *t_w);
 
 /* A line callback for the benchmark's output: the first line holding its
  * raw JSON ({"hetmap_calibration_raw": ...}) parsed into *(cJSON **)ctx. */
