@@ -617,104 +617,126 @@ static void add_lu_steps(cJSON *e, cJSON *steps, const double *v, int r, int sec
 			add_column_step(steps, "same_node", r, k == 1 ? second : -1, 1 << k, v[STEP_COLUMNS + k - 1], -1);
 }
 
-int main(int argc, char **argv)
-{
+/* One benchmark run: its arguments and what every phase measured; rank 0
+ * gathers every rank's values and assembles the JSON at the end. */
+struct bench {
 	struct bench_args a;
-	struct pair pairs[1 + 2 * MAX_PAIRS_PER_SCOPE];
-	long sizes[NR_SIZES];
-	int rank, size, nproc, npairs, nsamples;
-	double *samples, *all = NULL, *alone, *all_alone = NULL, *all_shapes = NULL, *steps_all = NULL;
-	double steps_mine[NR_STEP_VALUES], load_before;
-	static double shape_s[HM_NR_KERNELS][MAX_SHAPES];
+	int rank, size, nproc;          /* nproc: the ranks measured (the shadow is not) */
+	int nsamples;                   /* kernel samples per rank */
+	double *samples, *alone;        /* this rank's */
+	double *all, *all_alone, *all_shapes, *steps_all;      /* rank 0: every rank's */
+	double load_before;             /* the load average at start */
 	struct shapes sh;
+	long sizes[NR_SIZES];           /* ping-pong message sizes, bytes */
 	char *buf;
-	cJSON *root = NULL, *procs = NULL, *pp = NULL, *steps = NULL;
+	cJSON *root, *procs, *pp, *steps;       /* rank 0 */
+};
 
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	parse(argc, argv, &a, rank, size);
+static void bench_start(struct bench *b, int argc, char **argv)
+{
+	MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &b->size);
+	parse(argc, argv, &b->a, b->rank, b->size);
 	hm_held_clock_init(&held);
-	load_before = load_average();
-	nproc = size - a.shadow;
-	nsamples = kernel_samples_count(&a, NR_KERNELS);
-	samples = calloc((size_t)nsamples, sizeof(double));
-	alone = calloc((size_t)kernel_samples_count(&a, 1), sizeof(double));
-	make_shapes(&a, &sh);
-	if (rank == 0) {
-		all = calloc((size_t)nsamples * size + 1, sizeof(double));
-		all_alone = calloc((size_t)kernel_samples_count(&a, 1) * size, sizeof(double));
-		all_shapes = calloc((size_t)HM_NR_KERNELS * MAX_SHAPES * size, sizeof(double));
-		steps_all = calloc((size_t)NR_STEP_VALUES * size, sizeof(double));
+	b->load_before = load_average();
+	b->nproc = b->size - b->a.shadow;
+	b->nsamples = kernel_samples_count(&b->a, NR_KERNELS);
+	b->samples = calloc((size_t)b->nsamples, sizeof(double));
+	b->alone = calloc((size_t)kernel_samples_count(&b->a, 1), sizeof(double));
+	make_shapes(&b->a, &b->sh);
+	if (b->rank == 0) {
+		b->all = calloc((size_t)b->nsamples * b->size + 1, sizeof(double));
+		b->all_alone = calloc((size_t)kernel_samples_count(&b->a, 1) * b->size, sizeof(double));
+		b->all_shapes = calloc((size_t)HM_NR_KERNELS * MAX_SHAPES * b->size, sizeof(double));
+		b->steps_all = calloc((size_t)NR_STEP_VALUES * b->size, sizeof(double));
 	}
-	if (!samples || !alone || (rank == 0 && (!all || !all_alone || !all_shapes || !steps_all)))
-		die(rank, "out of memory");
+	for (int s = 0; s < NR_SIZES; s++)
+		b->sizes[s] = 8L << s;
+	b->buf = calloc((size_t)b->sizes[NR_SIZES - 1], 1);
+	if (!b->samples || !b->alone || !b->buf ||
+	    (b->rank == 0 && (!b->all || !b->all_alone || !b->all_shapes || !b->steps_all)))
+		die(b->rank, "out of memory");
+}
 
-	/* 1. compute kernels, all processors at once */
-	if (rank == 0) {
-		fprintf(stderr, "calibrate: kernels on %d processors, b in", nproc);
-		for (int i = 0; i < a.nbs; i++)
-			fprintf(stderr, " %d", a.bs[i]);
+/* Phase 1: the kernels, every processor at once, in rounds of every b. */
+static void phase_kernels(struct bench *b)
+{
+	if (b->rank == 0) {
+		fprintf(stderr, "calibrate: kernels on %d processors, b in", b->nproc);
+		for (int i = 0; i < b->a.nbs; i++)
+			fprintf(stderr, " %d", b->a.bs[i]);
 		fprintf(stderr, ", in rounds of every b\n");
 	}
 	idle_barrier();
-	if (rank < nproc)
-		samples[0] = hm_time_lu_kernels(a.rows, a.bs, a.nbs, NR_KERNELS, a.repeat, a.min_time, &held,
-						 samples + 1);
+	if (b->rank < b->nproc)
+		b->samples[0] = hm_time_lu_kernels(b->a.rows, b->a.bs, b->a.nbs, NR_KERNELS, b->a.repeat,
+						   b->a.min_time, &held, b->samples + 1);
 	idle_barrier();
-	MPI_Gather(samples, nsamples, MPI_DOUBLE, all, nsamples, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-	if (a.alone)
-		measure_alone(&a, rank, nproc, alone, all_alone);
-	if (a.shapes) {
-		if (rank == 0)
-			fprintf(stderr, "calibrate: dgemm, dtrsm and dger at %d shapes on %d processors\n",
-				sh.count[0] + sh.count[1] + sh.count[2], nproc);
-		idle_barrier();
-		if (rank < nproc)
-			measure_shapes(&a, &sh, shape_s);
-		idle_barrier();
-		MPI_Gather(shape_s, HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, all_shapes,
-			   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-	}
+	MPI_Gather(b->samples, b->nsamples, MPI_DOUBLE, b->all, b->nsamples, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
 
-	measure_lu_steps(&a, rank, nproc, load_before, steps_mine);
-	MPI_Gather(steps_mine, NR_STEP_VALUES, MPI_DOUBLE, steps_all, NR_STEP_VALUES, MPI_DOUBLE, 0,
+/* Phase 3: dgemm, dtrsm and dger at the kernel models' shapes. */
+static void phase_shapes(struct bench *b)
+{
+	static double shape_s[HM_NR_KERNELS][MAX_SHAPES];
+
+	if (b->rank == 0)
+		fprintf(stderr, "calibrate: dgemm, dtrsm and dger at %d shapes on %d processors\n",
+			b->sh.count[0] + b->sh.count[1] + b->sh.count[2], b->nproc);
+	idle_barrier();
+	if (b->rank < b->nproc)
+		measure_shapes(&b->a, &b->sh, shape_s);
+	idle_barrier();
+	MPI_Gather(shape_s, HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, b->all_shapes,
+		   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+/* Phase 4: LU's steps (row interchanges, column steps). */
+static void phase_lu_steps(struct bench *b)
+{
+	double mine[NR_STEP_VALUES];
+
+	measure_lu_steps(&b->a, b->rank, b->nproc, b->load_before, mine);
+	MPI_Gather(mine, NR_STEP_VALUES, MPI_DOUBLE, b->steps_all, NR_STEP_VALUES, MPI_DOUBLE, 0,
 		   MPI_COMM_WORLD);
+}
 
-	/* 2. ping-pong, one pair at a time within a host, rounds between hosts */
+/* Rank 0: the output's header, what every measurement was made with, and
+ * the arrays the next phases fill. */
+static void raw_header(struct bench *b)
+{
+	cJSON *root = b->root = cJSON_CreateObject(), *bytes;
+
+	cJSON_AddNumberToObject(root, "hetmap_calibration_raw", 1);
+	cJSON_AddNumberToObject(root, "rows", b->a.rows);
+	cJSON_AddNumberToObject(root, "repeat", b->a.repeat);
+	cJSON_AddItemToObject(root, "block_sizes", cJSON_CreateIntArray(b->a.bs, b->a.nbs));
+	bytes = cJSON_AddArrayToObject(root, "bytes");
 	for (int s = 0; s < NR_SIZES; s++)
-		sizes[s] = 8L << s;
-	if (!(buf = calloc((size_t)sizes[NR_SIZES - 1], 1)))
-		die(rank, "out of memory");
-	npairs = choose_pairs(&a, nproc, pairs);
-	if (rank == 0) {
-		root = cJSON_CreateObject();
-		cJSON_AddNumberToObject(root, "hetmap_calibration_raw", 1);
-		cJSON_AddNumberToObject(root, "rows", a.rows);
-		cJSON_AddNumberToObject(root, "repeat", a.repeat);
-		cJSON_AddItemToObject(root, "block_sizes", cJSON_CreateIntArray(a.bs, a.nbs));
-		{
-			cJSON *bytes = cJSON_AddArrayToObject(root, "bytes");
+		cJSON_AddItemToArray(bytes, cJSON_CreateNumber((double)b->sizes[s]));
+	if (b->a.shapes) {
+		cJSON *shapes = cJSON_AddObjectToObject(root, "shapes");
 
-			for (int s = 0; s < NR_SIZES; s++)
-				cJSON_AddItemToArray(bytes, cJSON_CreateNumber((double)sizes[s]));
+		for (int k = 0; k < HM_NR_KERNELS; k++) {
+			cJSON *list = cJSON_AddArrayToObject(shapes, hm_kernel_names()[k]);
+
+			for (int i = 0; i < b->sh.count[k]; i++)
+				cJSON_AddItemToArray(list, cJSON_CreateDoubleArray(b->sh.shape[k][i], 3));
 		}
-		if (a.shapes) {
-			cJSON *shapes = cJSON_AddObjectToObject(root, "shapes");
-
-			for (int k = 0; k < HM_NR_KERNELS; k++) {
-				cJSON *list = cJSON_AddArrayToObject(shapes, hm_kernel_names()[k]);
-
-				for (int i = 0; i < sh.count[k]; i++)
-					cJSON_AddItemToArray(list, cJSON_CreateDoubleArray(sh.shape[k][i], 3));
-			}
-		}
-		procs = cJSON_AddArrayToObject(root, "processors");
-		pp = cJSON_AddArrayToObject(root, "pingpong");
-		steps = cJSON_AddArrayToObject(root, "column_steps");
-		cJSON_AddStringToObject(root, "held_time", held.corrects ? "wall time less run_delay" : held.why_not);
-		cJSON_AddNumberToObject(root, "step_block", STEP_BLOCK);
 	}
+	b->procs = cJSON_AddArrayToObject(root, "processors");
+	b->pp = cJSON_AddArrayToObject(root, "pingpong");
+	b->steps = cJSON_AddArrayToObject(root, "column_steps");
+	cJSON_AddStringToObject(root, "held_time", held.corrects ? "wall time less run_delay" : held.why_not);
+	cJSON_AddNumberToObject(root, "step_block", STEP_BLOCK);
+}
+
+/* Phase 5: ping-pongs, one pair at a time within a host. */
+static void phase_pingpongs(struct bench *b)
+{
+	struct pair pairs[1 + 2 * MAX_PAIRS_PER_SCOPE];
+	int npairs = choose_pairs(&b->a, b->nproc, pairs), rank = b->rank;
+
 	for (int p = 0; p < npairs; p++) {
 		double oneway[NR_SIZES] = { 0 };
 
@@ -723,7 +745,7 @@ int main(int argc, char **argv)
 				pairs[p].a, pairs[p].b);
 		idle_barrier();
 		if (rank == pairs[p].a || rank == pairs[p].b)
-			pingpong(rank, pairs[p].a, pairs[p].b, sizes, oneway, buf);
+			pingpong(rank, pairs[p].a, pairs[p].b, b->sizes, oneway, b->buf);
 		if (pairs[p].a != 0) {
 			if (rank == pairs[p].a)
 				MPI_Send(oneway, NR_SIZES, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
@@ -732,49 +754,75 @@ int main(int argc, char **argv)
 					 MPI_STATUS_IGNORE);
 		}
 		if (rank == 0)
-			add_pingpong(pp, pairs[p].scope, pairs[p].a, pairs[p].b, oneway, -1);
+			add_pingpong(b->pp, pairs[p].scope, pairs[p].a, pairs[p].b, oneway, -1);
 	}
-	link_rounds(&a, rank, nproc, sizes, buf, pp, steps);
+}
 
-	if (rank == 0) {
-		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+/* Rank 0: rank r's entry of "processors", from what was gathered. */
+static cJSON *processor_json(const struct bench *b, int r)
+{
+	cJSON *e = cJSON_CreateObject();
 
-		for (int r = 0; r < nproc; r++) {
-			cJSON *e = cJSON_CreateObject();
+	cJSON_AddNumberToObject(e, "rank", r);
+	cJSON_AddStringToObject(e, "host", b->a.hosts[r]);
+	for (int k = 0; k < NR_KERNELS; k++)
+		cJSON_AddItemToObject(e, kernel_names[k],
+				      kernel_samples_json(&b->a, b->all + (size_t)r * b->nsamples, NR_KERNELS, k));
+	if (b->a.shapes) {
+		cJSON *per = cJSON_AddObjectToObject(e, "shape_seconds");
 
-			cJSON_AddNumberToObject(e, "rank", r);
-			cJSON_AddStringToObject(e, "host", a.hosts[r]);
-			for (int k = 0; k < NR_KERNELS; k++)
-				cJSON_AddItemToObject(e, kernel_names[k],
-						      kernel_samples_json(&a, all + (size_t)r * nsamples, NR_KERNELS, k));
-			if (a.shapes) {
-				cJSON *per = cJSON_AddObjectToObject(e, "shape_seconds");
-
-				for (int k = 0; k < HM_NR_KERNELS; k++)
-					cJSON_AddItemToObject(per, hm_kernel_names()[k], cJSON_CreateDoubleArray(
-						all_shapes + ((size_t)r * HM_NR_KERNELS + k) * MAX_SHAPES,
-						sh.count[k]));
-			}
-			add_lu_steps(e, steps, steps_all + (size_t)r * NR_STEP_VALUES, r, second_rank_of_host(&a, r, nproc));
-			if (a.alone && first_of_host(&a, r, nproc))
-				cJSON_AddItemToObject(e, "k3_dgemm_alone", kernel_samples_json(
-					&a, all_alone + (size_t)r * kernel_samples_count(&a, 1), 1, 0));
-			cJSON_AddItemToArray(procs, e);
-		}
-		/* memory is per physical machine; hetmap shares it among processors */
-		cJSON_AddNumberToObject(root, "memory_bytes_rank0_host",
-					pages > 0 && page > 0 ? (double)pages * (double)page : 0);
-		{
-			char *text = cJSON_PrintUnformatted(root);
-
-			if (text)
-				printf("%s\n", text);
-			fflush(stdout);
-			cJSON_free(text);
-		}
-		cJSON_Delete(root);
+		for (int k = 0; k < HM_NR_KERNELS; k++)
+			cJSON_AddItemToObject(per, hm_kernel_names()[k], cJSON_CreateDoubleArray(
+				b->all_shapes + ((size_t)r * HM_NR_KERNELS + k) * MAX_SHAPES, b->sh.count[k]));
 	}
-	free(buf), free(samples), free(all), free(alone), free(all_alone), free(all_shapes), free(steps_all), free(a.hosts);
+	add_lu_steps(e, b->steps, b->steps_all + (size_t)r * NR_STEP_VALUES, r,
+		     second_rank_of_host(&b->a, r, b->nproc));
+	if (b->a.alone && first_of_host(&b->a, r, b->nproc))
+		cJSON_AddItemToObject(e, "k3_dgemm_alone", kernel_samples_json(
+			&b->a, b->all_alone + (size_t)r * kernel_samples_count(&b->a, 1), 1, 0));
+	return e;
+}
+
+/* Rank 0: every processor's entry, the first host's memory, and the whole
+ * document on one line of standard output. */
+static void raw_finish(struct bench *b)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	char *text;
+
+	for (int r = 0; r < b->nproc; r++)
+		cJSON_AddItemToArray(b->procs, processor_json(b, r));
+	/* memory is per physical machine; hetmap shares it among processors */
+	cJSON_AddNumberToObject(b->root, "memory_bytes_rank0_host",
+				pages > 0 && page > 0 ? (double)pages * (double)page : 0);
+	if ((text = cJSON_PrintUnformatted(b->root)))
+		printf("%s\n", text);
+	fflush(stdout);
+	cJSON_free(text);
+}
+
+/* The phases in order (hetmap calibrate's "measure" stage). */
+int main(int argc, char **argv)
+{
+	struct bench b = { 0 };
+
+	MPI_Init(&argc, &argv);
+	bench_start(&b, argc, argv);
+	phase_kernels(&b);                              /* 1. the kernels */
+	if (b.a.alone)                                  /* 2. a core alone */
+		measure_alone(&b.a, b.rank, b.nproc, b.alone, b.all_alone);
+	if (b.a.shapes)                                 /* 3. the kernel shapes */
+		phase_shapes(&b);
+	phase_lu_steps(&b);                             /* 4. LU's steps */
+	if (b.rank == 0)
+		raw_header(&b);
+	phase_pingpongs(&b);                            /* 5. ping-pongs within hosts */
+	link_rounds(&b.a, b.rank, b.nproc, b.sizes, b.buf, b.pp, b.steps);  /* 6. between hosts */
+	if (b.rank == 0)
+		raw_finish(&b);
+	cJSON_Delete(b.root);
+	free(b.buf), free(b.samples), free(b.all), free(b.alone), free(b.all_alone), free(b.all_shapes);
+	free(b.steps_all), free(b.a.hosts);
 	MPI_Finalize();
 	return 0;
 }
