@@ -87,7 +87,7 @@ static int stage_hosts(struct calibration *c)
 	const char *list = cs->hosts, *source = "--hosts";
 	struct hm_error err;
 
-	if (c->cs->l->platform_file)
+	if (c->cs->l->simulated)
 		return simulated_hosts(c);
 	hm_error_clear(&err);
 	if (list) {
@@ -156,7 +156,7 @@ static int stage_topology(struct calibration *c)
 	struct hm_error err;
 	int ret, missing = 0;
 
-	if (c->cs->l->platform_file || c->cs->no_topology)
+	if (c->cs->l->simulated || c->cs->no_topology)
 		return HM_EXIT_OK;
 	hm_error_clear(&err);
 	if (!hm_helper_program("hetmap-topology", path, sizeof(path), &err)) {
@@ -241,7 +241,7 @@ static int stage_measure(struct calibration *c)
 	int ret = HM_EXIT_FAILURE;
 
 	bench_argv(&program, c->cs, &c->h);
-	if (!hm_bench_placement(&c->h, c->cs->l->platform_file != NULL, c->known, 0, &pl))
+	if (!hm_bench_placement(&c->h, c->cs->l->simulated, c->known, 0, &pl))
 		ret = hm_bench_launch(&c->ls, &pl, &program, "the benchmark", hm_calibration_raw_line, &c->raw);
 	if (!ret && !c->raw) {
 		hm_say_error("calibrate: the benchmark printed no measurements");

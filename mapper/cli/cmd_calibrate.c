@@ -127,10 +127,10 @@ int cmd_calibrate(int argc, char **argv)
 		return HM_EXIT_USAGE;
 	{
 		const struct hm_option_rule rules[] = {
-			{ cs.platform || cs.host_speed_text, cs.l->platform_file != NULL,
+			{ cs.platform || cs.host_speed_text, cs.l->simulated,
 			  "-p and --host-speed are for a simulator (--launcher smpi)" },
 			{ cs.smt, !cs.no_topology, "--smt counts the hardware threads hwloc reads on each node: not with --no-topology" },
-			{ cs.smt, !cs.l->platform_file, "--smt counts the hardware threads hwloc reads on each node: not with a simulator" },
+			{ cs.smt, !cs.l->simulated, "--smt counts the hardware threads hwloc reads on each node: not with a simulator" },
 			{ cs.hosts && cs.hostfile, 0, "give --hosts or --hostfile, not both" },
 			{ launcher_args && nextra, 0, "give mpirun's options either with --launcher-args or after '--'" },
 		};

@@ -60,7 +60,7 @@ static int write_launch_dir(const char *out, const struct hm_plan_inputs *in, co
 	}
 	cJSON_Delete(pl.owner);         /* plan.json is the caller's document, the judge's record in it */
 	pl.owner = json;
-	if (launcher->platform_file && (ret = hm_sim_setup("plan", so, in->platform_path, &pl, 0, &xml, &speed)))
+	if (launcher->simulated && (ret = hm_sim_setup("plan", so, in->platform_path, &pl, 0, &xml, &speed)))
 		goto out;
 	hm_error_clear(&err);
 	/* files for another machine: the launcher need not be here */
@@ -133,7 +133,7 @@ int cmd_plan(int argc, char **argv)
 			  "a program after '--', --input, --profile and --grid-order need --launcher L -o DIR" },
 			{ lo.launcher_name != NULL, out != NULL, "--launcher needs -o DIR, the directory for the files" },
 			{ jo.jobs || jo.dir, jo.k, "--judge-jobs and --judge-dir go with --judge K" },
-			{ so.host_speed != NULL, launcher && launcher->platform_file,
+			{ so.host_speed != NULL, launcher && launcher->simulated,
 			  jo.k ? "--host-speed goes with a simulator's --launcher (smpi); the judge's simulations "
 				 "time nothing on this machine (kernels modeled)"
 			       : "--host-speed goes with a simulator's --launcher (smpi)" },

@@ -251,8 +251,8 @@ static cJSON *make_record(const struct run_setup *rs, const struct hm_job *j,
 	cJSON_AddBoolToObject(rec, "placement_as_planned",
 			      rd->check.host && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 				      cJSON_GetObjectItemCaseSensitive(rec, "placement"), "as_planned")));
-	cJSON_AddBoolToObject(rec, "simulated", j->l->platform_file != NULL);
-	if (j->l->platform_file) {
+	cJSON_AddBoolToObject(rec, "simulated", j->l->simulated);
+	if (j->l->simulated) {
 		/* modeled, nothing was timed here: no speed of this machine's counts */
 		if (j->times_nothing)
 			cJSON_AddNullToObject(rec, "simulator_host_speed");
@@ -377,7 +377,7 @@ static int check_before_launch(const struct hm_job *j, int dry_run)
 	 * "exit status 1": hosts that are this machine are checked here, as
 	 * the placement check names them */
 	gethostname(here, sizeof(here) - 1);
-	for (int k = 0; k < pl->D && cpus > 0 && !j->l->platform_file; k++) {
+	for (int k = 0; k < pl->D && cpus > 0 && !j->l->simulated; k++) {
 		const struct hm_rank_place *r = &pl->ranks[k];
 
 		if (hm_host_names(r->host, here) && r->slot + r->cores > cpus) {
@@ -489,7 +489,7 @@ static void append_record(const struct run_setup *rs, int results_fd, cJSON *rec
 		return;
 	}
 	placement = rd->kernels_modeled ? "simulated, kernels modeled (no residual to check)" :
-		    j->l->platform_file ? "simulated" : rs->no_check ? "not checked" :
+		    j->l->simulated ? "simulated" : rs->no_check ? "not checked" :
 		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "placement_as_planned"))
 		    ? "as planned" : "NOT as planned (see the record)";
 	if (rd->result.seconds >= 0 && !hm_time_under_ticks(&rd->result))
@@ -549,8 +549,8 @@ static int launch(const struct run_setup *rs, struct hm_job *j, const struct hm_
 	const char *env[] = { hm_rank_environment[0], launcher_var, NULL };  /* the launcher's own */
 	struct hm_argv a = { 0 };
 	struct reading rd = { .profile = j->profile, .time = rs->time };
-	/* a simulator's ranks are threads of the launcher: its environment is theirs */
-	struct hm_spawn_opts so = { rs->timeout, 5, j->l->platform_file ? (const char *const *)j->env.v : env,
+	/* ranks that are threads of the launcher: its environment is theirs */
+	struct hm_spawn_opts so = { rs->timeout, 5, j->l->ranks_share_env ? (const char *const *)j->env.v : env,
 				    rs->json ? stderr : stdout, read_line, NULL, &rd, j->dir };
 	struct hm_spawn_result res;
 	int ret;
@@ -618,7 +618,7 @@ static int make_job(struct run_setup *rs, struct hm_placement *pl, const struct 
 	struct hm_error err;
 	int ret;
 
-	if (l->platform_file &&
+	if (l->simulated &&
 	    (ret = hm_sim_setup("run", &rs->sim, rs->platform, pl, rs->dry_run, &xml, &rs->host_speed)))
 		return ret;
 	/* no probe (--no-placement-check): the launcher binds as it can */
@@ -763,7 +763,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* from here on a signal stops the search, or the job, and is recorded */
 	hm_stop_signals_catch();
-	rs.no_check |= l->platform_file != NULL;     /* simulated hosts: nothing to check */
+	rs.no_check |= l->simulated;     /* simulated hosts: nothing to check */
 
 	ret = get_plan(&rs, &po, method, &budget, &pl);
 	rs.platform = rs.plan_file ? NULL : po.platform;   /* a plan names its own */

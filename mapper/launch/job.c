@@ -401,8 +401,8 @@ static char *script_text(const struct hm_job *j)
 		script_word(&t, j->dir, file);
 		hm_text_addf(&t, "; export %s\n", j->l->file_variable);
 	}
-	/* a simulator's ranks are threads of the launcher: its environment is theirs */
-	for (int i = 0; j->l->platform_file && i < j->env.n; i++) {
+	/* ranks that are threads of the launcher: its environment is theirs */
+	for (int i = 0; j->l->ranks_share_env && i < j->env.n; i++) {
 		hm_text_addf(&t, "export ");
 		script_word(&t, j->dir, j->env.v[i]);
 		hm_text_addf(&t, "\n");

@@ -352,7 +352,8 @@ static const struct hm_launcher launchers[] = {
 	{ .name = "smpi", .file_name = "hostfile",
 	  .summary = "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
 	  .runs = 1, .binds = HM_BINDS_NONE, .programs = "smpirun", .version_mark = "SimGrid",
-	  .package = "libsimgrid-dev", .flavour = "-smpi", .platform_file = "platform.xml",
+	  .package = "libsimgrid-dev", .flavour = "-smpi",
+	  .simulated = 1, .platform_file = "platform.xml", .ranks_share_env = 1,
 	  .mpi = "SimGrid's SMPI", .mpi_libraries = "libsimgrid.so",
 	  .file_text = simulated_hostfile_text, .options = smpi_options },
 };

@@ -51,10 +51,15 @@ struct hm_launcher {
 	const char *batch_file;         /* a batch script that submits run.sh (job.c), or NULL */
 	const char *flavour;            /* suffix of hetmap's programs built for it ("" or
 					 * "-smpi": hetmap-driver-smpi), found beside hetmap */
-	/* a simulator (SMPI): ranks run on the simulated hosts of 'platform_file'
-	 * (written in the launch directory), not on real ones, so no placement
-	 * check, and its time is simulated */
+	/* a simulator (SMPI): its ranks run on simulated hosts, so there is
+	 * no hardware to read or check (topologies, the placement, core
+	 * counts), a processor is its simulated host, and the time is simulated */
+	int simulated;
+	/* the simulated platform's file, written in the launch directory, or NULL */
 	const char *platform_file;
+	/* its ranks are threads of the launcher's process: the ranks'
+	 * environment is given to the launcher itself */
+	int ranks_share_env;
 	/* the MPI its programs must be linked with, in words, and the ELF
 	 * dependencies that say so (prefixes, space-separated); NULL: any */
 	const char *mpi, *mpi_libraries;

@@ -17,7 +17,7 @@ int hm_sim_opts_check(const char *cmd, struct hm_sim_opts *so, const struct hm_l
 		return HM_EXIT_USAGE;
 	}
 	so->kernels = (enum hm_sim_kernels)k;
-	if ((so->kernels != HM_SIM_EXECUTED || so->platform) && !(l && l->platform_file)) {
+	if ((so->kernels != HM_SIM_EXECUTED || so->platform) && !(l && l->simulated)) {
 		hm_say_error("%s: --kernels and --sim-platform need a simulator launcher (smpi): real hosts compute",
 			     cmd);
 		return HM_EXIT_USAGE;
@@ -89,7 +89,7 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 void hm_sim_request(struct hm_job_request *rq, const struct hm_sim_opts *so, const struct hm_launcher *l,
 		    const char *xml, double speed)
 {
-	if (!l->platform_file)
+	if (!l->simulated)
 		return;
 	rq->platform_text = xml, rq->host_speed = speed;
 	rq->modeled_kernels = hm_sim_kernels_modeled(so->kernels);
