@@ -54,7 +54,7 @@
 #define HOSTS_FILE "/etc/hosts"
 #define HOSTS_MARK "# hetmap-vcluster"
 
-#include "vcluster.h"
+#include "vc_description.h"
 #include "vnet.h"
 #include "vc_fail.h"
 #include "core_locks.h"

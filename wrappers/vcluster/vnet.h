@@ -4,7 +4,7 @@
 #define HM_VNET_H
 
 #include <stddef.h>
-#include "vcluster.h"
+#include "vc_description.h"
 
 /* 1 if any node has a shaped link: then every node gets its own network
  * namespace. */

@@ -1,8 +1,8 @@
-/* wrappers/vcluster/vcluster.h - a virtual cluster's description, read by
+/* wrappers/vcluster/vc_description.h - a virtual cluster's description, read by
  * hetmap-vcluster (vcluster.c) and used by its network (vnet.h). Its names
  * start VC_ / vc: it is built into programs of its own, beside hetmap's. */
-#ifndef HM_VCLUSTER_H
-#define HM_VCLUSTER_H
+#ifndef HM_VC_DESCRIPTION_H
+#define HM_VC_DESCRIPTION_H
 
 #include <stddef.h>
 
@@ -32,5 +32,4 @@ struct vcluster {
 	int n;
 };
 
-
-#endif /* HM_VCLUSTER_H */
+#endif /* HM_VC_DESCRIPTION_H */
