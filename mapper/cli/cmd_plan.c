@@ -90,6 +90,45 @@ out:
 	return ret;
 }
 
+/* The plan on standard output: its document (-f json), or for a person
+ * the decision, the judge's table and what the depth limit hides (which
+ * goes into the document's plan as its "depth_limit" too). */
+static void print_plan(int fmt, const struct hm_problem *pb, const struct hm_result *res, double max_seconds,
+		       cJSON *json, const cJSON *judged)
+{
+	cJSON *plan = cJSON_GetObjectItemCaseSensitive(json, "plan");
+
+	if (fmt == HM_FORMAT_JSON) {
+		char *text;
+
+		hm_report_depth_limit(stderr, pb, res, max_seconds, plan);
+		if ((text = cJSON_Print(json)))
+			printf("%s\n", text);
+		free(text);
+		return;
+	}
+	hm_print_result(stdout, pb, res);
+	if (judged)
+		hm_judge_print(stdout, judged);
+	hm_report_depth_limit(stdout, pb, res, max_seconds, plan);
+}
+
+/* -o: the plan file, or with a launcher its launch directory. An exit code. */
+static int write_plan(const char *out, const struct hm_plan_inputs *in, const struct hm_result *res,
+		      cJSON *json, const struct hm_launcher *launcher, const struct hm_launch_opts *lo,
+		      const struct hm_sim_opts *so)
+{
+	struct hm_error err;
+
+	if (launcher)
+		return write_launch_dir(out, in, res, json, launcher, lo, so);
+	hm_error_clear(&err);
+	if (!hm_json_write(out, json, &err))
+		return HM_EXIT_OK;
+	hm_say_report(&err);
+	return HM_EXIT_OUTPUT;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	struct hm_problem_opts po;
@@ -178,21 +217,7 @@ int cmd_plan(int argc, char **argv)
 		ret = HM_EXIT_FAILURE;
 		goto release;
 	}
-	if (fmt == HM_FORMAT_JSON) {
-		char *text;
-
-		hm_report_depth_limit(stderr, &pb, &res, budget.max_seconds,
-				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
-		if ((text = cJSON_Print(json)))
-			printf("%s\n", text);
-		free(text);
-	} else {
-		hm_print_result(stdout, &pb, &res);
-		if (judged)
-			hm_judge_print(stdout, judged);
-		hm_report_depth_limit(stdout, &pb, &res, budget.max_seconds,
-				      cJSON_GetObjectItemCaseSensitive(json, "plan"));
-	}
+	print_plan(fmt, &pb, &res, budget.max_seconds, json, judged);
 	if (res.stopped && res.found)
 		hm_say_error("plan: %s stopped by the %s after %ld nodes: the plan is the best found so far",
 			     res.method, hm_stop_name(res.stopped), res.evaluated);
@@ -200,20 +225,13 @@ int cmd_plan(int argc, char **argv)
 	 * budget stop, not a problem without solution */
 	ret = res.stopped ? HM_EXIT_BUDGET : !res.found ? HM_EXIT_NO_PLAN : judge_ret;
 	if (out && res.found) {
-		struct hm_error err;
-		int wret;
+		int wret = write_plan(out, &in, &res, json, launcher, &lo, &so);
 
-		hm_error_clear(&err);
-		if (launcher)
-			wret = write_launch_dir(out, &in, &res, json, launcher, &lo, &so);
-		else if ((wret = hm_json_write(out, json, &err) ? HM_EXIT_OUTPUT : HM_EXIT_OK))
-			hm_say_report(&err);
 		if (wret)
 			ret = wret;
-		else if (fmt == HM_FORMAT_TEXT) {
+		else if (fmt == HM_FORMAT_TEXT)
 			printf("  %s written to %s%s\n", launcher ? "plan, launcher file and run.sh" : "plan",
 			       out, launcher ? "/" : "");
-		}
 	}
 	cJSON_Delete(json);
 release:
