@@ -17,55 +17,8 @@ done
 [ -x "$xdlu" ] || skip "xdlu missing (install scalapack-mpi-test)"
 [ "$(id -u)" = 0 ] || skip "not root (the test starts slurmd)"
 
-host=$(hostname) cpus=$(nproc)
-conf=$tmp/slurm.conf
-mkdir -p "$tmp/spool" "$tmp/state"
-cat > "$conf" <<CONF
-ClusterName=hetmaptest
-SlurmctldHost=$host
-AuthType=auth/munge
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SlurmUser=root
-SlurmctldPort=26817
-SlurmdPort=26818
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmdSpoolDir=$tmp/spool
-StateSaveLocation=$tmp/state
-SlurmctldLogFile=$tmp/slurmctld.log
-SlurmdLogFile=$tmp/slurmd.log
-ReturnToService=2
-MpiDefault=none
-NodeName=$host CPUs=$cpus State=UNKNOWN
-PartitionName=hetmap Nodes=$host Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$conf
-started_munge=
-cleanup() {        # SIGTERM, wait up to 10 s, then SIGKILL: nothing left running
-	local pids="$(cat "$tmp/slurmd.pid" "$tmp/slurmctld.pid" 2>/dev/null) $started_munge"
-	kill $pids 2>/dev/null
-	for i in $(seq 20); do
-		kill -0 $pids 2>/dev/null || break
-		sleep 0.5
-	done
-	kill -9 $pids 2>/dev/null
-}
-if ! munge -n >/dev/null 2>&1; then
-	mkdir -p /run/munge && chown munge:munge /run/munge 2>/dev/null
-	su -s /bin/sh munge -c /usr/sbin/munged 2>"$tmp/munged.err" || /usr/sbin/munged --force 2>>"$tmp/munged.err"
-	sleep 1
-	started_munge=$(pgrep -n -x munged)
-	munge -n >/dev/null 2>&1 || skip "munged does not start here ($(head -c 200 "$tmp/munged.err"))"
-fi
-slurmctld && slurmd || skip "slurmctld/slurmd do not start here"
-for i in $(seq 30); do
-	sinfo -h -o %t 2>/dev/null | grep -q idle && break
-	sleep 1
-done
-sinfo -h -o %t 2>/dev/null | grep -q idle || skip "the node did not come up ($(tail -2 "$tmp/slurmd.log" | tr '\n' ' '))"
+# Slurm's daemons, one node (this host, its CPUs), stopped by 'cleanup'
+. "$root/tests/slurm_here.sh"
 
 # the plan must name the node as Slurm does
 sed "s/\"localhost\"/\"$host\"/g" "$data/good/localhost.json" > "$tmp/plat.json"
@@ -141,6 +94,49 @@ done
 expect 0 "calibrating this Slurm allocation once" -- timeout 300 salloc -n 2 env -u HETMAP_PLATFORM \
 	XDG_CACHE_HOME="$tmp/cache-alloc" "$hm" plan -n 900
 check "cached as the allocation's" bash -c 'ls "$1"/hetmap/slurm-*.json' _ "$tmp/cache-alloc"
+
+# the judge's simulations as steps of the allocation: two CPUs, two at once
+if [ -x "$build/hetmap-driver-smpi" ] && command -v smpirun >/dev/null; then
+	expect 0 "at a time (Slurm steps)" -- timeout 300 salloc -n 2 "$hm" plan -p "$data/smpi4.json" -n 1500 \
+		--judge 2 --judge-dir "$tmp/judge-slurm" -o "$tmp/judged-slurm.json"
+	check "judged through Slurm steps, two at once, each a step of the allocation" python3 -c '
+import json, os, sys
+j = json.load(open(sys.argv[1]))["judge"]
+assert j["launcher"] == "slurm" and j["jobs"] == 2 and j["decided_by"] == "simulator", j
+ran = [c for c in j["candidates"] if c["status"] == "simulated"]
+assert len(ran) >= 2, j
+spans = [(c["started_s"], c["started_s"] + c["wall_s"]) for c in ran]
+assert any(a[0] < b[1] and b[0] < a[1] for i, a in enumerate(spans) for b in spans[i + 1:]), spans
+for f in os.listdir(sys.argv[2]):
+    if f.endswith(".jsonl"):
+        rec = json.loads(open(os.path.join(sys.argv[2], f)).read().splitlines()[-1])
+        assert rec.get("slurm_step") is not None and rec.get("slurm_job"), (f, rec.get("slurm_step"))' \
+		"$tmp/judged-slurm.json" "$tmp/judge-slurm"
+	# Ctrl-C (SIGINT) and SIGTERM reach the steps through srun: nothing left running, the records kept
+	for sig in INT TERM; do
+		rm -rf "$tmp/judge-sig"
+		timeout 300 salloc -n 2 "$hm" plan -p "$data/smpi4.json" -n 3000 --judge 3 --judge-dir "$tmp/judge-sig" \
+			-o "$tmp/sig.json" >/dev/null 2>"$tmp/judge-sig.err" &
+		pid=$!
+		for i in $(seq 300); do grep -q "as a Slurm step" "$tmp/judge-sig.err" 2>/dev/null && break; sleep 0.1; done
+		pkill -$sig -f -- "--judge-dir $tmp/judge-sig "
+		wait $pid
+		rc=$?
+		check "judge via Slurm, SIG$sig: exit $((128 + $(kill -l $sig))) (got $rc)" test $rc -eq $((128 + $(kill -l $sig)))
+		check "judge via Slurm, SIG$sig: no step or simulation left" sh -c \
+			'! pgrep -f "$0" >/dev/null && [ -z "$(squeue -h -s 2>/dev/null)" ]' "$tmp/judge-sig/[c]0"
+		check "judge via Slurm, SIG$sig: the records kept, said where" grep -q "the records are in $tmp/judge-sig" \
+			"$tmp/judge-sig.err"
+	done
+	expect 0 "at a time (on this machine)" -- timeout 300 salloc -n 2 "$hm" plan -p "$data/smpi4.json" -n 1500 \
+		--judge 1 --judge-launcher local -o "$tmp/judged-local.json"
+	expect 3 "--judge-launcher slurm: not inside a Slurm allocation" -- env -u SLURM_JOB_NODELIST \
+		"$hm" plan -p "$data/smpi4.json" -n 1500 --judge 1 --judge-launcher slurm
+	expect 3 "--judge-launcher must be one of local, slurm" -- "$hm" plan -p "$data/smpi4.json" -n 1500 \
+		--judge 1 --judge-launcher pbs
+else
+	echo "slurm: the SMPI flavour is not built: the judge through Slurm not tested"
+fi
 
 expect 3 "not inside a Slurm allocation" -- env -u SLURM_JOB_NODELIST "$hm" run -p "$tmp/plat.json" -n 600 \
 	-M GU --launcher slurm --results "$res" -- "$xdlu"

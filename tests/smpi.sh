@@ -111,6 +111,19 @@ p = d["plan"]
 assert (p["D"], p["r"], p["c"], p["b"], p["d"]) == (best["D"], best["r"], best["c"], best["b"], best["d"])
 assert all(x["status"] == "simulated" or x.get("same_as") for x in c), c' "$tmp/judged.json"
 check "the judge kept its simulations in --judge-dir" test -s "$tmp/judge/c00.jsonl" -a -s "$tmp/judge/c00.log"
+# the judge's table in 'hetmap report', its plot; a plan without a judge, or plans with runs, refused
+expect 0 "simulated" -- "$hm" report "$tmp/judged.json" --plot "$tmp/judged.png"
+check "report: one row per candidate, simulated over predicted" python3 -c '
+import json, subprocess, sys
+rows = json.loads(subprocess.run([sys.argv[1], "report", "-f", "json", sys.argv[2]], capture_output=True, text=True).stdout)
+c = json.load(open(sys.argv[2]))["judge"]["candidates"]
+assert [r["candidate"] for r in rows] == [x["label"] for x in c], rows
+assert all(abs(r["ratio"] - x["simulated_s"] / x["predicted_s"]) < 1e-6 for r, x in zip(rows, c) if x["simulated_s"]), rows' \
+	"$hm" "$tmp/judged.json"
+check "report: the judge's plot is a PNG" sh -c 'head -c 8 "$1" | od -c | grep -q "P   N   G"' _ "$tmp/judged.png"
+expect 3 "give one kind in one report" -- "$hm" report "$res" "$tmp/judged.json"
+"$hm" plan -p "$p" -n 1500 -o "$tmp/unjudged.json" >/dev/null
+expect 2 "a plan without a judge's record" -- "$hm" report "$tmp/unjudged.json"
 # asked again in the same directory (an interrupted judge rerun), the judge
 # keeps what it simulated there; another n is simulated afresh
 expect 0 "GPTM simulated before in $tmp/judge" -- "$hm" plan -p "$p" -n 1500 --judge 3 \

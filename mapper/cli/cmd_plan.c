@@ -171,7 +171,7 @@ int cmd_plan(int argc, char **argv)
 			{ lo.nprogram || lo.inputs.n || lo.profile || lo.grid_order, lo.launcher_name != NULL,
 			  "a program after '--', --input, --profile and --grid-order need --launcher L -o DIR" },
 			{ lo.launcher_name != NULL, out != NULL, "--launcher needs -o DIR, the directory for the files" },
-			{ jo.jobs || jo.dir, jo.k, "--judge-jobs and --judge-dir go with --judge K" },
+			{ jo.jobs || jo.dir || jo.launcher, jo.k, "--judge-jobs, --judge-dir and --judge-launcher go with --judge K" },
 			{ so.host_speed != NULL, launcher && launcher->simulated,
 			  jo.k ? "--host-speed goes with a simulator's --launcher (smpi); the judge's simulations "
 				 "time nothing on this machine (kernels modeled)"

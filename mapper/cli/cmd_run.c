@@ -174,6 +174,10 @@ static void add_program_record(cJSON *rec, const struct hm_job *j, const struct 
 	cJSON_AddStringToObject(prog, "grid_order", j->pl->column_major ? "column" : "row");
 }
 
+static const struct { const char *variable, *key; } slurm_ids[] = {
+	{ "SLURM_JOB_ID", "slurm_job" }, { "SLURM_STEP_ID", "slurm_step" },
+};
+
 /* Every record starts so. */
 static cJSON *record_start(void)
 {
@@ -184,6 +188,14 @@ static cJSON *record_start(void)
 	cJSON_AddNumberToObject(rec, "hetmap_result", 1);
 	cJSON_AddStringToObject(rec, "time", hm_utc_timestamp(stamp, sizeof(stamp)));
 	cJSON_AddStringToObject(rec, "launched_from", host);
+	/* inside Slurm, the job (and step) to look up with sacct: numbers, as
+	 * Slurm writes them, checked before they go in */
+	for (size_t i = 0; i < sizeof(slurm_ids) / sizeof(slurm_ids[0]); i++) {
+		const char *v = getenv(slurm_ids[i].variable);
+
+		if (v && *v && strlen(v) < 16 && strspn(v, "0123456789") == strlen(v))
+			cJSON_AddStringToObject(rec, slurm_ids[i].key, v);
+	}
 	return rec;
 }
 

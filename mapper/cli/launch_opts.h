@@ -42,7 +42,8 @@ int hm_launch_request(struct hm_job_request *rq, const struct hm_launch_opts *lo
 #define HM_JUDGE_OPTIONS(jo) \
 	{ 0, "judge", HM_OPT_INT, &(jo).k, "K", "simulate the model's K best configurations and GU, CU, EU (SMPI, kernels modeled) and keep the simulated best", 1, HM_TOP_K_MAX }, \
 	{ 0, "judge-jobs", HM_OPT_INT, &(jo).jobs, "J", "the judge's simulations at once (default: this machine's cores)", 1, 256 }, \
-	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there; a candidate simulated there before is kept (default: a temporary directory, removed)", 0, 0 }
+	{ 0, "judge-dir", HM_OPT_STRING, &(jo).dir, "DIR", "keep the judge's simulations there; a candidate simulated there before is kept (default: a temporary directory, removed)", 0, 0 }, \
+	{ 0, "judge-launcher", HM_OPT_STRING, &(jo).launcher, "L", "where the simulations run: local (children here) or slurm (steps of the allocation, 'srun --exclusive -N1 -n1 -c1'; default inside one)", 0, 0 }
 
 /* a simulated launch (mapper/launch/sim_setup.h) */
 #define HM_SIM_OPTIONS(so) \

@@ -11,10 +11,13 @@
 #include "mpirun.h"
 #include "job.h"
 #include "spawn.h"
+#include "launcher_detect.h"
+#include "slurm_alloc.h"
 #include "models/util/say.h"
 #include "models/platform/simgrid_platform.h"
 #include "models/util/clock.h"
 #include "models/util/read_file.h"
+#include "models/util/rows.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +51,55 @@ struct candidate {
 	int earlier;            /* simulated by an earlier judge in --judge-dir */
 };
 
+/* Where the simulations run (judge.h, hm_judge_launchers): the words put
+ * before each 'hetmap run', the first of them a program found in PATH. */
+static const struct judge_launcher {
+	const char *name;
+	const char *const *prefix;      /* NULL: a child of hetmap itself */
+} judge_launchers[] = {
+	{ "local", NULL },
+	{ "slurm", (const char *const[]){ "srun", "--exclusive", "-N1", "-n1", "-c1", "--quiet",
+					  "--job-name=hetmap-judge", NULL } },
+};
+#define NR_JUDGE_LAUNCHERS (int)(sizeof(judge_launchers) / sizeof(judge_launchers[0]))
+
+/* ctx unused */
+static int judge_launcher_name(const void *ctx, int i, char *out, size_t room)
+{
+	(void)ctx;
+	return snprintf(out, room, "%s", judge_launchers[i].name);
+}
+
+const char *hm_judge_launchers(void)
+{
+	static char names[64];
+
+	return hm_join(names, sizeof(names), NR_JUDGE_LAUNCHERS, ", ", judge_launcher_name, NULL);
+}
+
+/* The row of --judge-launcher 'name' (NULL: slurm inside an allocation,
+ * else local), or -1 after a message: an unknown name, slurm outside an
+ * allocation. */
+static int judge_launcher_index(const char *name)
+{
+	int slurm = hm_in_slurm_allocation();
+
+	if (!name)
+		name = slurm ? "slurm" : "local";
+	for (int i = 0; i < NR_JUDGE_LAUNCHERS; i++) {
+		if (strcasecmp(judge_launchers[i].name, name))
+			continue;
+		if (judge_launchers[i].prefix && !slurm) {
+			hm_say_error("plan: --judge-launcher %s: not inside a Slurm allocation (run plan "
+				     "under salloc or sbatch, with a CPU for each simulation at once)", name);
+			return -1;
+		}
+		return i;
+	}
+	hm_say_error("plan: --judge-launcher must be one of %s, not '%s'", hm_judge_launchers(), name);
+	return -1;
+}
+
 struct judging {
 	struct hm_judge *jd;
 	const struct hm_plan_inputs *in;
@@ -57,6 +109,8 @@ struct judging {
 	int made_dir;
 	int lock_fd;            /* --judge-dir's .hetmap-judge, locked while we judge */
 	char self[PATH_MAX];    /* this hetmap */
+	char srun[4096];        /* slurm: the srun found */
+	double t0;              /* when the simulations began (hm_now) */
 };
 
 int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm_problem *pb)
@@ -68,6 +122,8 @@ int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm
 	jd->o = *o;
 	if (!o->k)
 		return HM_EXIT_OK;
+	if ((jd->launcher = judge_launcher_index(o->launcher)) < 0)
+		return HM_EXIT_USAGE;
 	if (pb->platform->nr_procs > HM_SIMGRID_MAX_PROCESSORS) {
 		/* said once, here, rather than by every candidate's failed simulation */
 		hm_say_error("plan: --judge simulates each candidate on the whole platform, and SimGrid's "
@@ -338,10 +394,12 @@ static int prepare_dir(struct judging *jg)
 	return HM_EXIT_OK;
 }
 
-/* Start candidate i: 'hetmap run' on its plan, output into its log. */
+/* Start candidate i: 'hetmap run' on its plan (a Slurm step of it with
+ * the slurm launcher), output into its log. */
 static int start(struct judging *jg, int i, double deadline)
 {
 	struct candidate *c = &jg->c[i];
+	const char *const *prefix = judge_launchers[jg->jd->launcher].prefix;
 	char plan[4200], launch[4200], results[4200], log[4200];
 	struct hm_argv a = { 0 };
 	pid_t pid;
@@ -350,6 +408,8 @@ static int start(struct judging *jg, int i, double deadline)
 	file_of(jg, i, "", launch, sizeof(launch));
 	file_of(jg, i, ".jsonl", results, sizeof(results));
 	file_of(jg, i, ".log", log, sizeof(log));
+	for (int w = 0; prefix && prefix[w]; w++)
+		hm_argv_add(&a, w == 0 ? jg->srun : prefix[w]);
 	hm_argv_add(&a, jg->self);
 	hm_argv_add(&a, "run");
 	hm_argv_add(&a, "--plan");
@@ -376,7 +436,7 @@ static int start(struct judging *jg, int i, double deadline)
 
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(127);
-		execv(a.v[0], a.v);
+		execvp(a.v[0], a.v);    /* srun from PATH, as the launchers find it */
 		hm_say_error("judge: %s: %s", a.v[0], strerror(errno));     /* into the log */
 		_exit(127);
 	}
@@ -384,8 +444,8 @@ static int start(struct judging *jg, int i, double deadline)
 	if (pid < 0)
 		return -1;
 	c->pid = pid, c->st = RUNNING, c->started = hm_now();
-	hm_say_note("hetmap: judge: simulating %s (%d x %d, b = %d, %d processes; predicted %.4g s)\n",
-		c->label, c->r.r, c->r.c, c->r.b, c->r.D, c->r.eet);
+	hm_say_note("hetmap: judge: simulating %s (%d x %d, b = %d, %d processes; predicted %.4g s)%s\n",
+		c->label, c->r.r, c->r.c, c->r.b, c->r.D, c->r.eet, prefix ? " as a Slurm step" : "");
 	return 0;
 }
 
@@ -457,12 +517,36 @@ static void stop_running(struct judging *jg)
 	}
 }
 
-/* Keep 'jobs' children busy until every candidate ran or the deadline
- * passed; a child past the deadline by more than its own timeout's grace
- * is stopped; a signal stops them all (stop_running). */
+/* What a candidate's simulation is expected to cost: its ranks times its
+ * predicted time (SimGrid handles every rank's every event; on smpi4, LU
+ * n = 12000, GU's 5 ranks simulated in 28 s, the 2-rank candidates in 7-8
+ * s each: experiments/README.md, "The judge through Slurm"). The dearest
+ * start first (longest first: the last to start is a cheap one, so the
+ * CPUs finish close together), after the model's own choice, which under
+ * a --max-time is the one to have simulated. */
+static const struct judging *cost_of;
+
+static int dearer_first(const void *a, const void *b)
+{
+	const struct hm_result *x = &cost_of->c[*(const int *)a].r, *y = &cost_of->c[*(const int *)b].r;
+	double cx = x->D * x->eet, cy = y->D * y->eet;
+
+	return (cx < cy) - (cx > cy);
+}
+
+/* Keep 'jobs' children busy, the model's choice then the dearest first, until every
+ * candidate ran or the deadline passed; a child past the deadline by more
+ * than its own timeout's grace is stopped; a signal stops them all
+ * (stop_running). */
 static void simulate(struct judging *jg, int jobs, double deadline)
 {
-	int next = 0;
+	int next = 0, order[HM_TOP_K_MAX + 3];
+
+	for (int i = 0; i < jg->n; i++)
+		order[i] = i;
+	cost_of = jg;
+	if (jg->n > 1)
+		qsort(order + 1, (size_t)jg->n - 1, sizeof(order[0]), dearer_first);
 
 	for (;;) {
 		int wstatus;
@@ -474,11 +558,12 @@ static void simulate(struct judging *jg, int jobs, double deadline)
 		}
 
 		while (next < jg->n && running(jg) < jobs) {
-			struct candidate *c = &jg->c[next++];
+			int i = order[next++];
+			struct candidate *c = &jg->c[i];
 
 			if (c->st != WAITING)
 				continue;
-			if ((deadline > 0 && hm_now() >= deadline) || start(jg, next - 1, deadline))
+			if ((deadline > 0 && hm_now() >= deadline) || start(jg, i, deadline))
 				c->st = NOT_RUN;
 		}
 		if (!running(jg))
@@ -505,6 +590,28 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return 0;
 }
 
+/* The slurm launcher: srun, found as 'hetmap run --launcher slurm' finds
+ * it, and *jobs, when not given, the allocation's CPUs (one simulation
+ * each). 0, or -1 with 'err' set. */
+static int find_srun(struct judging *jg, int *jobs, struct hm_error *err)
+{
+	struct hm_launcher_found found;
+	char **names;
+	int *cpus, n;
+
+	if (hm_launcher_detect(hm_launcher_find("slurm"), NULL, 0, 1, &found, err))
+		return -1;
+	snprintf(jg->srun, sizeof(jg->srun), "%s", found.program);
+	if (*jobs)
+		return 0;
+	if ((n = hm_slurm_allocation(&names, &cpus, err)) < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		*jobs += cpus[i];
+	hm_slurm_allocation_free(names, n, cpus);
+	return 0;
+}
+
 static cJSON *record_json(const struct judging *jg, int chosen, int jobs)
 {
 	cJSON *o = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(o, "candidates");
@@ -512,6 +619,7 @@ static cJSON *record_json(const struct judging *jg, int chosen, int jobs)
 
 	cJSON_AddStringToObject(o, "engine", "smpi");
 	cJSON_AddStringToObject(o, "kernels", "modeled");
+	cJSON_AddStringToObject(o, "launcher", judge_launchers[jg->jd->launcher].name);
 	cJSON_AddNumberToObject(o, "jobs", jobs);
 	if (jg->jd->o.dir)
 		cJSON_AddStringToObject(o, "dir", jg->dir);
@@ -536,8 +644,10 @@ static cJSON *record_json(const struct judging *jg, int chosen, int jobs)
 			cJSON_AddStringToObject(e, "same_as", jg->c[c->same_as].label);
 		if (c->earlier)
 			cJSON_AddBoolToObject(e, "earlier_run", 1);
-		if (c->wall > 0)
+		if (c->wall > 0) {
+			cJSON_AddNumberToObject(e, "started_s", c->started - jg->t0);
 			cJSON_AddNumberToObject(e, "wall_s", c->wall);
+		}
 		cJSON_AddItemToArray(list, e);
 	}
 	cJSON_AddStringToObject(o, "decided_by", chosen >= 0 ? "simulator" : "model");
@@ -552,10 +662,8 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 		    double deadline, cJSON **record)
 {
 	struct judging *jg = calloc(1, sizeof(*jg));
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int jobs = jd->o.jobs ? jd->o.jobs : cores > 0 ? (int)cores : 1;
 	struct hm_error err;
-	int ret, chosen = -1;
+	int ret, chosen = -1, jobs = jd->o.jobs;
 
 	*record = NULL;
 	if (!jg) {
@@ -564,15 +672,23 @@ int hm_judge_decide(struct hm_judge *jd, const struct hm_plan_inputs *in, struct
 	}
 	jg->jd = jd, jg->in = in;
 	hm_error_clear(&err);
-	if (!hm_helper_program("hetmap", jg->self, sizeof(jg->self), &err)) {
+	if (!hm_helper_program("hetmap", jg->self, sizeof(jg->self), &err) ||
+	    (judge_launchers[jd->launcher].prefix && find_srun(jg, &jobs, &err))) {
 		hm_say_error("plan: judge: %s", err.msg);
 		free(jg);
 		return HM_EXIT_NO_MPIRUN;
 	}
+	if (!jobs) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = cores > 0 ? (int)cores : 1;
+	}
 	jg->lock_fd = -1;
 	hm_stop_signals_catch();
 	if (!(ret = gather(jg, res)) && !(ret = prepare_dir(jg))) {
-		hm_say_note("hetmap: judge: %d candidates, %d at a time, in %s\n", jg->n, jobs, jg->dir);
+		hm_say_note("hetmap: judge: %d candidates, %d at a time (%s), in %s\n", jg->n, jobs,
+			    judge_launchers[jd->launcher].prefix ? "Slurm steps" : "on this machine", jg->dir);
+		jg->t0 = hm_now();
 		simulate(jg, jobs, deadline);
 	}
 	if (!ret && hm_stop_signal_caught()) {

@@ -20,16 +20,34 @@
 
 struct hm_judge_opts {
 	int k;                  /* the model's candidates; 0: no judge */
-	int jobs;               /* simulations at once; 0: this machine's cores */
+	int jobs;               /* simulations at once; 0: the CPUs they run on */
 	const char *dir;        /* where the simulations run (kept), or NULL: a
 				 * temporary directory, removed */
+	const char *launcher;   /* "local", "slurm", or NULL: slurm inside an
+				 * allocation, else local (hm_judge_launchers) */
 };
 
-#define HM_JUDGE_OPTS_INIT { 0, 0, NULL }
+#define HM_JUDGE_OPTS_INIT { 0, 0, NULL, NULL }
+
+/* How the judge starts its simulations, each one process:
+ *  local  children of hetmap on this machine, --judge-jobs at a time
+ *         (default: its cores);
+ *  slurm  each a step of the Slurm allocation hetmap runs in ('srun
+ *         --exclusive -N1 -n1 -c1'), as many at once as the allocation has
+ *         CPUs (default), on any of its nodes; the judge's directory must
+ *         be on a file system they share.
+ * Steps rather than an 'sbatch --array' job: inside the allocation they
+ * start at once on CPUs the user already holds (an array waits in the
+ * queue behind other users' jobs), srun forwards Ctrl-C to the step, and
+ * its exit status is the simulation's, so a step is a child like a local
+ * one: the same records, budget, progress and resumable --judge-dir. */
+/* Their names, comma-separated (help and messages). */
+const char *hm_judge_launchers(void);
 
 struct hm_judge {
 	struct hm_judge_opts o;
 	struct hm_top_k top;    /* the search's best configurations */
+	int launcher;           /* where the simulations run: judge.c's table */
 };
 
 /* Before the search: the collector set in pb (pb->collect). HM_EXIT_OK,
