@@ -111,6 +111,14 @@ p = d["plan"]
 assert (p["D"], p["r"], p["c"], p["b"], p["d"]) == (best["D"], best["r"], best["c"], best["b"], best["d"])
 assert all(x["status"] == "simulated" or x.get("same_as") for x in c), c' "$tmp/judged.json"
 check "the judge kept its simulations in --judge-dir" test -s "$tmp/judge/c00.jsonl" -a -s "$tmp/judge/c00.log"
+# progress: the modeled kernels print the simulated clock every HETMAP_PROGRESS_S, the judge
+# a line per running simulation every three of those, with the time left at its pace so far
+expect 0 "s left" -- env HETMAP_PROGRESS_S=0.02 "$hm" plan -p "$p" -n 3000 --judge 1 --judge-dir "$tmp/judge-progress" \
+	-o "$tmp/progress-plan.json"
+check "progress: the simulated clock in the candidate's log, rising" python3 -c '
+import sys
+t = [float(l.split()[1]) for l in open(sys.argv[1]) if l.startswith("hetmap-progress: ")]
+assert len(t) >= 2 and t == sorted(t) and t[0] > 0, t' "$tmp/judge-progress/c00.log"
 # the judge's table in 'hetmap report', its plot; a plan without a judge, or plans with runs, refused
 expect 0 "simulated" -- "$hm" report "$tmp/judged.json" --plot "$tmp/judged.png"
 check "report: one row per candidate, simulated over predicted" python3 -c '

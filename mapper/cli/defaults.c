@@ -262,6 +262,8 @@ const char *hm_help_settings(void)
 			 "XDG_CACHE_HOME   where the calibration of this machine or allocation is kept\n"
 			 "                 (default ~/.cache; hetmap/host-NAME.json, slurm-HASH.json)\n"
 			 "TMPDIR           where launch directories and the judge's simulations go without -o\n"
-			 "HETMAP_HOST      the host name hetmap-probe reports (emulated clusters, tests)\n");
+			 "HETMAP_HOST      the host name hetmap-probe reports (emulated clusters, tests)\n"
+			 "HETMAP_PROGRESS_S  seconds between a modeled simulation's progress lines (default\n"
+			 "                 10, 0 none); the judge reports every three of them\n");
 	return text;
 }

@@ -479,6 +479,45 @@ static void finish(struct judging *jg, int i, int wstatus)
 			status_names[c->st], c->wall, jg->jd->o.dir ? path : "removed with the directory");
 }
 
+/* The simulated clock a candidate's log last reported ("hetmap-progress:
+ * S", wrappers/smpi/kernels.c), or -1: its last 8 kB are read. */
+static double simulated_so_far(const struct judging *jg, int i)
+{
+	char path[4200], tail[8193];
+	double t = -1;
+	size_t got;
+	FILE *f;
+
+	file_of(jg, i, ".log", path, sizeof(path));
+	if (!(f = fopen(path, "r")))
+		return -1;
+	if (fseek(f, -(long)(sizeof(tail) - 1), SEEK_END))
+		rewind(f);
+	got = fread(tail, 1, sizeof(tail) - 1, f);
+	fclose(f);
+	tail[got] = '\0';
+	for (const char *p = tail; (p = strstr(p, "hetmap-progress: ")); p++)
+		t = atof(p + strlen("hetmap-progress: "));
+	return t;
+}
+
+/* One line per running simulation: how far its simulated clock got
+ * against the model's prediction, and the wall time that leaves at the
+ * pace so far (a guess: the model errs, and the pace changes). */
+static void say_progress(const struct judging *jg)
+{
+	for (int i = 0; i < jg->n; i++) {
+		const struct candidate *c = &jg->c[i];
+		double sim, f, wall = hm_now() - c->started;
+
+		if (c->st != RUNNING || (sim = simulated_so_far(jg, i)) <= 0)
+			continue;
+		f = fmin(sim / c->r.eet, 0.99);
+		hm_say_note("hetmap: judge: %s simulated %.4g of about %.4g s in %.0f s; about %.0f s left\n",
+			    c->label, sim, c->r.eet, wall, wall * (1 - f) / f);
+	}
+}
+
 static int running(const struct judging *jg)
 {
 	int k = 0;
@@ -541,6 +580,9 @@ static int dearer_first(const void *a, const void *b)
 static void simulate(struct judging *jg, int jobs, double deadline)
 {
 	int next = 0, order[HM_TOP_K_MAX + 3];
+	/* a progress line per simulation every 3 of its progress periods (30 s) */
+	const char *every_text = getenv("HETMAP_PROGRESS_S");
+	double every = 3 * (every_text ? atof(every_text) : 10), report_at = hm_now() + every;
 
 	for (int i = 0; i < jg->n; i++)
 		order[i] = i;
@@ -579,6 +621,10 @@ static void simulate(struct judging *jg, int jobs, double deadline)
 		for (int i = 0; deadline > 0 && hm_now() > deadline + 30 && i < jg->n; i++)
 			if (jg->c[i].st == RUNNING)
 				kill(jg->c[i].pid, SIGTERM);
+		if (every > 0 && hm_now() >= report_at) {
+			say_progress(jg);
+			report_at = hm_now() + every;
+		}
 		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 	}
 }

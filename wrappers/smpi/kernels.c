@@ -36,12 +36,16 @@
  * meets a zero pivot. Without hm_level1 (--kernels modeled-as-executed)
  * those calls execute and SMPI times them. */
 #include <mpi.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../common/kernel_terms.h"
 
@@ -96,6 +100,35 @@ static void announce(void)
 	setenv("HETMAP_KERNELS_ANNOUNCED", "1", 1);    /* SMPI runs one rank at a time */
 	printf("%s\n", HM_KERNELS_MARK);
 	fflush(stdout);
+}
+
+/* Progress for whoever waits on a long simulation ('plan --judge' reads
+ * it from each candidate's log): every HETMAP_PROGRESS_S seconds of this
+ * machine's time (default 10; 0: never), the simulated clock as
+ * "hetmap-progress: SECONDS" on standard output. This machine's clock is
+ * read by the system call itself (SMPI's headers turn clock_gettime into
+ * the simulated clock), the simulated one without injecting time
+ * (simgrid_get_clock, not MPI_Wtime). SMPI runs one rank at a time and
+ * the environment is the one process's: it holds when the last line went. */
+#define HM_PROGRESS_MARK "hetmap-progress:"
+static void progress(void)
+{
+	const char *every_text = getenv("HETMAP_PROGRESS_S"), *last_text = getenv("HETMAP_PROGRESS_LAST");
+	double every = every_text ? atof(every_text) : 10, wall;
+	struct timespec now;
+	char text[32];
+
+	if (every <= 0 || syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now))
+		return;
+	wall = (double)now.tv_sec + now.tv_nsec * 1e-9;
+	if (last_text && wall - atof(last_text) < every)
+		return;
+	snprintf(text, sizeof(text), "%.3f", wall);
+	setenv("HETMAP_PROGRESS_LAST", text, 1);
+	if (last_text) {        /* the first call only starts the count */
+		printf("%s %.6g\n", HM_PROGRESS_MARK, simgrid_get_clock());
+		fflush(stdout);
+	}
 }
 
 /* A host property holding seconds: 1 and *out set when given. */
@@ -188,6 +221,7 @@ void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
 
 	if (t >= 0) {
 		smpi_execute_benched(t);
+		progress();     /* dgemm: every rank calls it all along LU and GEMM */
 		return;
 	}
 	if (!blas)
