@@ -5,7 +5,9 @@
  * cNN.jsonl of the judge's directory: the run command already knows how to
  * make the job, bound it in time and record it, so the judge only
  * schedules. Children stay in hetmap's process group: Ctrl-C reaches them,
- * and each stops its own simulation. */
+ * and each stops its own simulation. With the slurm launcher a child is
+ * srun, whose step runs the same command on a CPU of the allocation; srun
+ * forwards the signal to it. */
 #define _GNU_SOURCE /* nftw's FTW_DEPTH | FTW_PHYS */
 #include "judge.h"
 #include "mpirun.h"
