@@ -7,6 +7,7 @@
 int hm_verbosity = 1;
 
 /* fmt, as written, when -q / -v allow a message of this 'level'. */
+__attribute__((format(printf, 2, 0)))
 static void say_at(int level, const char *fmt, va_list ap)
 {
 	if (hm_verbosity >= level)
