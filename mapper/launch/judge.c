@@ -20,6 +20,7 @@
 #include "models/util/clock.h"
 #include "models/util/read_file.h"
 #include "models/util/rows.h"
+#include "wrappers/common/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -481,8 +482,9 @@ static void finish(struct judging *jg, int i, int wstatus)
 			status_names[c->st], c->wall, jg->jd->o.dir ? path : "removed with the directory");
 }
 
-/* The simulated clock a candidate's log last reported ("hetmap-progress:
- * S", wrappers/smpi/kernels.c), or -1: its last 8 kB are read. */
+/* The simulated clock a candidate's log last reported (its last
+ * HM_PROGRESS_MARK line, wrappers/common/progress.h), or -1: its last 8 kB
+ * are read. */
 static double simulated_so_far(const struct judging *jg, int i)
 {
 	char path[4200], tail[8193];
@@ -498,8 +500,8 @@ static double simulated_so_far(const struct judging *jg, int i)
 	got = fread(tail, 1, sizeof(tail) - 1, f);
 	fclose(f);
 	tail[got] = '\0';
-	for (const char *p = tail; (p = strstr(p, "hetmap-progress: ")); p++)
-		t = atof(p + strlen("hetmap-progress: "));
+	for (const char *p = tail; (p = strstr(p, HM_PROGRESS_MARK)); p++)
+		t = atof(p + strlen(HM_PROGRESS_MARK));
 	return t;
 }
 
@@ -583,8 +585,7 @@ static void simulate(struct judging *jg, int jobs, double deadline)
 {
 	int next = 0, order[HM_TOP_K_MAX + 3];
 	/* a progress line per simulation every 3 of its progress periods (30 s) */
-	const char *every_text = getenv("HETMAP_PROGRESS_S");
-	double every = 3 * (every_text ? atof(every_text) : 10), report_at = hm_now() + every;
+	double every = 3 * hm_progress_period(), report_at = hm_now() + every;
 
 	for (int i = 0; i < jg->n; i++)
 		order[i] = i;

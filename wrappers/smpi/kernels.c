@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "../common/kernel_terms.h"
+#include "../common/progress.h"
 
 static const char *const property[HM_NR_KERNELS] = { "hm_dgemm", "hm_dtrsm", "hm_dger" };
 
@@ -103,30 +104,33 @@ static void announce(void)
 }
 
 /* Progress for whoever waits on a long simulation ('plan --judge' reads
- * it from each candidate's log): every HETMAP_PROGRESS_S seconds of this
- * machine's time (default 10; 0: never), the simulated clock as
- * "hetmap-progress: SECONDS" on standard output. This machine's clock is
+ * it from each candidate's log): the simulated clock on standard output,
+ * as common/progress.h says, every period of this machine's time (read
+ * once per rank: the variable does not change). This machine's clock is
  * read by the system call itself (SMPI's headers turn clock_gettime into
  * the simulated clock), the simulated one without injecting time
  * (simgrid_get_clock, not MPI_Wtime). SMPI runs one rank at a time and
  * the environment is the one process's: it holds when the last line went. */
-#define HM_PROGRESS_MARK "hetmap-progress:"
 static void progress(void)
 {
-	const char *every_text = getenv("HETMAP_PROGRESS_S"), *last_text = getenv("HETMAP_PROGRESS_LAST");
-	double every = every_text ? atof(every_text) : 10, wall;
+	static double every = -1;
+	const char *last_text;
 	struct timespec now;
+	double wall;
 	char text[32];
 
+	if (every < 0)
+		every = hm_progress_period();
 	if (every <= 0 || syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now))
 		return;
+	last_text = getenv("HETMAP_PROGRESS_LAST");
 	wall = (double)now.tv_sec + now.tv_nsec * 1e-9;
 	if (last_text && wall - atof(last_text) < every)
 		return;
 	snprintf(text, sizeof(text), "%.3f", wall);
 	setenv("HETMAP_PROGRESS_LAST", text, 1);
 	if (last_text) {        /* the first call only starts the count */
-		printf("%s %.6g\n", HM_PROGRESS_MARK, simgrid_get_clock());
+		printf(HM_PROGRESS_MARK "%.6g\n", simgrid_get_clock());
 		fflush(stdout);
 	}
 }
