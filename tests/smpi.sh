@@ -74,6 +74,11 @@ expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher
 	--results "$res"
 check "modeled: a time simulated, no zero pivot" python3 -c '
 import sys; assert float(sys.argv[1]) > 0 and sys.argv[2] == "0"' "$(field measured_s)" "$(field driver.info)"
+expect 0 "kernels modeled" -- env MALLOC_MMAP_THRESHOLD_=4194304 "$hm" run --plan "$tmp/job-x/plan.json" \
+	--launcher smpi --kernels modeled --results "$res" -o "$tmp/job-t"
+check "the user's allocator threshold wins over hetmap's" grep -qx 'export MALLOC_MMAP_THRESHOLD_=4194304' "$tmp/job-t/run.sh"
+expect 3 "MALLOC_MMAP_THRESHOLD_='4M': give a number of bytes" -- env MALLOC_MMAP_THRESHOLD_=4M "$hm" run \
+	--plan "$tmp/job-x/plan.json" --launcher smpi --kernels modeled --results "$res"
 expect 3 "need a simulator launcher" -- "$hm" run -p "$p" -n 600 --kernels modeled --results "$res"
 expect 3 "--kernels must be one of executed, modeled, modeled-as-executed" -- "$hm" run -p "$p" -n 600 \
 	--launcher smpi --kernels fake --results "$res"

@@ -264,6 +264,8 @@ const char *hm_help_settings(void)
 			 "TMPDIR           where launch directories and the judge's simulations go without -o\n"
 			 "HETMAP_HOST      the host name hetmap-probe reports (emulated clusters, tests)\n"
 			 "HETMAP_PROGRESS_S  seconds between a modeled simulation's progress lines (default\n"
-			 "                 10, 0 none); the judge reports every three of them\n");
+			 "                 10, 0 none); the judge reports every three of them\n"
+			 "MALLOC_MMAP_THRESHOLD_  a modeled simulation's allocator threshold in bytes\n"
+			 "                 (default 1048576: less memory; larger is faster, wrappers/README.md)\n");
 	return text;
 }

@@ -199,15 +199,29 @@ static int make_dir(struct hm_job *j, const char *dir, struct hm_error *err)
  * below 8 MiB, so that BLACS's message buffers, header and data in one
  * block, stay private). All ranks are threads of one process, whose
  * allocator would keep every freed buffer: blocks from 1 MiB up are given
- * back at once (measured, LU n = 20000 on 320 ranks: 2.4 GB -> 1.1 GB). */
-static void modeled_kernels(struct hm_job *j, const struct hm_job_request *rq)
+ * back at once (measured, LU n = 20000 on 320 ranks: 2.4 GB -> 1.1 GB).
+ * That costs time where messages pass 1 MiB (a fresh mapping faulted in
+ * page by page): a user's own MALLOC_MMAP_THRESHOLD_ wins, e.g. 4 MiB for
+ * 16 % less wall time at 2.4x the memory (LU n = 30000 on 320 ranks,
+ * experiments/README.md, "At scale"). */
+#define MMAP_THRESHOLD_VARIABLE "MALLOC_MMAP_THRESHOLD_"
+#define MMAP_THRESHOLD_DEFAULT "1048576"
+
+static int modeled_kernels(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
 {
 	double share = 8.0 * (double)j->pl->n * (double)j->pl->n / j->pl->D / 2;
+	const char *threshold = getenv(MMAP_THRESHOLD_VARIABLE);
 
-	hm_argv_add(&j->env, "MALLOC_MMAP_THRESHOLD_=1048576");
+	if (!threshold)
+		threshold = MMAP_THRESHOLD_DEFAULT;
+	else if (!*threshold || strlen(threshold) > 12 || strspn(threshold, "0123456789") != strlen(threshold))
+		return hm_error_set(err, "%s='%s': give a number of bytes (hetmap's default for modeled "
+				    "kernels: %s)", MMAP_THRESHOLD_VARIABLE, threshold, MMAP_THRESHOLD_DEFAULT);
+	hm_argv_addf(&j->env, "%s=%s", MMAP_THRESHOLD_VARIABLE, threshold);
 	if (rq->nprogram > 0)
 		j->shared_malloc_bytes = share > 8 << 20 ? share : 8 << 20;
 	j->modeled_kernels = 1;
+	return 0;
 }
 
 /* A launcher that binds by one CPU list for every host cannot name the
@@ -270,13 +284,16 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 	if (j->l->platform_file) {
 		char *text = rq->platform_text ? strdup(rq->platform_text) : NULL;
 
-		if (rq->modeled_kernels)
-			modeled_kernels(j, rq);
+		if (rq->modeled_kernels && modeled_kernels(j, rq, err)) {
+			free(text);
+			goto fail;
+		}
 		j->host_speed = rq->host_speed;
 		j->times_nothing = rq->times_nothing;
 		if (!rq->platform_text || !(rq->host_speed > 0)) {
 			hm_error_set(err, "launcher %s simulates: it needs a platform and this machine's speed",
 				     j->l->name);
+			free(text);
 			goto fail;
 		}
 		if (add_file(j, j->l->platform_file, text, "the simulated platform", err))
