@@ -146,6 +146,36 @@ sweep_plans() {
 	done
 }
 
+# scale_plan SPEC PLAN: the plan of a scale job SPEC 'platform:routine:n:method'
+# (a platform of scale/platforms.sh, made in $platforms; method: a hetmap
+# method or user) written to PLAN; sets $name, $routine, $n and $method
+scale_plan() {
+	IFS=: read -r name routine n method <<EOF
+$1
+EOF
+	"$hm" plan -p "$PWD/$platforms/$name.json" -r "$routine" -n "$n" -M "$method" -f json >"$2" 2>/dev/null
+}
+
+# peak_memory PID FILE PATTERN: until PID ends, the largest PSS of the
+# simulator whose command line matches PATTERN (pgrep -f: its job's own, not
+# another's beside it; PSS counts SMPI's shared matrix once, where RSS counts
+# it once per rank's mapping) and the largest rise of the machine's used
+# memory (kB), written to FILE as 'PSS RISE' every 2 s
+peak_memory() {
+	base=$(awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{print t-a}' /proc/meminfo)
+	pss=0 used=0
+	while kill -0 "$1" 2>/dev/null; do
+		for p in $(pgrep -f "$3"); do
+			v=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+			[ "${v:-0}" -gt "$pss" ] && pss=$v
+		done
+		u=$(($(awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{print t-a}' /proc/meminfo) - base))
+		[ "$u" -gt "$used" ] && used=$u
+		echo "$pss $used" >"$2"
+		sleep 2
+	done
+}
+
 # here_calibration: sets $cal to this machine's calibration with its kernel
 # shapes, the source of every modeled study's kernel models
 # (experiments/smpi/results/modeled/here.json, committed; measured here only

@@ -110,6 +110,27 @@ check(all(real_mape[default] <= v for v in real_mape.values()),
 check(any(r[1] == "real" for r in rows) and any(r[1] == "simulated" for r in rows),
       "real and simulated sets both scored")
 
+# SimGrid's options screen: a set is kept within 1 % of base's simulated
+# time, >= 5 % less wall than base beside it and <= 1.2x its memory; a
+# failure keeps its reason
+with tempfile.TemporaryDirectory() as tmp:
+    with open(os.path.join(tmp, "runs.tsv"), "w") as f:
+        f.write("job\tset\tpair\tsimulated_s\twall_s\tpeak_pss_kB\tfailure\n")
+        for pair, (name, sim, wall, pss, why) in enumerate([
+                ("fast", "1.005", "90", "1100", ""), ("moving", "1.02", "50", "1000", ""),
+                ("slow", "1.0", "99", "1000", ""), ("greedy", "1.0", "80", "2500", ""),
+                ("broken", "failed", "", "", "bus")], 1):
+            f.write("j\tbase\t%d\t1.0\t100\t1000\t\n" % pair)
+            f.write("j\t%s\t%d\t%s\t%s\t%s\t%s\n" % (name, pair, sim, wall, pss, why))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        analysis.engine_options(types.SimpleNamespace(dir=tmp, elapsed="1", command="x",
+                                                      options="fast|--a\nmoving|--b\nslow|--c\ngreedy|X=1\nbroken|--d"))
+    verdicts = {line.split("|")[2].strip(): line.split("|")[-2].strip() for line in out.getvalue().splitlines()
+                if line.startswith("| j |")}
+    check(verdicts == {"fast": "keep", "moving": "moves time", "slow": "no gain", "greedy": "faster, 2.5x the memory",
+                       "broken": "failed: bus", "base": ""}, "engine options' verdicts: %s" % verdicts)
+
 # The large-cluster study's summary, from its committed tables alone
 large = os.path.join(ROOT, "experiments", "large", "results")
 with tempfile.TemporaryDirectory() as tmp:

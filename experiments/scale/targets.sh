@@ -16,36 +16,15 @@ study_out experiments/scale/results/targets
 jobs=${JOBS:-lab-320:lu:50000:GPTM lab-320:lu:50000:GU modern-1024:lu:30000:GU}
 platforms=$(sh experiments/scale/platforms.sh)
 
-# peak_memory PID FILE: until PID ends, the largest PSS of the simulator and
-# the largest rise of the machine's used memory (kB), written to FILE
-peak_memory() {
-	base=$(awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{print t-a}' /proc/meminfo)
-	pss=0 used=0
-	while kill -0 "$1" 2>/dev/null; do
-		for p in $(pgrep -f "smpimain.*$tmp/job/"); do      # this job's simulator only
-			v=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
-			[ "${v:-0}" -gt "$pss" ] && pss=$v
-		done
-		u=$(($(awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{print t-a}' /proc/meminfo) - base))
-		[ "$u" -gt "$used" ] && used=$u
-		echo "$pss $used" >"$2"
-		sleep 2
-	done
-}
-
 runs_begin
 printf 'platform\troutine\tn\tmethod\td\tD\tr\tc\tb\tsimulated_s\twall_s\tpeak_pss_kB\tused_rise_kB\n' >"$tmp/cost.tsv"
 for spec in $jobs; do
-	IFS=: read -r name routine n method <<EOF
-$spec
-EOF
-	p=$platforms/$name.json
-	"$hm" plan -p "$p" -r "$routine" -n "$n" -M "$method" -f json >"$tmp/plan.json" 2>/dev/null
+	scale_plan "$spec" "$tmp/plan.json"
 	echo "targets: $spec" >&2
 	"$hm" run --plan "$tmp/plan.json" --launcher smpi --kernels modeled \
 		--results "$runs" --timeout 3600 -o "$tmp/job" >/dev/null 2>"$tmp/err" &
 	pid=$!
-	peak_memory "$pid" "$tmp/peak" &
+	peak_memory "$pid" "$tmp/peak" "smpimain.*$tmp/job/" &
 	wait "$pid" || echo "targets: run failed: $(tail -1 "$tmp/err")" >&2
 	wait
 	rm -rf "$tmp/job"

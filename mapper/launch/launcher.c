@@ -281,6 +281,11 @@ static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
  *    by default, and BLACS polls its sends with MPI_Test, so LU on grids
  *    with more than one process row came out 3.8-5x slower than the same
  *    run for real (0.61 s against 0.12-0.16 s), and 1.0x-1.3x with it.
+ * SimGrid's other options were tried for a faster simulation
+ * (experiments/scale/engine_options.sh): none both kept the simulated time
+ * within 1 % and saved wall time beyond this machine's noise; smpirun's
+ * own surf/precision (1e-9) stays, as 1e-6 saved 10-14 % by moving the
+ * time 1.7 %. The run record's command and run.sh list every option used.
  * Ranks are threads of one process: the environment is the launcher's. */
 static const char *const smpi_config[] = {
 	"--cfg=network/model:CM02",
