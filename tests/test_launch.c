@@ -15,6 +15,7 @@
 #include "mapper/launch/results.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "models/model.h"
+#include "models/util/decimal.h"
 #include "models/platform/hostname.h"
 
 #include <stdlib.h>
@@ -550,6 +551,15 @@ static void a_result_should_place_as_its_plan_file(void)
 	hm_placement_release(&a);
 }
 
+/* numbers read from the environment (Slurm's ids, an allocator threshold)
+ * are digits only, within their length */
+static void environment_numbers_should_be_digits_only(void)
+{
+	CHECK(hm_is_digits("4194304", 12) && hm_is_digits("0", 1) && hm_is_digits("123456789012", 12));
+	CHECK(!hm_is_digits("", 12) && !hm_is_digits("1234567890123", 12));
+	CHECK(!hm_is_digits("4M", 12) && !hm_is_digits("-1", 12) && !hm_is_digits(" 1", 12) && !hm_is_digits("1.5", 12));
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(this_machine_should_have_its_names),
 	CHECK_CASE(slurm_host_lists_should_expand),
@@ -564,6 +574,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(the_check_should_take_a_core_by_its_threads),
 	CHECK_CASE(rank_lists_should_fold_when_as_planned),
 	CHECK_CASE(a_result_should_place_as_its_plan_file),
+	CHECK_CASE(environment_numbers_should_be_digits_only),
 };
 
 CHECK_MAIN("test_launch")

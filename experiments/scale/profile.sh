@@ -4,7 +4,7 @@
 #   sh experiments/scale/profile.sh       about 4 minutes here, needs perf
 # Simulates JOB ('platform:routine:n:method', default lab-320:lu:30000:GU,
 # scale/platforms.sh's platforms) with the kernels modeled, samples the
-# simulator with perf for SECONDS (60) after DELAY (120) seconds, when it
+# simulator with perf for SECONDS_SAMPLED (60) after DELAY (120) seconds, when it
 # is well into the factorization, then stops it. -> OUT/profile.md (default
 # experiments/scale/results/profile): the share of samples by library and
 # by function.

@@ -15,6 +15,7 @@
 #include "mapper/launch/program_mpi.h"
 #include "mapper/launch/program_time.h"
 #include "mapper/launch/results.h"
+#include "models/util/decimal.h"
 #include "models/util/read_file.h"
 #include "models/platform/hostname.h"
 #include "models/platform/simgrid_platform.h"
@@ -193,7 +194,7 @@ static cJSON *record_start(void)
 	for (size_t i = 0; i < sizeof(slurm_ids) / sizeof(slurm_ids[0]); i++) {
 		const char *v = getenv(slurm_ids[i].variable);
 
-		if (v && *v && strlen(v) < 16 && strspn(v, "0123456789") == strlen(v))
+		if (v && hm_is_digits(v, 15))
 			cJSON_AddStringToObject(rec, slurm_ids[i].key, v);
 	}
 	return rec;

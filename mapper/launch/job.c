@@ -3,6 +3,7 @@
 #include "job.h"
 #include "launcher_detect.h"
 #include "models/util/atomic_file.h"
+#include "models/util/decimal.h"
 #include "models/util/read_file.h"
 
 #include <errno.h>
@@ -214,7 +215,7 @@ static int modeled_kernels(struct hm_job *j, const struct hm_job_request *rq, st
 
 	if (!threshold)
 		threshold = MMAP_THRESHOLD_DEFAULT;
-	else if (!*threshold || strlen(threshold) > 12 || strspn(threshold, "0123456789") != strlen(threshold))
+	else if (!hm_is_digits(threshold, 12))
 		return hm_error_set(err, "%s='%s': give a number of bytes (hetmap's default for modeled "
 				    "kernels: %s)", MMAP_THRESHOLD_VARIABLE, threshold, MMAP_THRESHOLD_DEFAULT);
 	hm_argv_addf(&j->env, "%s=%s", MMAP_THRESHOLD_VARIABLE, threshold);

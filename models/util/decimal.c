@@ -23,6 +23,13 @@ double hm_strtod_decimal(const char *s, char **end, int plus)
 	return strtod(s, end);
 }
 
+int hm_is_digits(const char *s, size_t max_len)
+{
+	size_t len = strlen(s);
+
+	return len > 0 && len <= max_len && strspn(s, "0123456789") == len;
+}
+
 double hm_decimal_tick(const char *s)
 {
 	char *end;

@@ -5,6 +5,8 @@
 #ifndef HM_DECIMAL_H
 #define HM_DECIMAL_H
 
+#include <stddef.h>
+
 /* strtod on a decimal number at s, with an optional leading '-' (and '+'
  * when 'plus'); *end is set to s (nothing read) when s does not start
  * with one. */
@@ -20,5 +22,10 @@ double hm_decimal_tick(const char *s);
  * nothing after it but blanks; its value and tick (hm_decimal_tick).
  * 0, or -1 when it is not one. */
 int hm_decimal_time(const char *text, double *value, double *tick);
+
+/* 1 when s is a whole number in decimal digits only, 1 to max_len of
+ * them (no sign, blank or point): a count or an identifier read from the
+ * environment, checked before it goes into a record or a job. */
+int hm_is_digits(const char *s, size_t max_len);
 
 #endif /* HM_DECIMAL_H */
