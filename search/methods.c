@@ -4,6 +4,8 @@
 #include "search.h"
 #include "tree_search.h"
 #include "exact.h"
+#include "thread_search.h"
+#include "models/platform/threads.h"
 #include "models/util/rows.h"
 #include "users.h"
 #include "models/util/clock.h"
@@ -42,6 +44,8 @@ static const struct hm_method methods[] = {
 	USER("GU", "greedy user: one process on every core", HM_USER_GU),
 	USER("CU", "conservative user: one process per core of the fastest processors holding half the cores", HM_USER_CU),
 	USER("EU", "expert user: the best of the fastest processor alone, CU's set and GU's set", HM_USER_EU),
+	{ "HU", "HPL-habit user: one process per socket, all the socket's cores its BLAS threads",
+	  HM_METHOD_USER, hm_hpl_user_applies, hm_user_search, HM_USER_HU },
 };
 
 #define NR_METHODS (int)(sizeof(methods) / sizeof(methods[0]))
@@ -89,7 +93,10 @@ int hm_search(const struct hm_method *m, const struct hm_problem *pb,
 	memset(res, 0, sizeof(*res));
 	if (m->applies(pb, err))
 		return -1;
-	if (hm_result_start(res, pb, err) || m->run(m->variant, pb, budget, res, err)) {
+	/* the users keep their own thread rule; the searches price every split */
+	if (hm_result_start(res, pb, err) ||
+	    (m->kind == HM_METHOD_SEARCH && hm_platform_has_threads(pb->platform)
+	     ? hm_thread_search(m, pb, budget, res, err) : m->run(m->variant, pb, budget, res, err))) {
 		hm_result_release(res);
 		return -2;
 	}

@@ -10,6 +10,7 @@ void hm_result_release(struct hm_result *res)
 	if (!res)
 		return;
 	free(res->d);
+	free(res->threads);
 	memset(res, 0, sizeof(*res));
 }
 

@@ -14,6 +14,8 @@ struct hm_result {
 	const char *method;     /* static name: "BTM", ..., "GU" */
 	int found;              /* 0: no configuration fits (memory), or none reached */
 	int *d;                 /* processes per processor; owned */
+	int *threads;           /* BLAS threads of each of processor i's processes, P
+				 * entries; owned; NULL: one thread everywhere */
 	int P;                  /* entries of d */
 	int D, r, c, b;
 	double eet;             /* s, the model's time of (d, r, c, b) */
@@ -24,12 +26,14 @@ struct hm_result {
 	double seconds;         /* wall time of the whole run */
 	double seconds_to_best; /* wall time until the returned plan was found */
 	enum hm_stop stopped;
+	int thread_splits;      /* splits of cores into ranks x threads priced (0: one thread only) */
+	int thread_splits_all;  /* 1: every split was priced (an exact method's optimum holds over them) */
 };
 
 /* An empty result for 'pb' as a method's run() receives it: d[] zeroed
  * (P entries), eet INFINITY. 0, or -1 with 'err' set (out of memory). */
 int hm_result_start(struct hm_result *res, const struct hm_problem *pb, struct hm_error *err);
-/* Free d[] and empty *res (NULL: nothing). */
+/* Free d[] and threads[] and empty *res (NULL: nothing). */
 void hm_result_release(struct hm_result *res);
 
 #endif /* HM_RESULT_H */

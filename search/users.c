@@ -1,4 +1,4 @@
-/* search/users.c - the modeled users (GU, CU, EU).
+/* search/users.c - the modeled users (GU, CU, EU, HU).
  *
  * A user only chooses d; the grid and b are the model's best for that d
  * (hm_evaluate_counts), found with the same walker (and so the same
@@ -6,6 +6,7 @@
  * method exact. */
 #include "users.h"
 #include "tree.h"
+#include "models/platform/threads.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -124,6 +125,59 @@ static int expert(const struct hm_problem *pb, int *d, struct hm_result *res,
 	return 0;
 }
 
+/* HU's threads on processor i: all the cores of one socket. */
+static int hpl_threads(const struct hm_processor *pr)
+{
+	return pr->cores / pr->sockets;
+}
+
+int hm_hpl_user_applies(const struct hm_problem *pb, struct hm_error *err)
+{
+	const struct hm_platform *p = pb->platform;
+
+	if (hm_user_applies(pb, err))
+		return -1;
+	for (int i = 0; i < p->nr_procs; i++) {
+		int t = hpl_threads(&p->procs[i]);
+
+		if (t > 1 && !hm_thread_speedup(&p->types[p->procs[i].type], t, HM_THREADS_DGEMM))
+			return hm_error_set(err, "HU runs %d threads per process on %s, whose type '%s' "
+					    "has no thread speed-ups (hetmap calibrate --threads)", t,
+					    p->procs[i].name, p->types[p->procs[i].type].name);
+	}
+	return 0;
+}
+
+/* HU, HPL's habit: one process per socket, its cores as BLAS threads,
+ * on every processor; priced on the thread view of those counts. */
+static int hpl_user(const struct hm_problem *pb, int *d, struct hm_result *res, struct hm_error *err)
+{
+	const struct hm_platform *p = pb->platform;
+	struct hm_problem on_view = *pb;
+	struct hm_thread_view v;
+	int *t = malloc((size_t)p->nr_procs * sizeof(int)), ret;
+
+	if (!t)
+		return hm_error_set(err, "out of memory");
+	for (int i = 0; i < p->nr_procs; i++) {
+		t[i] = hpl_threads(&p->procs[i]);
+		d[i] = p->procs[i].sockets;
+	}
+	if (hm_thread_view_build(&v, p, t, err)) {
+		free(t);
+		return -1;
+	}
+	on_view.platform = &v.view;
+	on_view.collect = NULL;
+	ret = hm_evaluate_counts(&on_view, d, "HU", res, err);
+	hm_thread_view_release(&v);
+	if (ret)
+		free(t);
+	else
+		res->threads = t;
+	return ret;
+}
+
 int hm_user_search(int user, const struct hm_problem *pb, const struct hm_budget *budget,
 		   struct hm_result *res, struct hm_error *err)
 {
@@ -133,6 +187,8 @@ int hm_user_search(int user, const struct hm_problem *pb, const struct hm_budget
 
 	if (user == HM_USER_EU)
 		ret = expert(pb, d, &got, err);
+	else if (user == HM_USER_HU)
+		ret = hpl_user(pb, d, &got, err);
 	else
 		ret = user_counts(pb, single[user], d, err) ||
 		      hm_evaluate_counts(pb, d, "user", &got, err) ? -1 : 0;

@@ -27,7 +27,7 @@ res=$tmp/slurm.jsonl
 expect 0 "placement as planned" -- timeout 180 salloc -n 2 "$hm" run -p "$tmp/plat.json" -n 900 -M GU \
 	--launcher slurm --launcher-args "--mpi=pmix" -o "$tmp/job" --results "$res" -- "$xdlu"
 check "srun with the hostfile, arbitrary distribution and the core map" \
-	grep -q -- "srun --distribution=arbitrary -n 2 --cpu-bind=map_cpu:0,1 --export=ALL,OPENBLAS_NUM_THREADS=1,HETMAP_N=900" "$tmp/err"
+	grep -q -- "srun --distribution=arbitrary -n 2 --cpu-bind=map_cpu:0,1 --export=ALL,OPENBLAS_NUM_THREADS=1,OMP_NUM_THREADS=1,HETMAP_N=900" "$tmp/err"
 check "run.sh exports SLURM_HOSTFILE beside it" grep -q '^SLURM_HOSTFILE="$here"/hostfile' "$tmp/job/run.sh"
 check "the record: xdlu passed, its own time, the launcher" python3 -c '
 import json, sys

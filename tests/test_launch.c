@@ -178,7 +178,7 @@ static void fill(struct hm_placement *pl, struct hm_rank_place *r)
 	for (int k = 0; k < 4; k++)
 		r[k] = (struct hm_rank_place){ .processor = "p", .host = host[k], .slot = core[k],
 					       .cores = 1, .stacked = 1, .core = core[k], .cpu = core[k],
-					       .sockets = 1 };
+					       .sockets = 1, .threads = 1 };
 	pl->ranks = r;
 	hm_placement_number_hosts(pl);
 }
@@ -190,9 +190,9 @@ static void core_maps_should_agree_or_refuse(void)
 	char buf[64];
 
 	fill(&pl, r);
-	CHECK(hm_common_core_map(&pl, buf, sizeof(buf)) && !strcmp(buf, "0,1,2"));
+	CHECK(hm_common_core_map(&pl, HM_SET_SINGLE, buf, sizeof(buf)) && !strcmp(buf, "0,1,2"));
 	r[2].core = r[2].cpu = 1;      /* b's first rank wants core 1, a's core 0 */
-	CHECK(hm_common_core_map(&pl, buf, sizeof(buf)) == NULL);
+	CHECK(hm_common_core_map(&pl, HM_SET_SINGLE, buf, sizeof(buf)) == NULL);
 }
 
 static void placeholders_should_render_or_refuse(void)
@@ -534,18 +534,77 @@ static void a_result_should_place_as_its_plan_file(void)
 	CHECK(a.oversubscribed == 1 && b.oversubscribed == 1 && a.nr_hosts == 2 && b.nr_hosts == 2);
 	for (int k = 0; k < 8; k++) {
 		const struct hm_rank_place *x = &a.ranks[k], *y = &b.ranks[k];
-		int nx, ny;
-		const int *cx = hm_rank_core_cpus(x, &nx), *cy = hm_rank_core_cpus(y, &ny);
+		int cx[HM_MAX_RANK_CPUS], nx = hm_rank_cpus(x, cx, HM_MAX_RANK_CPUS);
+		int cy[HM_MAX_RANK_CPUS], ny = hm_rank_cpus(y, cy, HM_MAX_RANK_CPUS);
 
 		CHECK(!strcmp(x->processor, y->processor) && !strcmp(x->host, y->host));
 		CHECK(x->host_id == y->host_id && x->slot == y->slot && x->cores == y->cores);
 		CHECK(x->stacked == y->stacked && x->core == y->core && x->cpu == y->cpu && x->sockets == y->sockets);
+		CHECK(x->threads == 1 && y->threads == 1);
 		CHECK(nx == ny && !memcmp(cx, cy, (size_t)nx * sizeof(int)));
 	}
 	/* p0's ranks alternate sockets (cores 0, 2, 1, 3, then 0 again: CPUs 0, 1, 2, 3, 0);
 	 * p1 starts at slot 4 on h0; p2 alone on h1 */
 	CHECK(a.ranks[1].core == 2 && a.ranks[1].cpu == 1 && a.ranks[4].core == 0);
 	CHECK(a.ranks[5].slot == 4 && a.ranks[6].core == 5 && a.ranks[7].slot == 0);
+	b.owner = NULL;         /* a's document */
+	hm_placement_release(&b);
+	hm_placement_release(&a);
+}
+
+/* Ranks of two threads on a 4-core, 2-socket host (hwloc's cores 0-3 on
+ * CPUs 0, 2, 1, 3) and on a 2-core one: each rank holds two cores inside a
+ * socket; the rankfile gives slot ranges, Hydra "+" sets, Slurm masks,
+ * the probe's files every rank's CPUs and threads; read back alike. */
+static void ranks_of_threads_should_hold_their_cores(void)
+{
+	static const char platform[] =
+		"{\"name\":\"t\",\"types\":{\"a\":{\"k3_dgemm\":1e-10,\"k3_dtrsm\":1e-10,\"k2_dgetf2\":1e-9,"
+		"\"threads\":{\"2\":{\"dgemm\":1.9,\"dtrsm\":1.8,\"panel\":1.1}}}},"
+		"\"processors\":[{\"name\":\"p0\",\"host\":\"h0\",\"type\":\"a\",\"cores\":4,\"sockets\":2,"
+		"\"topology\":{\"core_cpus\":[[0],[2],[1],[3]]}},"
+		"{\"name\":\"p1\",\"host\":\"h1\",\"type\":\"a\",\"cores\":2}],"
+		"\"network\":{\"same_processor\":{\"t_s\":0,\"t_w\":0},\"same_node\":{\"t_s\":1e-6,\"t_w\":1e-9},"
+		"\"inter_node\":{\"t_s\":1e-5,\"t_w\":1e-8}},\"block_sizes\":[32]}";
+	struct hm_platform *p = NULL;
+	struct hm_error err;
+	int d[2] = { 2, 1 }, threads[2] = { 2, 2 };
+	struct hm_result res = { .method = "exact", .found = 1, .d = d, .threads = threads, .P = 2, .D = 3,
+				 .r = 1, .c = 3, .b = 32 };
+	struct hm_placement a, b;
+	char buf[256], *text;
+
+	if (!CHECK(hm_platform_load_buffer(platform, sizeof(platform) - 1, "t", &p, &err) == 0))
+		return;
+	struct hm_problem pb = { .platform = p, .model = hm_model_default(), .routine = HM_ROUTINE_LU,
+				 .n = 1000, .depth = 8 };
+	struct hm_plan_inputs in = { "t.json", &pb, NULL };
+
+	if (!CHECK(hm_placement_from_result(&a, &in, &res, &err) == 0)) {
+		hm_platform_free(p);
+		return;
+	}
+	CHECK(hm_placement_from_plan(&b, a.owner, "t", &err) == 0);
+	hm_platform_free(p);
+	CHECK(!a.oversubscribed && hm_placement_threads(&a) == 2 && hm_placement_threads(&b) == 2);
+	/* p0's two ranks on sockets 0 and 1: cores 0-1 (CPUs 0, 2) and 2-3 (CPUs 1, 3) */
+	CHECK(b.ranks[0].core == 0 && b.ranks[1].core == 2 && b.ranks[2].core == 0 && b.ranks[2].threads == 2);
+	text = hm_launcher_find("openmpi")->file_text(&b);
+	CHECK(text && !strcmp(text, "rank 0=h0 slot=0-1\nrank 1=h0 slot=2-3\nrank 2=h1 slot=0-1\n"));
+	free(text);
+	text = hm_rank_cpus_text(&b);
+	CHECK(text && !strcmp(text, "0,2\n1,3\n0,1\n"));
+	free(text);
+	text = hm_rank_threads_text(&b);
+	CHECK(text && !strcmp(text, "2\n2\n2\n"));
+	free(text);
+	/* h0 and h1 number their first rank's cores differently: no common list */
+	CHECK(hm_common_core_map(&b, HM_SET_PLUS, buf, sizeof(buf)) == NULL);
+	b.ranks[0].topology = b.ranks[1].topology = NULL;       /* h0's cores as CPUs 0-3 */
+	b.ranks[0].cpu = 0, b.ranks[1].cpu = 2;
+	CHECK(hm_common_core_map(&b, HM_SET_PLUS, buf, sizeof(buf)) && !strcmp(buf, "0+1,2+3"));
+	CHECK(hm_common_core_map(&b, HM_SET_MASK, buf, sizeof(buf)) && !strcmp(buf, "0x3,0xc"));
+	CHECK(hm_common_core_map(&b, HM_SET_SINGLE, buf, sizeof(buf)) == NULL);
 	b.owner = NULL;         /* a's document */
 	hm_placement_release(&b);
 	hm_placement_release(&a);
@@ -561,6 +620,7 @@ static void environment_numbers_should_be_digits_only(void)
 }
 
 static const struct check_case cases[] = {
+	CHECK_CASE(ranks_of_threads_should_hold_their_cores),
 	CHECK_CASE(this_machine_should_have_its_names),
 	CHECK_CASE(slurm_host_lists_should_expand),
 	CHECK_CASE(hostfiles_should_read_both_formats),

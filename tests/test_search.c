@@ -8,7 +8,9 @@
 #include "search/classes.h"
 #include "search/divisors.h"
 #include "search/top_k.h"
+#include "models/platform/threads.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -592,7 +594,96 @@ static void greedy_should_reach_a_configuration_that_fits(void)
 	hm_platform_free(p);
 }
 
+/* Two 4-core hosts of two sockets whose dgemm runs 1.98x faster on two
+ * threads and 3.9x on four, and slow messages even inside a node: threads
+ * (fewer ranks, fewer messages) should win, and pricing every split should give exactly the
+ * least of the per-split optima. */
+static const char threaded_json[] =
+	"{\"name\": \"threaded\", \"types\": {\"A\": {\"k3\": 1e-10, \"k2_dgetf2\": 4e-10,"
+	" \"threads\": {\"2\": {\"dgemm\": 1.98, \"dtrsm\": 1.9, \"panel\": 1.2},"
+	" \"4\": {\"dgemm\": 3.9, \"dtrsm\": 3.7, \"panel\": 1.3}}}}, \"processors\": ["
+	"{\"name\": \"h0\", \"type\": \"A\", \"cores\": 4, \"sockets\": 2},"
+	"{\"name\": \"h1\", \"type\": \"A\", \"cores\": 4, \"sockets\": 2}],"
+	" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9}, \"same_node\": {\"t_s\": 2e-4, \"t_w\": 2e-8},"
+	" \"inter_node\": {\"t_s\": 1e-3, \"t_w\": 1e-7}}, \"block_sizes\": [64]}";
+
+static void threads_should_be_priced_by_their_speedups(void)
+{
+	struct hm_platform *p;
+	struct hm_thread_view v;
+	struct hm_error err;
+	int two[2] = { 2, 4 }, opts[HM_MAX_THREAD_COUNTS + 1];
+
+	if (!CHECK(hm_platform_load_buffer(threaded_json, strlen(threaded_json), "t", &p, &err) == 0))
+		return;
+	/* measured, interpolated between counts, held efficiency beyond */
+	CHECK(hm_thread_speedup(&p->types[0], 1, HM_THREADS_DGEMM) == 1);
+	CHECK(hm_thread_speedup(&p->types[0], 2, HM_THREADS_DGEMM) == 1.98);
+	CHECK(fabs(hm_thread_speedup(&p->types[0], 3, HM_THREADS_DGEMM) - 2.94) < 1e-12);
+	CHECK(fabs(hm_thread_speedup(&p->types[0], 8, HM_THREADS_PANEL) - 2.6) < 1e-12);
+	CHECK(hm_thread_options(p, 0, opts) == 3 && opts[0] == 1 && opts[1] == 2 && opts[2] == 4);
+	if (CHECK(hm_thread_view_build(&v, p, two, &err) == 0)) {
+		const struct hm_processor *a = &v.view.procs[0], *b = &v.view.procs[1];
+
+		CHECK(a->cores == 2 && a->sockets == 2 && b->cores == 1 && b->sockets == 1);
+		CHECK(fabs(hm_table_at(&v.view.types[a->type].k3_dgemm, 64) - 1e-10 / 1.98) < 1e-22);
+		CHECK(fabs(hm_table_at(&v.view.types[b->type].k2_dgetf2, 64) - 4e-10 / 1.3) < 1e-22);
+		CHECK(v.view.types[0].k3_dgemm.k == p->types[0].k3_dgemm.k);  /* base's own, shared */
+		hm_thread_view_release(&v);
+	}
+	two[0] = 8;     /* more threads than cores */
+	CHECK(hm_thread_view_build(&v, p, two, &err) == -1 && strstr(err.msg, "too few"));
+	hm_platform_free(p);
+}
+
+static void exact_with_threads_should_be_the_least_split(void)
+{
+	static const int splits[3] = { 1, 2, 4 };
+	struct hm_platform *p;
+	struct hm_error err;
+	struct hm_budget none = { 0, 0 };
+	struct hm_result res, hu;
+	double least = INFINITY;
+
+	if (!CHECK(hm_platform_load_buffer(threaded_json, strlen(threaded_json), "t", &p, &err) == 0))
+		return;
+	struct hm_problem pb = { p, hm_model_default(), HM_ROUTINE_LU, 8000, 8, NULL, { 0, 0 } };
+
+	for (int s = 0; s < 3; s++) {
+		int t[2] = { splits[s], splits[s] };
+		struct hm_thread_view v;
+		struct hm_problem one = pb;
+		struct hm_result r;
+
+		if (!CHECK(hm_thread_view_build(&v, p, t, &err) == 0))
+			continue;
+		one.platform = &v.view;
+		/* the plain method on one split's view (the view itself has no threads) */
+		if (CHECK(hm_result_start(&r, &one, &err) == 0)) {
+			CHECK(hm_method_find("exact")->run(0, &one, &none, &r, &err) == 0);
+			least = r.eet < least ? r.eet : least;
+			hm_result_release(&r);
+		}
+		hm_thread_view_release(&v);
+	}
+	if (CHECK(hm_search(hm_method_find("exact"), &pb, &none, &res, &err) == 0)) {
+		CHECK(res.found && res.eet == least && res.thread_splits == 3 && res.thread_splits_all);
+		CHECK(res.threads && res.threads[0] > 1);       /* the slow network makes threads win */
+		hm_result_release(&res);
+	}
+	/* HU: one rank per socket, each with its socket's two cores */
+	if (CHECK(hm_search(hm_method_find("HU"), &pb, &none, &hu, &err) == 0)) {
+		CHECK(hu.found && hu.D == 4 && hu.d[0] == 2 && hu.threads && hu.threads[0] == 2 &&
+		      hu.threads[1] == 2);
+		CHECK(hu.eet >= least);
+		hm_result_release(&hu);
+	}
+	hm_platform_free(p);
+}
+
 static const struct check_case cases[] = {
+	CHECK_CASE(threads_should_be_priced_by_their_speedups),
+	CHECK_CASE(exact_with_threads_should_be_the_least_split),
 	CHECK_CASE(greedy_should_reach_a_configuration_that_fits),
 	CHECK_CASE(divisors_should_be_every_divisor_ascending),
 	CHECK_CASE(top_k_should_keep_the_cheapest_and_know_twins),

@@ -16,6 +16,9 @@
  *  1c. with --shapes, all processors at once again: dgemm, dtrsm and dger
  *     on a set of shapes around LU's (the rows and block sizes), for the
  *     simulator's kernel models (models/platform/kernel_model.h);
+ *  1c'. with --threads, ranks of t threads (thread_team.h): LU's kernels
+ *      at the largest block size with one thread and with each t, all
+ *      teams at once, for the types' thread speed-ups;
  *  1d. LU's steps beside its kernels with ScaLAPACK itself: the row
  *     interchanges (row_swap.h) and PDGETF2's column step (column_step.h)
  *     alone and on columns of 2, 4, ... ranks of each host;
@@ -42,10 +45,11 @@
 #include "common/host_links.h"
 #include "lu_kernels.h"
 #include "row_swap.h"
+#include "thread_team.h"
 #include "scalapack.h"
 #include "common/kernel_terms.h"
 
-enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000 };
+enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000, MAX_THREAD_COUNTS = 8 };
 /* LU's steps (1d): the panel's columns (its flops stay negligible), the
  * samples of a column step, a row interchange's local width */
 #define STEP_BLOCK 32
@@ -57,6 +61,7 @@ static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k
 struct bench_args {
 	int bs[MAX_BS], nbs;
 	int rows, repeat, shadow, alone, shapes, link_rounds;
+	int threads[MAX_THREAD_COUNTS], nthreads;      /* 1c': ranks of t threads (--threads) */
 	double min_time;        /* seconds each sample runs at least */
 	char **hosts;           /* host of each processor rank */
 	int nhosts;
@@ -126,9 +131,10 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		{ "shapes", no_argument, NULL, 'S' },
 		{ "min-time", required_argument, NULL, 't' },
 		{ "link-rounds", required_argument, NULL, 'L' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *bs_text = NULL, *hosts_text = NULL, *items[MAX_BS + 1];
+	char *bs_text = NULL, *hosts_text = NULL, *threads_text = NULL, *items[MAX_BS + 1];
 	int opt;
 
 	memset(a, 0, sizeof(*a));
@@ -148,6 +154,7 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		case 'S': a->shapes = 1; break;
 		case 't': a->min_time = atof(optarg); break;
 		case 'L': a->link_rounds = atoi(optarg); break;
+		case 'T': threads_text = optarg; break;
 		default: die(rank, "bad option");
 		}
 	}
@@ -163,6 +170,14 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 	for (int i = 0; i < a->nbs; i++)
 		if ((a->bs[i] = atoi(items[i])) < 1 || a->bs[i] > a->rows)
 			die(rank, "block sizes must be in [1, rows]");
+	if (threads_text) {
+		a->nthreads = split_list(threads_text, items, MAX_THREAD_COUNTS);
+		for (int i = 0; i < a->nthreads; i++)
+			if ((a->threads[i] = atoi(items[i])) < 2 || a->threads[i] > 4096)
+				a->nthreads = -1;
+		if (a->nthreads < 1)
+			die(rank, "--threads must list 1..8 thread counts in [2, 4096]");
+	}
 	a->hosts = calloc((size_t)size, sizeof(char *));
 	if (!a->hosts)
 		die(rank, "out of memory");
@@ -625,6 +640,8 @@ struct bench {
 	int nsamples;                   /* kernel samples per rank */
 	double *samples, *alone;        /* this rank's */
 	double *all, *all_alone, *all_shapes, *steps_all;      /* rank 0: every rank's */
+	double *all_threads;            /* rank 0: [(count * size + rank) * LU_NR_KERNELS + kernel],
+					 * count 0 one thread, then --threads's */
 	double load_before;             /* the load average at start */
 	struct shapes sh;
 	long sizes[NR_SIZES];           /* ping-pong message sizes, bytes */
@@ -691,6 +708,48 @@ static void phase_shapes(struct bench *b)
 		   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
+/* Phase 3': ranks of one thread, then of each t, at the largest b. */
+static void phase_threads(struct bench *b)
+{
+	int bmax = b->a.bs[b->a.nbs - 1];
+
+	b->all_threads = b->rank == 0 ? calloc((size_t)(b->a.nthreads + 1) * b->size * LU_NR_KERNELS,
+					       sizeof(double)) : NULL;
+	if (b->rank == 0 && !b->all_threads)
+		die(b->rank, "out of memory");
+	for (int i = 0; i <= b->a.nthreads; i++) {
+		int t = i ? b->a.threads[i - 1] : 1;
+		double median[LU_NR_KERNELS];
+
+		if (b->rank == 0)
+			fprintf(stderr, "calibrate: ranks of %d thread%s at b = %d\n", t, t > 1 ? "s" : "", bmax);
+		hm_time_thread_team(t, b->a.hosts, b->nproc, b->rank, b->a.rows, bmax, b->a.repeat,
+				    b->a.min_time, median);
+		MPI_Gather(median, LU_NR_KERNELS, MPI_DOUBLE,
+			   b->rank == 0 ? b->all_threads + (size_t)i * b->size * LU_NR_KERNELS : NULL,
+			   LU_NR_KERNELS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	}
+}
+
+/* Rank 0: rank r's "threads" ({"1": [k3_dgemm, k3_dtrsm, k2_dgetf2] s/flop,
+ * "T": ...} for the counts it led a team of), or nothing. */
+static void add_thread_medians(const struct bench *b, cJSON *e, int r)
+{
+	cJSON *per = NULL;
+
+	for (int i = 0; b->all_threads && i <= b->a.nthreads; i++) {
+		const double *v = b->all_threads + ((size_t)i * b->size + r) * LU_NR_KERNELS;
+		char key[16];
+
+		if (!(v[0] > 0))
+			continue;
+		if (!per)
+			per = cJSON_AddObjectToObject(e, "threads");
+		snprintf(key, sizeof(key), "%d", i ? b->a.threads[i - 1] : 1);
+		cJSON_AddItemToObject(per, key, cJSON_CreateDoubleArray(v, LU_NR_KERNELS));
+	}
+}
+
 /* Phase 4: LU's steps (row interchanges, column steps). */
 static void phase_lu_steps(struct bench *b)
 {
@@ -729,6 +788,8 @@ static void raw_header(struct bench *b)
 	b->steps = cJSON_AddArrayToObject(root, "column_steps");
 	cJSON_AddStringToObject(root, "held_time", held.corrects ? "wall time less run_delay" : held.why_not);
 	cJSON_AddNumberToObject(root, "step_block", STEP_BLOCK);
+	if (b->a.nthreads > 0)
+		cJSON_AddNumberToObject(root, "thread_block", b->a.bs[b->a.nbs - 1]);
 }
 
 /* Phase 5: ping-pongs, one pair at a time within a host. */
@@ -775,6 +836,7 @@ static cJSON *processor_json(const struct bench *b, int r)
 			cJSON_AddItemToObject(per, hm_kernel_names()[k], cJSON_CreateDoubleArray(
 				b->all_shapes + ((size_t)r * HM_NR_KERNELS + k) * MAX_SHAPES, b->sh.count[k]));
 	}
+	add_thread_medians(b, e, r);
 	add_lu_steps(e, b->steps, b->steps_all + (size_t)r * NR_STEP_VALUES, r,
 		     second_rank_of_host(&b->a, r, b->nproc));
 	if (b->a.alone && first_of_host(&b->a, r, b->nproc))
@@ -813,6 +875,8 @@ int main(int argc, char **argv)
 		measure_alone(&b.a, b.rank, b.nproc, b.alone, b.all_alone);
 	if (b.a.shapes)                                 /* 3. the kernel shapes */
 		phase_shapes(&b);
+	if (b.a.nthreads > 0)                           /* 3'. ranks of t threads */
+		phase_threads(&b);
 	phase_lu_steps(&b);                             /* 4. LU's steps */
 	if (b.rank == 0)
 		raw_header(&b);
@@ -822,7 +886,7 @@ int main(int argc, char **argv)
 		raw_finish(&b);
 	cJSON_Delete(b.root);
 	free(b.buf), free(b.samples), free(b.all), free(b.alone), free(b.all_alone), free(b.all_shapes);
-	free(b.steps_all), free(b.a.hosts);
+	free(b.steps_all), free(b.all_threads), free(b.a.hosts);
 	MPI_Finalize();
 	return 0;
 }

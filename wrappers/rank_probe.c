@@ -24,7 +24,11 @@
  * asks this where the launcher binds by one CPU list for every host (MPICH,
  * Slurm, Intel MPI) and the hosts' cores are numbered differently; a line
  * it cannot read or a binding the system refuses is said on standard error
- * and the rank runs where the launcher put it, which the line reports. */
+ * and the rank runs where the launcher put it, which the line reports.
+ *
+ * With HETMAP_RANK_THREADS set to a file, the rank sets
+ * OPENBLAS_NUM_THREADS and OMP_NUM_THREADS to the count on its line K:
+ * hetmap asks this where ranks of one job have different thread counts. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "cpu_list.h"
 #include "rank_identity.h"
@@ -36,10 +40,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Line 'rank' of 'path' as a CPU set; 0, or -1 (errno or EINVAL). */
-static int read_cpus(const char *path, long rank, cpu_set_t *set)
+/* Line 'rank' of 'path' into line[size] (its newline kept); 0, or -1
+ * (errno, or EINVAL: no such line, or one longer than the buffer, which
+ * is refused whole, never used in part). */
+static int read_line(const char *path, long rank, char *line, int size)
 {
-	char line[4096];
 	FILE *f = fopen(path, "r");
 	long k = 0;
 	int ret = -1;
@@ -47,25 +52,33 @@ static int read_cpus(const char *path, long rank, cpu_set_t *set)
 	if (!f)
 		return -1;
 	errno = EINVAL;
-	while (fgets(line, sizeof(line), f) && k < rank)
+	while (fgets(line, size, f) && k < rank)
 		k += strchr(line, '\n') != NULL;
-	/* a line longer than the buffer is refused whole, never bound in part */
-	if (k == rank && !feof(f) && (strchr(line, '\n') || fgetc(f) == EOF)) {
-		char *s = line, *end;
-
-		CPU_ZERO(set);
-		for (ret = 0; *s && *s != '\n' && !ret; s = *end == ',' ? end + 1 : end) {
-			long cpu = strtol(s, &end, 10);
-
-			if (end == s || cpu < 0 || cpu >= CPU_SETSIZE || (*end != ',' && *end != '\n' && *end))
-				ret = -1;
-			else
-				CPU_SET((int)cpu, set);
-		}
-		ret = ret || !CPU_COUNT(set) ? -1 : 0;
-	}
+	if (k == rank && !feof(f) && (strchr(line, '\n') || fgetc(f) == EOF))
+		ret = 0;
 	fclose(f);
 	return ret;
+}
+
+/* Line 'rank' of 'path' as a CPU set; 0, or -1 (errno or EINVAL). */
+static int read_cpus(const char *path, long rank, cpu_set_t *set)
+{
+	char line[4096], *s = line, *end;
+	int ret = 0;
+
+	if (read_line(path, rank, line, sizeof(line)))
+		return -1;
+	errno = EINVAL;
+	CPU_ZERO(set);
+	for (; *s && *s != '\n' && !ret; s = *end == ',' ? end + 1 : end) {
+		long cpu = strtol(s, &end, 10);
+
+		if (end == s || cpu < 0 || cpu >= CPU_SETSIZE || (*end != ',' && *end != '\n' && *end))
+			ret = -1;
+		else
+			CPU_SET((int)cpu, set);
+	}
+	return ret || !CPU_COUNT(set) ? -1 : 0;
 }
 
 /* Bind this process as HETMAP_RANK_CPUS says (see above). */
@@ -83,6 +96,30 @@ static void bind_as_planned(const char *rank)
 		fprintf(stderr, "hetmap-probe: rank %s: not bound to its planned CPUs (%s, its line: "
 			"%s)\n", rank, path,
 			errno == EINVAL ? "not a list of CPUs under 4096 characters" : strerror(errno));
+}
+
+/* Set the BLAS and OpenMP thread counts as HETMAP_RANK_THREADS says:
+ * line K of that file is rank K's count (1..4096). */
+static void threads_as_planned(const char *rank)
+{
+	static const char *const variables[] = { "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS" };
+	const char *path = getenv("HETMAP_RANK_THREADS");
+	char line[64], *end = line;
+	long t = 0;
+
+	if (!path || !*path)
+		return;
+	if (rank && !read_line(path, atol(rank), line, sizeof(line))) {
+		line[strcspn(line, "\n")] = '\0';
+		t = strtol(line, &end, 10);
+	}
+	if (t < 1 || t > 4096 || *end) {
+		fprintf(stderr, "hetmap-probe: rank %s: no thread count on its line of %s: "
+			"its threads stay as the environment says\n", rank ? rank : "?", path);
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		setenv(variables[i], line, 1);
 }
 
 /* LD_PRELOAD gains the span library beside this program, when it is
@@ -118,6 +155,7 @@ int main(int argc, char **argv)
 	}
 	hm_host_of_process(host, sizeof(host));
 	bind_as_planned(rank);
+	threads_as_planned(rank);
 	hm_cpu_list(cpus, sizeof(cpus));
 	if (rank) {
 		printf("hetmap-probe {\"rank\":%s,\"host\":\"%s\",\"cpus\":\"%s\"}\n", rank, host, cpus);

@@ -32,7 +32,7 @@ int hm_bench_placement(const struct hm_host_list *h, int simulated, const struct
 		pl->ranks[k++] = (struct hm_rank_place){
 			.processor = simulated ? h->hosts[p] : h->names[p], .host = h->hosts[p],
 			.slot = h->slot[p], .cores = 1, .stacked = p == 0 && !one_per_host ? 2 : 1,
-			.core = h->slot[p], .sockets = 1,
+			.core = h->slot[p], .sockets = 1, .threads = 1,
 			.cpu = node && node->seen ? hm_topology_cpu(&node->cores, h->slot[p]) : h->slot[p] };
 	}
 	return hm_placement_number_hosts(pl);
@@ -74,7 +74,7 @@ static int bind_by_probe(const struct hm_bench_site *ls, const struct hm_placeme
 	memset(sb, 0, sizeof(*sb));
 	for (const char *const *e = hm_rank_environment; *e && k < 6; e++)
 		sb->env[k++] = *e;
-	if (ls->l->binds != HM_BINDS_ONE_LIST || hm_common_core_map(pl, map, sizeof(map))) {
+	if (ls->l->binds != HM_BINDS_ONE_LIST || hm_common_core_map(pl, ls->l->set_form, map, sizeof(map))) {
 		launcher_environment(ls, sb);
 		return HM_EXIT_OK;
 	}

@@ -215,6 +215,8 @@ static void bench_argv(struct hm_argv *a, const struct hm_calibration_setup *cs,
 		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
 	if (!cs->no_shapes)
 		hm_argv_add(a, "--shapes");    /* the kernel models of the simulator */
+	if (cs->threads)
+		hm_argv_addf(a, "--threads=%s", cs->threads);   /* ranks of t threads */
 	hm_argv_add(a, "--hosts");
 	{
 		size_t size = (size_t)h->n * 201 + 1, len = 0;

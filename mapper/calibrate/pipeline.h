@@ -32,6 +32,7 @@ struct hm_calibration_setup {
 	int all_busy_only;      /* no busy-cores scale (no alone phase) */
 	int no_shapes;          /* no kernel models for the simulator (no shapes phase) */
 	int smt;                /* a process per hardware thread, not per core */
+	const char *threads;    /* --threads: BLAS thread counts to time ranks of ("2,4"), or NULL */
 	int no_topology;        /* do not read the nodes' topologies (core j is CPU j) */
 	int accept_unreliable;  /* write the platform even when calibration_trust.h doubts it */
 };

@@ -67,6 +67,29 @@ static const char *epilog(void)
 	return text;
 }
 
+/* "2,4,8": 1..HM_MAX_THREAD_COUNTS counts in 2..4096, each once. */
+static int thread_counts_valid(const char *s)
+{
+	int seen[HM_MAX_THREAD_COUNTS], n = 0;
+
+	if (!*s || strspn(s, "0123456789,") != strlen(s))
+		return 0;
+	for (;;) {
+		char *end;
+		long t = strtol(s, &end, 10);
+
+		if (end == s || t < 2 || t > 4096 || n == HM_MAX_THREAD_COUNTS)
+			return 0;
+		for (int i = 0; i < n; i++)
+			if (seen[i] == t)
+				return 0;
+		seen[n++] = (int)t;
+		if (!*end)
+			return 1;
+		s = end + 1;
+	}
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	/* b = 16 is not measured unless asked: LU at b = 16 on this machine's two
@@ -108,6 +131,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "all-busy-only", HM_OPT_FLAG, &cs.all_busy_only, NULL, "measure with every core busy only: no busy-cores scale (faster)", 0, 0 },
 			{ 0, "accept-unreliable", HM_OPT_FLAG, &cs.accept_unreliable, NULL, "write the platform even when its measurements are too unsteady to trust (see below)", 0, 0 },
 			{ 0, "no-shapes", HM_OPT_FLAG, &cs.no_shapes, NULL, "do not time kernel shapes: no kernel models for the simulator's modeled kernels (faster)", 0, 0 },
+			{ 0, "threads", HM_OPT_STRING, &cs.threads, "LIST", "also time ranks of these BLAS thread counts (e.g. 2,4,8: powers of two and a socket's cores), for plans of ranks x threads", 0, 0 },
 			{ 0, "smt", HM_OPT_FLAG, &cs.smt, NULL, "a process per hardware thread: every thread of a core counts as a core", 0, 0 },
 			{ 0, "no-topology", HM_OPT_FLAG, &cs.no_topology, NULL, "do not read the nodes' topologies with hwloc: core j of a host is taken to be its CPU j", 0, 0 },
 			HM_OPT_TABLE_END,
@@ -133,6 +157,8 @@ int cmd_calibrate(int argc, char **argv)
 			{ cs.smt, !cs.l->simulated, "--smt counts the hardware threads hwloc reads on each node: not with a simulator" },
 			{ cs.hosts && cs.hostfile, 0, "give --hosts or --hostfile, not both" },
 			{ launcher_args && nextra, 0, "give mpirun's options either with --launcher-args or after '--'" },
+			{ cs.threads != NULL, !cs.l->simulated && !cs.split,
+			  "--threads times ranks of several cores of a real node: not with a simulator nor --split-cores" },
 		};
 		/* the block sizes reach the benchmark as one argument: check them here */
 		const char *s = cs.block_sizes;
@@ -142,6 +168,11 @@ int cmd_calibrate(int argc, char **argv)
 		if (!*s || strspn(s, "0123456789,") != strlen(s) || strstr(s, ",,") || *s == ',' ||
 		    s[strlen(s) - 1] == ',') {
 			hm_say_error("calibrate: --block-sizes must be a list like 32,64,128");
+			return HM_EXIT_USAGE;
+		}
+		if (cs.threads && !thread_counts_valid(cs.threads)) {
+			hm_say_error("calibrate: --threads must list 1 to %d thread counts from 2 to 4096, like 2,4,8",
+				     HM_MAX_THREAD_COUNTS);
 			return HM_EXIT_USAGE;
 		}
 	}

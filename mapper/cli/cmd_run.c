@@ -36,8 +36,10 @@ static const struct hm_usage usage = {
 	"hetmap run [plan options | --plan PLAN.json] [run options] [-- PROGRAM [ARGS...]]",
 	"Decide a configuration (as 'hetmap plan' does) or read one, then run PROGRAM\n"
 	"with it through the launcher, as mpirun would: rank k on the processor and\n"
-	"core the plan gives grid position (k / c, k mod c), waiting ranks yielding\n"
-	"their core, one BLAS thread per rank. Without PROGRAM, hetmap's ScaLAPACK\n"
+	"cores the plan gives grid position (k / c, k mod c), waiting ranks yielding\n"
+	"their core, each rank with the plan's BLAS threads (OPENBLAS_NUM_THREADS,\n"
+	"OMP_NUM_THREADS; one unless the platform's types know ranks of more:\n"
+	"calibrate --threads). Without PROGRAM, hetmap's ScaLAPACK\n"
 	"driver runs. The job runs in its launch directory (-o DIR, or a new one\n"
 	"under $TMPDIR), where the profile's input file is rendered. One record per\n"
 	"run is appended to the results file (JSON Lines), also when the run fails,\n"

@@ -34,6 +34,8 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 			break;
 		}
 		fprintf(f, " %s:%d", p->procs[i].name, res->d[i]);
+		if (res->threads && res->threads[i] > 1)
+			fprintf(f, "x%dt", res->threads[i]);   /* ranks of t BLAS threads */
 	}
 	fprintf(f, "\n  predicted    %.6g s = computation %.6g s + communication %.6g s\n",
 		t->total, t->comp, t->comm);
@@ -50,6 +52,10 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 		res->seconds_to_best, res->stopped ? ", STOPPED by the " : "",
 		res->stopped == HM_STOP_NODES ? "node budget" :
 		res->stopped == HM_STOP_TIME ? "time budget" : "");
+	if (res->thread_splits)
+		fprintf(f, "  threads      %d split%s of the cores into ranks x threads priced%s\n",
+			res->thread_splits, res->thread_splits == 1 ? "" : "s",
+			res->thread_splits_all ? " (all)" : " (type by type: not all)");
 }
 
 int hm_format_parse(const char *cmd, const char *text, unsigned allowed)

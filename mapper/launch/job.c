@@ -20,7 +20,8 @@ enum { MAX_TEMPLATE_BYTES = 1 << 20 };
 static int reserved_name(const struct hm_job *j, const char *name)
 {
 	return !strcmp(name, "plan.json") || !strcmp(name, "run.sh") || !strcmp(name, j->l->file_name) ||
-	       !strcmp(name, HM_RANK_CPUS_FILE) || (j->l->batch_file && !strcmp(name, j->l->batch_file));
+	       !strcmp(name, HM_RANK_CPUS_FILE) || !strcmp(name, HM_RANK_THREADS_FILE) ||
+	       (j->l->batch_file && !strcmp(name, j->l->batch_file));
 }
 
 static int bad_file_name(const char *name)
@@ -227,12 +228,25 @@ static int modeled_kernels(struct hm_job *j, const struct hm_job_request *rq, st
 
 /* A launcher that binds by one CPU list for every host cannot name the
  * cores of hosts whose lists differ: then each rank binds itself, started
- * through the binder, to its line of HM_RANK_CPUS_FILE. */
+ * through the binder, to its line of HM_RANK_CPUS_FILE. Ranks of
+ * different thread counts each set their own, through the binder, from
+ * their line of HM_RANK_THREADS_FILE (hm_job_prepare gives ranks of one
+ * count theirs in the environment of all). */
 static int bind_ranks_themselves(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
 {
 	char map[8192];
 
-	if (!rq->binder || j->l->binds != HM_BINDS_ONE_LIST || hm_common_core_map(j->pl, map, sizeof(map)))
+	if (!j->l->simulated && !hm_placement_threads(j->pl)) {
+		if (!rq->binder)
+			return hm_error_set(err, "the plan's ranks have different thread counts, which each "
+					    "sets through hetmap-probe: not with --no-placement-check");
+		j->binder = rq->binder;
+		hm_argv_addf(&j->env, "%s=%s/%s", HM_RANK_THREADS_VARIABLE, j->dir, HM_RANK_THREADS_FILE);
+		if (add_file(j, HM_RANK_THREADS_FILE, hm_rank_threads_text(j->pl), "the ranks' threads", err))
+			return -1;
+	}
+	if (!rq->binder || j->l->binds != HM_BINDS_ONE_LIST ||
+	    hm_common_core_map(j->pl, j->l->set_form, map, sizeof(map)))
 		return 0;
 	j->binder = rq->binder;
 	hm_argv_addf(&j->env, "%s=%s/%s", HM_RANK_CPUS_VARIABLE, j->dir, HM_RANK_CPUS_FILE);
@@ -242,7 +256,7 @@ static int bind_ranks_themselves(struct hm_job *j, const struct hm_job_request *
 int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
 {
 	struct hm_run_values v = { rq->pl, rq->seed, NULL };
-	int column_major;
+	int column_major, threads;
 
 	memset(j, 0, sizeof(*j));
 	j->pl = rq->pl, j->l = rq->l;
@@ -266,8 +280,10 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 	v.dir = j->dir;
 	if (set_program(j, rq, err))
 		goto fail;
-	for (const char *const *e = hm_rank_environment; *e; e++)
-		hm_argv_add(&j->env, *e);
+	/* a simulator's ranks run on one thread: their simulated hosts carry
+	 * the threads' speed (sim_setup.c) */
+	threads = j->l->simulated ? 1 : hm_placement_threads(j->pl);
+	hm_thread_environment(&j->env, threads ? threads : 1);
 	hm_plan_environment(&j->env, &v);
 	hm_argv_split(&j->launcher_args, rq->launcher_args);
 	for (int i = 0; i < rq->ninputs; i++)

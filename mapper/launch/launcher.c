@@ -15,16 +15,23 @@
  * would oversubscribe it behind its back. */
 const char *const hm_rank_environment[] = { "OPENBLAS_NUM_THREADS=1", NULL };
 
-/* Open MPI rankfile: "rank k=HOST slot=CORE", one core per rank, CORE the
- * core's hwloc logical index among those the node allows (Open MPI 4.1:
+/* Open MPI rankfile: "rank k=HOST slot=CORE", CORE the core's hwloc
+ * logical index among those the node allows (Open MPI 4.1:
  * wrappers/README.md, "Binding"), which is what the placement's 'core'
- * is; a hardware thread's with threads counted as cores. */
+ * is; a hardware thread's with threads counted as cores. A rank of t
+ * BLAS threads gets its t cores as a range, "slot=4-7". */
 static char *rankfile_text(const struct hm_placement *pl)
 {
 	struct hm_text t = { 0 };
 
-	for (int k = 0; k < pl->D; k++)
-		hm_text_addf(&t, "rank %d=%s slot=%d\n", k, pl->ranks[k].host, pl->ranks[k].core);
+	for (int k = 0; k < pl->D; k++) {
+		const struct hm_rank_place *r = &pl->ranks[k];
+
+		hm_text_addf(&t, "rank %d=%s slot=%d", k, r->host, r->core);
+		if (r->threads > 1)
+			hm_text_addf(&t, "-%d", r->core + r->threads - 1);
+		hm_text_addf(&t, "\n");
+	}
 	return hm_text_done(&t);
 }
 
@@ -77,8 +84,7 @@ char *hm_rank_cpus_text(const struct hm_placement *pl)
 	struct hm_text t = { 0 };
 
 	for (int k = 0; k < pl->D; k++) {
-		int n;
-		const int *cpus = hm_rank_core_cpus(&pl->ranks[k], &n);
+		int cpus[HM_MAX_RANK_CPUS], n = hm_rank_cpus(&pl->ranks[k], cpus, HM_MAX_RANK_CPUS);
 
 		for (int i = 0; i < n; i++)
 			hm_text_addf(&t, "%s%d", i ? "," : "", cpus[i]);
@@ -87,26 +93,87 @@ char *hm_rank_cpus_text(const struct hm_placement *pl)
 	return hm_text_done(&t);
 }
 
-const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size)
+/* OS CPU of the i-th core of rank r (its first hardware thread). */
+static int rank_core_cpu(const struct hm_rank_place *r, int i)
 {
-	int *seen = calloc((size_t)pl->nr_hosts, sizeof(int)), *core = malloc((size_t)pl->D * sizeof(int));
-	int longest = 0, ok = seen && core;
+	return r->topology ? hm_topology_cpu(r->topology, r->core - r->slot + i) : r->cpu + i;
+}
+
+static int same_cores(const struct hm_rank_place *a, const struct hm_rank_place *b)
+{
+	if (a->threads != b->threads)
+		return 0;
+	for (int i = 0; i < a->threads; i++)
+		if (rank_core_cpu(a, i) != rank_core_cpu(b, i))
+			return 0;
+	return 1;
+}
+
+/* Rank r's CPUs in 'form' at buf + *len; 0, or -1 when they do not fit. */
+static int write_cpu_set(const struct hm_rank_place *r, enum hm_cpu_set_form form, char *buf, size_t size,
+			 size_t *len)
+{
+	if (form == HM_SET_MASK) {
+		int top = 0;
+
+		for (int i = 0; i < r->threads; i++)
+			top = rank_core_cpu(r, i) > top ? rank_core_cpu(r, i) : top;
+		*len += (size_t)snprintf(buf + *len, size > *len ? size - *len : 0, "0x");
+		for (int nibble = top / 4; nibble >= 0 && *len < size; nibble--) {
+			int bits = 0;
+
+			for (int i = 0; i < r->threads; i++)
+				if (rank_core_cpu(r, i) / 4 == nibble)
+					bits |= 1 << rank_core_cpu(r, i) % 4;
+			buf[(*len)++] = "0123456789abcdef"[bits];
+		}
+	} else {
+		for (int i = 0; i < r->threads; i++)
+			*len += (size_t)snprintf(buf + *len, size > *len ? size - *len : 0, i ? "+%d" : "%d",
+						 rank_core_cpu(r, i));
+	}
+	return *len < size ? 0 : -1;
+}
+
+const char *hm_common_core_map(const struct hm_placement *pl, enum hm_cpu_set_form form, char *buf,
+			       size_t size)
+{
+	int *seen = calloc((size_t)pl->nr_hosts, sizeof(int)), *first = malloc((size_t)pl->D * sizeof(int));
+	int longest = 0, ok = seen && first && size > 0;
 	size_t len = 0;
 
 	for (int k = 0; k < pl->D && ok; k++) {
 		int j = seen[pl->ranks[k].host_id]++;   /* the host's j-th rank */
 
+		ok = form != HM_SET_SINGLE || pl->ranks[k].threads == 1;
 		if (j == longest)
-			core[longest++] = pl->ranks[k].cpu;
-		else if (core[j] != pl->ranks[k].cpu)
+			first[longest++] = k;
+		else if (!same_cores(&pl->ranks[first[j]], &pl->ranks[k]))
 			ok = 0;
 	}
+	buf[0] = '\0';
 	for (int j = 0; j < longest && ok; j++) {
-		len += (size_t)snprintf(buf + len, size - len, j ? ",%d" : "%d", core[j]);
-		ok = len < size;
+		if (j)
+			len += (size_t)snprintf(buf + len, size - len, ",");
+		ok = len < size && !write_cpu_set(&pl->ranks[first[j]], form, buf, size, &len);
 	}
-	free(seen), free(core);
+	free(seen), free(first);
 	return ok ? buf : NULL;
+}
+
+void hm_thread_environment(struct hm_argv *env, int t)
+{
+	hm_argv_addf(env, "OPENBLAS_NUM_THREADS=%d", t);
+	hm_argv_addf(env, "OMP_NUM_THREADS=%d", t);
+}
+
+char *hm_rank_threads_text(const struct hm_placement *pl)
+{
+	struct hm_text t = { 0 };
+
+	for (int k = 0; k < pl->D; k++)
+		hm_text_addf(&t, "%d\n", pl->ranks[k].threads);
+	return hm_text_done(&t);
 }
 
 /* -x NAME=VALUE (Open MPI) / -genv NAME VALUE (Hydra, Intel MPI) */
@@ -207,11 +274,11 @@ static void file_and_ranks(struct hm_argv *a, const char *flag, const struct hm_
  * hosts agree on one, else 'none' when the ranks bind
  * themselves, else 'own' (the launcher chooses; the placement check
  * records what it chose). */
-static void one_list_binding(struct hm_argv *a, const struct hm_launch *x, const char *list, const char *none,
-			     const char *own)
+static void one_list_binding(struct hm_argv *a, const struct hm_launch *x, enum hm_cpu_set_form form,
+			     const char *list, const char *none, const char *own)
 {
 	char map[8192], words[8300];
-	const char *cpus = hm_common_core_map(x->pl, map, sizeof(map));
+	const char *cpus = hm_common_core_map(x->pl, form, map, sizeof(map));
 
 	if (cpus)
 		snprintf(words, sizeof(words), "%s%s", list, cpus);
@@ -224,21 +291,28 @@ static void one_list_binding(struct hm_argv *a, const struct hm_launch *x, const
 static void mpich_options(struct hm_argv *a, const struct hm_launch *x)
 {
 	file_and_ranks(a, "-f", x);
-	one_list_binding(a, x, "-bind-to user:", "-bind-to none", "-bind-to core");
+	one_list_binding(a, x, HM_SET_PLUS, "-bind-to user:", "-bind-to none", "-bind-to core");
 	env_genv(a, x);
 }
 
 /* srun inside an allocation: SLURM_HOSTFILE (set by the caller) lists
- * the host of each rank; map_cpu binds the j-th task of every node;
+ * the host of each rank; map_cpu binds the j-th task of every node (a
+ * task of t threads: mask_cpu and --cpus-per-task, where all have t);
  * --overcommit where ranks outnumber CPUs. */
 static void slurm_options(struct hm_argv *a, const struct hm_launch *x)
 {
 	struct hm_text exports = { 0 };
+	int t = hm_placement_threads(x->pl);
 
 	hm_argv_add(a, "--distribution=arbitrary");
 	hm_argv_add(a, "-n");
 	hm_argv_addf(a, "%d", x->pl->D);
-	one_list_binding(a, x, "--cpu-bind=map_cpu:", "--cpu-bind=none", "--cpu-bind=cores");
+	if (t == 1)
+		one_list_binding(a, x, HM_SET_SINGLE, "--cpu-bind=map_cpu:", "--cpu-bind=none", "--cpu-bind=cores");
+	else
+		one_list_binding(a, x, HM_SET_MASK, "--cpu-bind=mask_cpu:", "--cpu-bind=none", "--cpu-bind=cores");
+	if (t > 1)
+		hm_argv_addf(a, "--cpus-per-task=%d", t);
 	if (x->pl->oversubscribed)
 		hm_argv_add(a, "--overcommit");
 	hm_text_addf(&exports, "--export=ALL");
@@ -258,7 +332,7 @@ static void slurm_options(struct hm_argv *a, const struct hm_launch *x)
 static void intelmpi_options(struct hm_argv *a, const struct hm_launch *x)
 {
 	file_and_ranks(a, "-machinefile", x);
-	one_list_binding(a, x, "-genv I_MPI_PIN_PROCESSOR_LIST ", "-genv I_MPI_PIN 0", "");
+	one_list_binding(a, x, HM_SET_SINGLE, "-genv I_MPI_PIN_PROCESSOR_LIST ", "-genv I_MPI_PIN 0", "");
 	if (x->pl->oversubscribed) {
 		hm_argv_add(a, "-genv");
 		hm_argv_add(a, "I_MPI_WAIT_MODE");
@@ -336,7 +410,8 @@ static const struct hm_launcher launchers[] = {
 	  .file_text = host_per_rank_text, .options = openmpi_seq_options },
 	{ .name = "mpich", .file_name = "machinefile",
 	  .summary = "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
-	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .programs = "mpiexec.mpich mpiexec.hydra mpiexec",
+	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .set_form = HM_SET_PLUS,
+	  .programs = "mpiexec.mpich mpiexec.hydra mpiexec",
 	  .version_mark = "HYDRA", .package = "mpich", .flavour = "-mpich",
 	  .mpi = "MPICH", .mpi_libraries = MPICH_LIBRARIES,
 	  .stacked_warning = "the plan stacks ranks on cores and MPICH's waiting ranks spin (no setting "
@@ -345,7 +420,7 @@ static const struct hm_launcher launchers[] = {
 	/* srun starts programs of either MPI (PMI-2, PMIx): no check */
 	{ .name = "slurm", .file_name = "hostfile",
 	  .summary = "Slurm srun in an allocation, SLURM_HOSTFILE + --distribution=arbitrary",
-	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .programs = "srun", .version_mark = "slurm",
+	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .set_form = HM_SET_MASK, .programs = "srun", .version_mark = "slurm",
 	  .package = "slurm-client", .file_variable = "SLURM_HOSTFILE", .batch_file = "sbatch.sh",
 	  .flavour = "", .check_hosts = hm_slurm_check,
 	  .file_text = host_per_rank_text, .options = slurm_options },

@@ -38,12 +38,19 @@ enum hm_binding {
 #define HM_RANK_CPUS_FILE "rank-cpus"
 #define HM_RANK_CPUS_VARIABLE "HETMAP_RANK_CPUS"
 
+/* How a launcher that binds by one list writes one rank's CPUs (its
+ * cores' first hardware threads): a single CPU (ranks of one thread
+ * only), "0+1" (Hydra's user binding) or a hexadecimal mask ("0x3",
+ * Slurm's mask_cpu). */
+enum hm_cpu_set_form { HM_SET_SINGLE, HM_SET_PLUS, HM_SET_MASK };
+
 struct hm_launcher {
 	const char *name;               /* "openmpi", "mpich", ... */
 	const char *file_name;          /* written in the launch directory */
 	const char *summary;
 	int runs;                       /* 'hetmap run' drives it (else files only) */
 	enum hm_binding binds;
+	enum hm_cpu_set_form set_form;  /* HM_BINDS_ONE_LIST: how its list names a rank's CPUs */
 	const char *programs;           /* launcher programs tried in order, space-separated */
 	const char *version_mark;       /* what 'PROGRAM --version' prints ("A|B": either), or NULL */
 	const char *package;            /* the Debian package that has it (for messages) */
@@ -80,6 +87,19 @@ struct hm_launcher {
  * "NAME=VALUE"): one BLAS thread per rank. */
 extern const char *const hm_rank_environment[];
 
+/* The BLAS and OpenMP thread variables a rank of t threads gets
+ * (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS), added to 'env'. */
+void hm_thread_environment(struct hm_argv *env, int t);
+
+/* Where ranks have different thread counts, each rank's count is line k
+ * of this file, which hetmap-probe reads from the variable's path and
+ * sets the thread variables from (wrappers/rank_probe.c). */
+#define HM_RANK_THREADS_FILE "rank-threads"
+#define HM_RANK_THREADS_VARIABLE "HETMAP_RANK_THREADS"
+
+/* The text of HM_RANK_THREADS_FILE (malloc'd, NULL when out of memory). */
+char *hm_rank_threads_text(const struct hm_placement *pl);
+
 /* Launcher by name (case-insensitive), or NULL. */
 const struct hm_launcher *hm_launcher_find(const char *name);
 /* The first launcher whose MPI's libraries include 'library' (an ELF
@@ -95,10 +115,12 @@ const char *hm_launcher_names(enum hm_launcher_set set, const char *sep, char *b
  * ("2,10"; malloc'd, NULL when out of memory). */
 char *hm_rank_cpus_text(const struct hm_placement *pl);
 
-/* The one CPU list "c0,c1,..." such that the j-th rank placed on any
- * host is bound to OS CPU c_j (the ranks' 'cpu'), into buf; NULL when
- * hosts disagree (then only per-rank files can say it). MPICH, Slurm and
+/* The one list "s0,s1,..." such that the j-th rank placed on any host is
+ * bound to the OS CPUs s_j (its cores' first hardware threads, written
+ * in 'form'), into buf; NULL when hosts disagree or 'form' cannot name a
+ * rank's CPUs (then only per-rank files can say it). MPICH, Slurm and
  * Intel MPI bind by such a list, in the operating system's numbers. */
-const char *hm_common_core_map(const struct hm_placement *pl, char *buf, size_t size);
+const char *hm_common_core_map(const struct hm_placement *pl, enum hm_cpu_set_form form, char *buf,
+			       size_t size);
 
 #endif /* HM_LAUNCHER_H */

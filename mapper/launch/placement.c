@@ -96,16 +96,20 @@ static int set_threads_as_cores(struct hm_placement *pl, int first, int as_cores
 	return 0;
 }
 
-/* Rank k as the q-th rank of its processor 'proc': on the processor's
- * core hm_spread_core picks, and that core's first CPU. */
+/* Rank k as the q-th rank of its processor 'proc': on the group of
+ * 'threads' consecutive cores hm_spread_core picks among the processor's
+ * groups (inside one socket where the socket's cores divide into such
+ * groups), and its first core's first CPU. */
 static void place_rank(struct hm_placement *pl, int k, const struct hm_rank_place *proc, int q)
 {
-	int own = hm_spread_core(q % proc->cores, proc->cores, proc->sockets);
+	int t = proc->threads, groups = proc->cores / t;
+	int sockets = (proc->cores / proc->sockets) % t ? 1 : proc->sockets;
+	int own = t * hm_spread_core(q % groups, groups, sockets);
 
 	pl->ranks[k] = *proc;
 	pl->ranks[k].core = proc->slot + own;
 	pl->ranks[k].cpu = proc->topology ? hm_topology_cpu(proc->topology, own) : proc->slot + own;
-	if (proc->stacked > proc->cores)
+	if (proc->stacked > groups)
 		pl->oversubscribed = 1;
 }
 
@@ -146,7 +150,7 @@ static int load_processes(struct hm_placement *pl, const cJSON *list, struct hm_
 	cJSON_ArrayForEach(e, list) {
 		char where[64];
 		const cJSON *it;
-		long count, slot, cores, sockets = 1;
+		long count, slot, cores, sockets = 1, threads = 1;
 
 		snprintf(where, sizeof(where), "plan.processes[%d]", i);
 		if (hm_json_check_keys(e, where, (const char *const[]){ NULL }, MAX_ENTRY_KEYS, err) ||
@@ -158,10 +162,13 @@ static int load_processes(struct hm_placement *pl, const cJSON *list, struct hm_
 		    hm_json_member_int(e, where, "count", 1, 1, MAX_PROCESSES, &count, err) ||
 		    hm_json_member_int(e, where, "slot", 1, 0, 1000000, &slot, err) ||
 		    hm_json_member_int(e, where, "cores", 1, 1, 1000000, &cores, err) ||
-		    hm_json_member_int(e, where, "sockets", 0, 1, 1000000, &sockets, err))
+		    hm_json_member_int(e, where, "sockets", 0, 1, 1000000, &sockets, err) ||
+		    hm_json_member_int(e, where, "threads", 0, 1, 1000000, &threads, err))
 			return -1;
 		if (cores % sockets)
 			return hm_error_at(err, where, "%ld sockets do not divide the %ld cores", sockets, cores);
+		if (threads > cores)
+			return hm_error_at(err, where, "%ld threads per process on %ld cores", threads, cores);
 		if (load_core_cpus(pl, e, where, (int)cores, i == 0, &pl->topologies[i], err))
 			return -1;
 		pl->nr_topologies = i + 1;
@@ -169,6 +176,7 @@ static int load_processes(struct hm_placement *pl, const cJSON *list, struct hm_
 		procs[i].slot = (int)slot;
 		procs[i].cores = (int)cores;
 		procs[i].sockets = (int)sockets;
+		procs[i].threads = (int)threads;
 		procs[i].stacked = (int)count;
 		counts[i] = (int)count;
 		i++;
@@ -410,6 +418,7 @@ int hm_placement_from_result(struct hm_placement *pl, const struct hm_plan_input
 		if (result_process(pl, &p->procs[i], res->d[i], slot[i], j == 0, &names,
 				   &pl->topologies[j], &proc, err))
 			goto fail;
+		proc.threads = res->threads ? res->threads[i] : 1;
 		pl->nr_topologies = ++j;
 		for (int q = 0; q < res->d[i]; q++)
 			place_rank(pl, k++, &proc, q);
@@ -424,6 +433,16 @@ fail:
 	free(slot);
 	hm_placement_release(pl);
 	return -1;
+}
+
+int hm_placement_threads(const struct hm_placement *pl)
+{
+	int t = pl->D > 0 ? pl->ranks[0].threads : 1;
+
+	for (int k = 1; k < pl->D; k++)
+		if (pl->ranks[k].threads != t)
+			return 0;
+	return t > 1 ? t : 1;
 }
 
 int hm_placement_load(struct hm_placement *pl, const char *path, struct hm_error *err)

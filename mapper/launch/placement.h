@@ -19,15 +19,18 @@ struct hm_rank_place {
 	int host_id;            /* 0 .. nr_hosts - 1, one per distinct host name
 				 * (hm_placement_number_hosts) */
 	int slot, cores;        /* cores slot .. slot + cores - 1 of host */
+	int threads;            /* BLAS threads of each of the processor's ranks, >= 1:
+				 * a rank holds cores core .. core + threads - 1 */
 	int stacked;            /* processes on this processor */
-	int core;               /* the one core this rank is bound to: the j-th rank
-				 * of its processor gets the (j mod cores)-th core in
-				 * socket-round-robin order (hm_spread_core), so ranks
-				 * spread over the sockets and share a core only when
-				 * they outnumber cores */
+	int core;               /* the (first) core this rank is bound to: the j-th rank
+				 * of its processor gets the (j mod cores / threads)-th
+				 * group of 'threads' cores in socket-round-robin order
+				 * (hm_spread_core), so ranks spread over the sockets
+				 * and share cores only when they outnumber them */
 	int sockets;            /* the cores are numbered socket by socket, cores / sockets each */
 	int cpu;                /* the OS CPU number of 'core' (its first hardware
-				 * thread): what Slurm, MPICH and Intel MPI bind by */
+				 * thread): what Slurm, MPICH and Intel MPI bind by
+				 * (hm_rank_cpus: all the rank's cores) */
 	const struct hm_topology *topology;     /* the processor's cores as CPUs, or
 						 * NULL: 'cpu' is 'core' */
 };
@@ -91,19 +94,29 @@ static inline int hm_spread_core(int q, int cores, int sockets)
 	return (q % sockets) * (cores / sockets) + q / sockets;
 }
 
-/* The OS CPUs of rank r's core, *n of them: its hardware threads as the
- * topology gives them, else the one CPU 'cpu'. */
-static inline const int *hm_rank_core_cpus(const struct hm_rank_place *r, int *n)
+/* The BLAS threads of every rank when they all have the same count (1
+ * for none), else 0. */
+int hm_placement_threads(const struct hm_placement *pl);
+
+/* The most CPUs one rank is bound to: its cores' hardware threads. */
+#define HM_MAX_RANK_CPUS 4096
+
+/* The OS CPUs of rank r's cores (its 'threads' cores from 'core'), into
+ * cpus[] (at most 'max'): their hardware threads as the topology gives
+ * them, else CPUs cpu .. cpu + threads - 1. Returns how many. */
+static inline int hm_rank_cpus(const struct hm_rank_place *r, int *cpus, int max)
 {
 	const struct hm_topology *t = r->topology;
-	int own = r->core - r->slot;
+	int own = r->core - r->slot, n = 0;
 
 	if (!t) {
-		*n = 1;
-		return &r->cpu;
+		for (; n < r->threads && n < max; n++)
+			cpus[n] = r->cpu + n;
+		return n;
 	}
-	*n = t->first[own + 1] - t->first[own];
-	return t->cpus + t->first[own];
+	for (int i = t->first[own]; i < t->first[own + r->threads] && n < max; i++)
+		cpus[n++] = t->cpus[i];
+	return n;
 }
 
 #endif /* HM_PLACEMENT_H */

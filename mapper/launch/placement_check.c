@@ -54,12 +54,11 @@ static int is_one_of(long cpu, const int *set, int n)
 }
 
 /* The CPU list a rank reported ("2,10" or "4-5") names CPUs of its
- * planned core only, at least one: bound to the whole core (Open MPI) or
- * to one of its hardware threads (the per-thread launchers). */
+ * planned cores only, at least one: bound to the whole cores (Open MPI) or
+ * to some of their hardware threads (the per-thread launchers). */
 static int on_planned_core(const char *list, const struct hm_rank_place *r)
 {
-	int n;
-	const int *set = hm_rank_core_cpus(r, &n);
+	int set[HM_MAX_RANK_CPUS], n = hm_rank_cpus(r, set, HM_MAX_RANK_CPUS);
 	const char *s = list;
 
 	if (!*s)
@@ -100,8 +99,8 @@ cJSON *hm_placement_check_json(const struct hm_placement_check *c)
 	for (int k = 0; k < c->pl->D; k++) {
 		const struct hm_rank_place *r = &c->pl->ranks[k];
 		cJSON *e = cJSON_CreateObject();
-		int host_ok = c->host[k] && same_host(r->host, c->host[k], here), n;
-		const int *planned = hm_rank_core_cpus(r, &n);
+		int host_ok = c->host[k] && same_host(r->host, c->host[k], here);
+		int planned[HM_MAX_RANK_CPUS], n = hm_rank_cpus(r, planned, HM_MAX_RANK_CPUS);
 
 		cJSON_AddNumberToObject(e, "rank", k);
 		cJSON_AddStringToObject(e, "planned_host", r->host);

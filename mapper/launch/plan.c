@@ -74,6 +74,8 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 		cJSON_AddNumberToObject(e, "cores", p->procs[i].cores);
 		if (p->procs[i].sockets > 1)
 			cJSON_AddNumberToObject(e, "sockets", p->procs[i].sockets);
+		if (res->threads && res->threads[i] > 1)
+			cJSON_AddNumberToObject(e, "threads", res->threads[i]);
 		if (p->procs[i].topology) {
 			/* the launchers that bind by OS CPU numbers need them */
 			cJSON_AddItemToObject(e, "core_cpus", hm_topology_core_cpus_json(p->procs[i].topology));
@@ -92,6 +94,10 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 	cJSON_AddNumberToObject(search, "seconds", res->seconds);
 	cJSON_AddNumberToObject(search, "seconds_to_best", res->seconds_to_best);
 	cJSON_AddStringToObject(search, "stopped", hm_stop_name(res->stopped));
+	if (res->thread_splits) {
+		cJSON_AddNumberToObject(search, "thread_splits", res->thread_splits);
+		cJSON_AddBoolToObject(search, "thread_splits_all", res->thread_splits_all);
+	}
 	free(slot);
 	return o;
 }

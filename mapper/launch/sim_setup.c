@@ -2,6 +2,7 @@
 #include "sim_setup.h"
 #include "models/util/say.h"
 #include "mpirun.h"
+#include "models/platform/threads.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -44,10 +45,16 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 		hm_say_report(&err);
 		return HM_EXIT_INPUT;
 	}
-	/* the plan's processes per processor: a node's idle cores speed its busy ones up */
+	/* the plan's processes per processor: a node's idle cores speed its busy
+	 * ones up; and their threads: ranks of t threads are simulated on the
+	 * thread view, whose hosts have cores / t cores t-thread fast */
 	int *busy = calloc((size_t)p->nr_procs, sizeof(int));
+	int *threads = calloc((size_t)p->nr_procs, sizeof(int));
+	struct hm_thread_view view = { 0 };
+	int threaded = 0;
 
-	if (!busy) {
+	if (!busy || !threads) {
+		free(threads);
 		hm_say_error("%s: out of memory", cmd);
 		hm_platform_free(p);
 		return HM_EXIT_FAILURE;
@@ -60,13 +67,26 @@ int hm_sim_setup(const char *cmd, const struct hm_sim_opts *so, const char *plat
 				     cmd, k, pl->ranks[k].processor, path);
 			hm_platform_free(p);
 			free(busy);
+			free(threads);
 			return HM_EXIT_INPUT;
 		}
 		busy[i]++;
+		threads[i] = pl->ranks[k].threads;
+		threaded |= threads[i] > 1;
 	}
-	*xml = hm_simgrid_platform(p, pl->b, so->kernels, busy, &err);
+	if (threaded && hm_thread_view_build(&view, p, threads, &err)) {
+		hm_say_error("%s: %s: %s", cmd, path, err.msg);
+		hm_platform_free(p);
+		free(busy);
+		free(threads);
+		return HM_EXIT_INPUT;
+	}
+	*xml = hm_simgrid_platform(threaded ? &view.view : p, pl->b, so->kernels, busy, &err);
+	if (threaded)
+		hm_thread_view_release(&view);
 	hm_platform_free(p);
 	free(busy);
+	free(threads);
 	if (!*xml) {
 		hm_say_error("%s: %s: %s", cmd, path, err.msg);
 		return HM_EXIT_INPUT;

@@ -3,6 +3,7 @@
 #include "kernel_rounds.h"
 #include "models/util/median.h"
 #include "lu_steps_fit.h"
+#include "thread_fit.h"
 #include "calibration_network.h"
 
 #include <math.h>
@@ -531,6 +532,7 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 	}
 	cJSON_AddItemToObject(plat, "network", net);
 	hm_lu_steps_fit(raw, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"), net, record);
+	hm_thread_fit(raw, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"), record);
 	trust_facts(raw, m, o->nproc, first, ranks_o->nproc, cJSON_GetObjectItemCaseSensitive(plat, "types"),
 		    record);
 	cJSON_AddItemToObject(plat, "block_sizes", cJSON_CreateIntArray(bs, nbs));

@@ -25,6 +25,7 @@
 #define HM_MAX_CORES 4096          /* most cores of one processor */
 #define HM_MAX_WARNINGS 8
 #define HM_NR_STACKED 2            /* routines a stacking factor is given for: lu, gemm */
+#define HM_MAX_THREAD_COUNTS 8     /* measured thread counts of one type */
 /* PDGETF2's synchronisations of a process column per column of the panel:
  * pdamax's combine, pdswap's exchange, pdger's broadcast of the pivot row,
  * each lg r messages deep on r process rows (models/README.md). */
@@ -43,6 +44,22 @@ struct hm_table {
  * given) says how k changes with the number of busy cores: k(busy) =
  * k * scale(busy), a table keyed by busy cores, non-decreasing (fewer busy
  * cores never make a core slower), interpolated and clamped. */
+/* What a rank of t BLAS threads gains over a one-thread rank, each on
+ * its own cores and all the node's cores busy: the speed-up of each
+ * kernel group (threads.h names them; models/README.md, "Ranks of t
+ * threads"), measured by calibrate. */
+enum hm_thread_kernel {
+	HM_THREADS_DGEMM,       /* k3_dgemm and the dgemm kernel model */
+	HM_THREADS_DTRSM,       /* k3_dtrsm and the dtrsm kernel model */
+	HM_THREADS_PANEL,       /* k2_dgetf2 and the dger kernel model */
+	HM_NR_THREAD_KERNELS
+};
+
+struct hm_thread_speedup {
+	int t;                  /* threads, >= 2 */
+	double s[HM_NR_THREAD_KERNELS]; /* in (0, 2t] */
+};
+
 struct hm_proc_type {
 	char *name;
 	struct hm_table k3_dgemm;   /* s/flop of dgemm (trailing update) */
@@ -66,6 +83,11 @@ struct hm_proc_type {
 				 * (HM_STEPS_PER_COLUMN steps of lg r messages a column) */
 	double k1_dswap;        /* s per element of a row interchange (PDLASWP) */
 	char has_column_step, has_k1_dswap;
+	/* Ranks of more than one thread (sorted by t; 0 entries: one thread
+	 * per rank only). The column step and the row interchanges are
+	 * level-1 work on one thread: threads do not change them. */
+	int nr_threads;
+	struct hm_thread_speedup threads[HM_MAX_THREAD_COUNTS];
 };
 
 struct hm_processor {

@@ -9,6 +9,7 @@
 #include "models/util/fnv1a.h"
 #include "models/util/json_read.h"
 #include "hostname.h"
+#include "threads.h"
 #include "models/util/read_file.h"
 
 #include <cJSON.h>
@@ -358,12 +359,60 @@ static int load_step_cost(struct loader *ld, const cJSON *it, const char *key, c
 	return 0;
 }
 
+/* "threads": {"2": {"dgemm": 1.9, "dtrsm": 1.8, "panel": 1.1}, ...}: a
+ * rank of t threads against a rank of one, each kernel group's speed-up
+ * (threads.h), every group given, each in (0, 2t]. */
+static const struct table_keys thread_keys = { "number of threads", HM_MAX_CORES, HM_UNIT_RATIO };
+
+static int load_threads(struct loader *ld, const cJSON *it, const char *path,
+			struct hm_proc_type *ty)
+{
+	const char *const *groups = hm_thread_kernel_names();
+	const cJSON *e;
+	char sub[512];
+
+	if (!it)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s.threads", path);
+	if (!cJSON_IsObject(it))
+		return hm_error_at(ld->err, sub, "expected an object {\"THREADS\": {\"dgemm\": speed-up, ...}}");
+	if (cJSON_GetArraySize(it) > HM_MAX_THREAD_COUNTS)
+		return hm_error_at(ld->err, sub, "at most %d thread counts", HM_MAX_THREAD_COUNTS);
+	cJSON_ArrayForEach(e, it) {
+		struct hm_thread_speedup sp = { 0 };
+		int j;
+
+		snprintf(sub, sizeof(sub), "%s.threads.%s", path, e->string);
+		if (parse_table_key(ld, e->string, sub, &thread_keys, &sp.t))
+			return -1;
+		if (sp.t < 2)
+			return hm_error_at(ld->err, sub, "thread counts start at 2 (one thread is the type's own k)");
+		if (object_with_keys(ld, e, sub, groups))
+			return -1;
+		for (int g = 0; g < HM_NR_THREAD_KERNELS; g++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, groups[g]);
+
+			if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble <= 2.0 * sp.t))
+				return hm_error_at(ld->err, sub, "'%s': expected the speed-up of %d threads "
+						   "over one, a number in (0, %d]", groups[g], sp.t, 2 * sp.t);
+			sp.s[g] = v->valuedouble;
+		}
+		for (j = ty->nr_threads; j > 0 && ty->threads[j - 1].t > sp.t; j--)
+			ty->threads[j] = ty->threads[j - 1];
+		if (j > 0 && ty->threads[j - 1].t == sp.t)
+			return hm_error_at(ld->err, sub, "%d threads given twice", sp.t);
+		ty->threads[j] = sp;
+		ty->nr_threads++;
+	}
+	return 0;
+}
+
 static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		     struct hm_proc_type *ty)
 {
 	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2", "column_step",
 					    "k1_dswap", "busy_cores_scale", "stacked", "kernels",
-					    "description", NULL };
+					    "threads", "description", NULL };
 	const cJSON *busy = cJSON_GetObjectItemCaseSensitive(it, "busy_cores_scale");
 	const cJSON *stacked = cJSON_GetObjectItemCaseSensitive(it, "stacked");
 	const cJSON *k3 = cJSON_GetObjectItemCaseSensitive(it, "k3");
@@ -395,7 +444,8 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 	if (load_stacked(ld, stacked, path, ty) ||
 	    load_kernels(ld, cJSON_GetObjectItemCaseSensitive(it, "kernels"), path, ty) ||
 	    load_step_cost(ld, it, "column_step", path, &ty->column_step, &ty->has_column_step) ||
-	    load_step_cost(ld, it, "k1_dswap", path, &ty->k1_dswap, &ty->has_k1_dswap))
+	    load_step_cost(ld, it, "k1_dswap", path, &ty->k1_dswap, &ty->has_k1_dswap) ||
+	    load_threads(ld, cJSON_GetObjectItemCaseSensitive(it, "threads"), path, ty))
 		return -1;
 	return busy ? load_busy_scale(ld, busy, path, ty) : 0;
 }

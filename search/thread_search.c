@@ -1,0 +1,203 @@
+/* search/thread_search.c - threads as a dimension of the searches (see
+ * thread_search.h).
+ *
+ * Why by type: processors of one type are interchangeable up to their
+ * links, and a split is a property of the node's kernels (what calibrate
+ * measured), so one count per type keeps the splits few (the product of
+ * the types' options) while letting every node type have its own. Each
+ * split is a platform of its own (the thread view), on which the method
+ * runs unchanged: its bounds stay valid there, so an exact method's
+ * optimum over all splits is the least of its per-split optima. */
+#include "thread_search.h"
+#include "models/platform/threads.h"
+#include "models/util/clock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct split_state {
+	const struct hm_method *m;
+	const struct hm_problem *pb;
+	const struct hm_budget *budget;
+	double start;
+	int nr_types;
+	int *nopt;              /* per type: its options (t[0] = 1 always) */
+	int (*opt)[HM_MAX_THREAD_COUNTS + 1];
+	int *choice;            /* per type: the option tried */
+	int *threads;           /* per processor, from choice */
+	struct hm_result best;
+	int tried;
+	enum hm_stop stopped;
+};
+
+/* Per type, the counts every processor of that type can take. */
+static void type_options(struct split_state *s)
+{
+	const struct hm_platform *p = s->pb->platform;
+
+	for (int ty = 0; ty < p->nr_types; ty++) {
+		s->opt[ty][0] = 1;
+		s->nopt[ty] = 1;
+	}
+	for (int ty = 0; ty < p->nr_types; ty++) {
+		int least = 0;
+
+		for (int i = 0; i < p->nr_procs; i++)
+			if (p->procs[i].type == ty && (!least || p->procs[i].cores < least))
+				least = p->procs[i].cores;
+		for (int j = 0; j < p->types[ty].nr_threads; j++)
+			if (least && p->types[ty].threads[j].t <= least)
+				s->opt[ty][s->nopt[ty]++] = p->types[ty].threads[j].t;
+	}
+}
+
+/* The rest of the budget, for one split's run. */
+static struct hm_budget budget_left(const struct split_state *s)
+{
+	struct hm_budget b = *s->budget;
+	double used = hm_now() - s->start;
+
+	if (b.max_seconds > 0)
+		b.max_seconds = b.max_seconds > used ? b.max_seconds - used : 1e-9;
+	return b;
+}
+
+/* Price the current choice: 0 (best kept if better), -1 on error. */
+static int try_split(struct split_state *s, struct hm_error *err)
+{
+	const struct hm_platform *p = s->pb->platform;
+	struct hm_problem one = *s->pb;
+	struct hm_thread_view v;
+	struct hm_budget b = budget_left(s);
+	struct hm_result r;
+	int all_one = 1;
+
+	for (int i = 0; i < p->nr_procs; i++) {
+		s->threads[i] = s->opt[p->procs[i].type][s->choice[p->procs[i].type]];
+		all_one &= s->threads[i] == 1;
+	}
+	if (hm_thread_view_build(&v, p, s->threads, err))
+		return -1;
+	one.platform = &v.view;
+	/* the judge's candidates carry no threads: they come from one thread only */
+	if (!all_one)
+		one.collect = NULL;
+	if (hm_result_start(&r, &one, err) || s->m->run(s->m->variant, &one, &b, &r, err)) {
+		hm_result_release(&r);
+		hm_thread_view_release(&v);
+		return -1;
+	}
+	hm_thread_view_release(&v);
+	s->tried++;
+	s->stopped = r.stopped != HM_STOP_COMPLETE ? r.stopped : s->stopped;
+	r.evaluated += s->best.evaluated;
+	r.pruned += s->best.pruned;
+	if (!s->best.d || (r.found && (!s->best.found || r.eet < s->best.eet))) {
+		r.seconds_to_best = hm_now() - s->start;
+		if (!all_one && !(r.threads = malloc((size_t)p->nr_procs * sizeof(int)))) {
+			hm_result_release(&r);
+			return hm_error_set(err, "out of memory");
+		}
+		if (r.threads)
+			memcpy(r.threads, s->threads, (size_t)p->nr_procs * sizeof(int));
+		hm_result_release(&s->best);
+		s->best = r;
+	} else {
+		s->best.evaluated = r.evaluated;
+		s->best.pruned = r.pruned;
+		s->best.level_reached = r.level_reached > s->best.level_reached ? r.level_reached
+						: s->best.level_reached;
+		hm_result_release(&r);
+	}
+	return 0;
+}
+
+static int out_of_budget(const struct split_state *s)
+{
+	return s->stopped != HM_STOP_COMPLETE || hm_search_interrupt;
+}
+
+/* Every split, in odometer order over the types' options. */
+static int every_split(struct split_state *s, struct hm_error *err)
+{
+	for (;;) {
+		int ty;
+
+		if (try_split(s, err))
+			return -1;
+		if (out_of_budget(s))
+			return 0;
+		for (ty = 0; ty < s->nr_types && ++s->choice[ty] == s->nopt[ty]; ty++)
+			s->choice[ty] = 0;
+		if (ty == s->nr_types)
+			return 0;
+	}
+}
+
+/* From one thread everywhere, each type's best count with the others
+ * held, round after round until no type changes. */
+static int split_by_type(struct split_state *s, struct hm_error *err)
+{
+	int changed = 1;
+
+	if (try_split(s, err))
+		return -1;
+	while (changed && !out_of_budget(s)) {
+		changed = 0;
+		for (int ty = 0; ty < s->nr_types && !out_of_budget(s); ty++) {
+			int held = s->choice[ty], best = held;
+			double best_eet = s->best.eet;
+
+			for (int o = 0; o < s->nopt[ty] && !out_of_budget(s); o++) {
+				if (o == held)
+					continue;
+				s->choice[ty] = o;
+				if (try_split(s, err))
+					return -1;
+				if (s->best.eet < best_eet)
+					best = o, best_eet = s->best.eet;
+			}
+			s->choice[ty] = best;
+			changed |= best != held;
+		}
+	}
+	return 0;
+}
+
+int hm_thread_search(const struct hm_method *m, const struct hm_problem *pb,
+		     const struct hm_budget *budget, struct hm_result *res, struct hm_error *err)
+{
+	const struct hm_platform *p = pb->platform;
+	struct split_state s = { .m = m, .pb = pb, .budget = budget, .start = hm_now(),
+				 .nr_types = p->nr_types };
+	double splits = 1;
+	int ret;
+
+	s.nopt = calloc((size_t)p->nr_types, sizeof(int));
+	s.opt = calloc((size_t)p->nr_types, sizeof(*s.opt));
+	s.choice = calloc((size_t)p->nr_types, sizeof(int));
+	s.threads = calloc((size_t)p->nr_procs, sizeof(int));
+	if (!s.nopt || !s.opt || !s.choice || !s.threads) {
+		ret = hm_error_set(err, "out of memory");
+		goto done;
+	}
+	type_options(&s);
+	for (int ty = 0; ty < p->nr_types; ty++)
+		splits *= s.nopt[ty];
+	memset(&s.best, 0, sizeof(s.best));
+	s.best.eet = INFINITY;
+	ret = splits <= HM_MAX_THREAD_SPLITS ? every_split(&s, err) : split_by_type(&s, err);
+	if (!ret) {
+		s.best.stopped = s.stopped;
+		s.best.thread_splits = s.tried;
+		s.best.thread_splits_all = splits <= HM_MAX_THREAD_SPLITS && s.tried == (int)splits;
+		hm_result_release(res);
+		*res = s.best;
+		memset(&s.best, 0, sizeof(s.best));
+	}
+done:
+	hm_result_release(&s.best);
+	free(s.nopt), free(s.opt), free(s.choice), free(s.threads);
+	return ret;
+}
