@@ -284,6 +284,9 @@ def plan_config(doc):
     p = doc["plan"]
     key = (doc["inputs"].get("platform_name", ""), doc["inputs"]["routine"], int(doc["inputs"]["n"]),
            tuple(p["d"]), p["r"], p["c"], p["b"])
+    threads = tuple(e.get("threads", 1) for e in p["processes"])
+    if any(t > 1 for t in threads):         # ranks of threads: another configuration
+        key += (threads,)
     return key, p["predicted"]["total_s"]
 
 
@@ -1722,6 +1725,163 @@ def links(args):
     print(text)
 
 
+def split_of(plan):
+    """A plan's split of its processors' cores: 'R x T' (ranks x threads), ranks summed."""
+    procs = plan["processes"]
+    threads = sorted({e.get("threads", 1) for e in procs})
+    return "%d x %s" % (sum(e["count"] for e in procs), "/".join(map(str, threads)))
+
+
+def threads_real(args):
+    """Ranks x threads on this machine: per group (routine, n, program) each
+    split's prediction and measured runs, GPTM's pick and the 5 % target."""
+    runs = read_jsonl(os.path.join(args.dir, "runs.jsonl"))
+    plans = {}
+    for f in sorted(os.listdir(os.path.join(args.dir, "plans"))):
+        routine, n, program, method = f[:-len(".json")].split("-")
+        plans[(routine, int(n), program, method)] = json.load(open(os.path.join(args.dir, "plans", f)))["plan"]
+    groups = {}
+    for r in runs:
+        if r.get("measured_s") is None or r["program"].get("verdict") != "passed":
+            continue
+        key = (r["inputs"]["routine"], int(r["inputs"]["n"]), r["program"]["profile"])
+        split = split_of(r["plan"])
+        groups.setdefault(key, {}).setdefault(split, {"predicted": r["predicted_s"], "runs": []})
+        groups[key][split]["runs"].append(r["measured_s"])
+    rows, met, total = [], 0, 0
+    for (routine, n, program), splits in sorted(groups.items()):
+        medians = {s: statistics.median(v["runs"]) for s, v in splits.items()}
+        fastest = min(medians, key=medians.get)
+        pick = plans.get((routine, n, program, "GPTM"))
+        picked = split_of(pick) if pick else "?"
+        within = picked in medians and medians[picked] <= 1.05 * medians[fastest]
+        met += within
+        total += 1
+        for s in sorted(splits):
+            v = splits[s]["runs"]
+            rows.append([routine, n, program, s, "%.3f" % splits[s]["predicted"], len(v),
+                         "%.3f" % medians[s], "%.3f-%.3f" % (min(v), max(v)),
+                         "%.2f" % (medians[s] / splits[s]["predicted"]),
+                         "**plan**" if s == picked else "", "fastest" if s == fastest else "",
+                         ("met" if within else "missed (%.1f %% slower)" % (100 * (medians[picked] / medians[fastest] - 1))
+                          if picked in medians else "not run") if s == picked else ""])
+    table = markdown_table(["routine", "n", "program", "ranks x threads", "predicted s", "runs", "median s",
+                            "range s", "measured / predicted", "GPTM's pick", "", "target (pick within 5 %)"], rows)
+    print("# Ranks x threads on this machine: 2 x 1 against 1 x 2\n\n"
+          "Each group's two splits run in turn, REPS rounds (`experiments/threads/real.sh`); the\n"
+          "prediction is the plan's (GU's for 2 ranks of one thread, HU's for one rank of two),\n"
+          "the pick GPTM's, which prices both. Target: the pick is the faster split or within\n"
+          "5 %% of it. Met in %d of %d groups.\n\n%s" % (met, total, table))
+
+
+def thread_speedups(args):
+    """A platform whose types get thread speed-ups derived from a measured
+    platform's (its calibration's thread_speedups at t = 2, the median over
+    its types): per doubling of the threads the gain measured for one,
+    s(2^k) = s(2)^k, at every power of two up to the type's smallest
+    socket (its processors' cores / sockets)."""
+    p = json.load(open(args.platform))
+    measured = json.load(open(args.measured))["calibration"]["thread_speedups"]
+    groups = ("dgemm", "dtrsm", "panel")
+    two = {g: statistics.median(m[g] for m in measured if m["threads"] == 2) for g in groups}
+    for name, t in p["types"].items():
+        socket = min(q.get("cores", 1) // q.get("sockets", 1) for q in p["processors"] if q["type"] == name)
+        t["threads"] = {}
+        k = 1
+        while 2 ** k <= socket and k <= 8:
+            t["threads"][str(2 ** k)] = {g: round(two[g] ** k, 4) for g in groups}
+            k += 1
+    p["name"] = p["name"] + "-threads"
+    p["description"] = (p.get("description", "") + "; thread speed-ups per doubling %s (measured here at t = 2, "
+                        "analysis.py thread-speedups)" % ", ".join("%s %.3f" % (g, two[g]) for g in groups))
+    json.dump(p, sys.stdout, indent=1)
+
+
+def threads_node(args):
+    """Each measured split of one node (runs with 'ranks' and 'threads')
+    predicted by hetmap predict --threads on PLATFORM; ranks compared."""
+    runs = read_jsonl(args.runs)
+    groups = {}
+    for r in runs:
+        if r.get("check", {}).get("passed"):
+            groups.setdefault((r["routine"], r["n"]), {}).setdefault(
+                (r["ranks"], r["threads"], r["r"], r["c"], r["b"]), []).append(r["seconds"])
+    rows, notes = [], []
+    for (routine, n), splits in sorted(groups.items()):
+        pred, meas = {}, {}
+        for (ranks, t, pr, pc, b), times in sorted(splits.items(), key=lambda kv: -kv[0][0]):
+            doc = json.loads(subprocess.run([HETMAP, "predict", "-p", args.platform, "-r", routine, "-n", str(n),
+                                             "--procs", str(ranks), "--threads", str(t), "--grid",
+                                             "%dx%d" % (pr, pc), "-b", str(b), "-f", "json"],
+                                            capture_output=True, text=True, check=True).stdout)
+            key = "%d x %d" % (ranks, t)
+            pred[key], meas[key] = doc["plan"]["predicted"]["total_s"], statistics.median(times)
+            rows.append([routine, n, key, "%d x %d" % (pr, pc), b, "%.3f" % pred[key], len(times),
+                         "%.3f" % meas[key], "%.2f" % (meas[key] / pred[key])])
+        keys = list(pred)
+        model_best, real_best = min(pred, key=pred.get), min(meas, key=meas.get)
+        notes.append("%s n = %d: Spearman %.2f; the model's best split %s measured %.3f s, the fastest %s %.3f s "
+                     "(%s)" % (routine, n, spearman([pred[k] for k in keys], [meas[k] for k in keys]), model_best,
+                               meas[model_best], real_best, meas[real_best],
+                               "within 5 %" if meas[model_best] <= 1.05 * meas[real_best]
+                               else "%.1f %% slower" % (100 * (meas[model_best] / meas[real_best] - 1))))
+    print("# Ranks x threads on a 16-core node: predicted against measured\n\n"
+          "Generated by `sh experiments/threads/node16.sh`. The node's calibration (one thread a rank)\n"
+          "with the speed-ups measured on this 2-core machine, derived per doubling (`platform.json`'s\n"
+          "description); the runs are the node's own (`experiments/real/results/threads-node16`).\n\n%s\n\n%s"
+          % ("\n".join("- " + x for x in notes),
+             markdown_table(["routine", "n", "ranks x threads", "grid", "b", "predicted s", "runs", "median s",
+                             "measured / predicted"], rows)))
+
+
+def threads_scale(args):
+    """Per group: the one-thread plan, the plan with threads and HU's,
+    predicted and simulated; the targets."""
+    sims = {}
+    for r in read_jsonl(os.path.join(args.dir, "runs.jsonl")):
+        key, _ = plan_config(r)
+        if r.get("measured_s") is not None:
+            sims[key[1:]] = r["measured_s"]        # the platform's name differs with threads
+    groups = {}
+    for group, label, key, pred, path in read_plans(os.path.join(args.dir, "plans")):
+        plan = json.load(open(path))["plan"]
+        groups.setdefault(group, {})[label] = (pred, sims.get(key[1:]), split_of(plan), plan)
+    rows, misses, notes = [], [], []
+    for group, g in groups.items():
+        one, thr, hu = g.get("1t"), g.get("threads"), g.get("HU")
+        for label in ("1t", "threads", "HU"):
+            if label not in g:
+                continue
+            pred, sim, split, plan = g[label]
+            rows.append([group, label, split, "%d x %d, b %d" % (plan["r"], plan["c"], plan["b"]), "%.3f" % pred,
+                         "%.3f" % sim if sim else "not simulated",
+                         "%.3f" % (sim / one[1]) if sim and one and one[1] else ""])
+        if one and thr and one[1] and thr[1]:
+            if thr[1] > 1.02 * one[1]:
+                misses.append("%s: the plan with threads simulated %.1f %% slower than the one-thread plan"
+                              % (group, 100 * (thr[1] / one[1] - 1)))
+            model_gain = 1 - thr[0] / one[0]
+            sim_gain = 1 - thr[1] / one[1]
+            if model_gain >= 0.10:
+                verdict = "agrees" if sim_gain >= model_gain / 2 else "disagrees"
+                notes.append("%s: the model says threads win by %.1f %%, the simulation %.1f %%: %s"
+                             % (group, 100 * model_gain, 100 * sim_gain, verdict))
+                if verdict == "disagrees":
+                    misses.append(notes[-1])
+    table = markdown_table(["group", "plan", "ranks x threads", "grid", "predicted s", "simulated s",
+                            "simulated / one-thread"], rows)
+    print("# Ranks x threads at scale, simulated (SMPI, kernels modeled)\n\n"
+          "Generated by `sh experiments/threads/scale.sh` (%s s of simulation). `1t`: GPTM's plan without\n"
+          "threads; `threads`: GPTM's plan pricing every split of each type's cores; `HU`: one rank per\n"
+          "socket, the socket's cores its threads. The types' speed-ups are derived from this machine's\n"
+          "(`platforms/*-threads.json`, their descriptions say how).\n\n"
+          "Targets: the plan with threads never simulated more than 2 %% slower than the one-thread\n"
+          "plan; where the model says threads win by >= 10 %%, the simulation gains at least half of that.\n"
+          "%s\n%s\n\n%s" % (args.elapsed or "?",
+                              ("Missed: " + "; ".join(misses) + ".") if misses else "Every target met.",
+                              "\n".join("- " + n for n in notes), table))
+
+
 COMMANDS = {
     "simulation": (simulation, [("dir", None), ("--elapsed", "?"), ("--budget", "?")]),
     "distinct": (distinct, [("plandir", None), ("--skip", "?")]),
@@ -1755,6 +1915,10 @@ COMMANDS = {
     "links-compare": (links_compare, [("desc", None), ("cal", None), ("err", None), ("wall", None), ("kb", None),
                                       ("--pattern", "mixed")]),
     "links": (links, [("dir", None)]),
+    "threads-real": (threads_real, [("dir", None)]),
+    "thread-speedups": (thread_speedups, [("platform", None), ("measured", None)]),
+    "threads-scale": (threads_scale, [("dir", None), ("--elapsed", "?")]),
+    "threads-node": (threads_node, [("runs", None), ("platform", None)]),
 }
 
 

@@ -570,6 +570,8 @@ int hm_class_enumeration(const struct hm_problem *pb, const struct hm_weight_tre
 	root.mem_cap = INFINITY;
 	if (seed->found)        /* a reachable time: cuts from the start */
 		x.best = seed->eet;
+	if (pb->beat > 0 && pb->beat < x.best)  /* one reached elsewhere */
+		x.best = pb->beat;
 	enumerate(&x, &root, 0);
 	res->evaluated = x.nodes;
 	res->pruned = x.pruned;

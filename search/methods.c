@@ -19,33 +19,33 @@
 volatile sig_atomic_t hm_search_interrupt;
 
 /* Rows of the walks of tree_search.c and of the users of users.c. */
-#define TREE_METHOD(name, summary, walk) \
-	{ name, summary, HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, walk }
-#define WALK_METHOD(name, summary, walk) \
-	{ name, summary, HM_METHOD_SEARCH, hm_tree_walk_applies, hm_tree_search, walk }
+#define TREE_METHOD(name, summary, walk, proves) \
+	{ name, summary, HM_METHOD_SEARCH, hm_tree_search_applies, hm_tree_search, walk, proves }
+#define WALK_METHOD(name, summary, walk, proves) \
+	{ name, summary, HM_METHOD_SEARCH, hm_tree_walk_applies, hm_tree_search, walk, proves }
 #define USER(name, summary, user) \
-	{ name, summary, HM_METHOD_USER, hm_user_applies, hm_user_search, user }
+	{ name, summary, HM_METHOD_USER, hm_user_applies, hm_user_search, user, 0 }
 
 static const struct hm_method methods[] = {
 	TREE_METHOD("BTM", "backtracking on the combinatorial tree, GET = EET, prune LET >= MEET",
-		    HM_WALK_BTM),
+		    HM_WALK_BTM, 1),
 	TREE_METHOD("BGRM", "backtracking, GET by greedy descent from each node",
-		    HM_WALK_BGRM),
+		    HM_WALK_BGRM, 1),
 	TREE_METHOD("GRM", "backtracking with a greedy arithmetic LET (may miss the optimum)",
-		    HM_WALK_GRM),
+		    HM_WALK_GRM, 0),
 	WALK_METHOD("GCTM", "greedy descent on the combinatorial tree to the depth limit",
-		    HM_WALK_GCTM),
+		    HM_WALK_GCTM, 0),
 	WALK_METHOD("GPTM", "greedy descent on the permutational tree to the depth limit",
-		    HM_WALK_GPTM),
+		    HM_WALK_GPTM, 0),
 	WALK_METHOD("exhaustive", "all multisets up to the depth limit (interchangeable processors merged): the model optimum",
-		    HM_WALK_EXHAUSTIVE),
+		    HM_WALK_EXHAUSTIVE, 1),
 	{ "exact", "the model optimum, by classes of interchangeable processors (scales to 100s)",
-	  HM_METHOD_SEARCH, hm_exact_applies, hm_exact_search, 0 },
+	  HM_METHOD_SEARCH, hm_exact_applies, hm_exact_search, 0, 1 },
 	USER("GU", "greedy user: one process on every core", HM_USER_GU),
 	USER("CU", "conservative user: one process per core of the fastest processors holding half the cores", HM_USER_CU),
 	USER("EU", "expert user: the best of the fastest processor alone, CU's set and GU's set", HM_USER_EU),
 	{ "HU", "HPL-habit user: one process per socket, all the socket's cores its BLAS threads",
-	  HM_METHOD_USER, hm_hpl_user_applies, hm_user_search, HM_USER_HU },
+	  HM_METHOD_USER, hm_hpl_user_applies, hm_user_search, HM_USER_HU, 0 },
 };
 
 #define NR_METHODS (int)(sizeof(methods) / sizeof(methods[0]))

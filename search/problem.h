@@ -37,6 +37,11 @@ struct hm_problem {
 	 * judge's candidates, top_k.h) */
 	struct hm_top_k *collect;
 	struct hm_shape shape;
+	/* > 0: only configurations priced below this matter (a time reached
+	 * elsewhere, e.g. on another split of ranks x threads): the bounded
+	 * searches cut against it from the start and may then find nothing;
+	 * 0: none */
+	double beat;
 };
 
 /* 0 if the depth is within 1..HM_MAX_DEPTH, else -1 with 'err' set. */

@@ -41,6 +41,9 @@ struct hm_method {
 	int (*run)(int variant, const struct hm_problem *pb, const struct hm_budget *budget,
 		   struct hm_result *res, struct hm_error *err);
 	int variant;
+	/* 1: it proves the model's optimum, cutting what cannot beat the best
+	 * so far (problem.beat): ranks x threads then prices every split */
+	int proves;
 };
 
 /* Method or user by name (case-insensitive: "btm", "GPTM", "gu"), or NULL. */

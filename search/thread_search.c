@@ -11,6 +11,7 @@
 #include "thread_search.h"
 #include "models/platform/threads.h"
 #include "models/util/clock.h"
+#include "models/platform/platform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -80,9 +81,19 @@ static int try_split(struct split_state *s, struct hm_error *err)
 	if (hm_thread_view_build(&v, p, s->threads, err))
 		return -1;
 	one.platform = &v.view;
-	/* the judge's candidates carry no threads: they come from one thread only */
-	if (!all_one)
+	/* only a split that beats the best so far matters: the bounded
+	 * methods cut against it from their start */
+	if (s->best.found)
+		one.beat = s->best.eet;
+	/* the judge's candidates carry no threads: they come from one thread only;
+	 * ranks of threads never share cores (their threads would), which also
+	 * keeps a split's walk as short as its cores */
+	if (!all_one) {
+		long cores = hm_platform_cores(&v.view);
+
 		one.collect = NULL;
+		one.depth = cores < one.depth ? (int)cores : one.depth;
+	}
 	if (hm_result_start(&r, &one, err) || s->m->run(s->m->variant, &one, &b, &r, err)) {
 		hm_result_release(&r);
 		hm_thread_view_release(&v);
@@ -118,13 +129,76 @@ static int out_of_budget(const struct split_state *s)
 	return s->stopped != HM_STOP_COMPLETE || hm_search_interrupt;
 }
 
-/* Every split, in odometer order over the types' options. */
-static int every_split(struct split_state *s, struct hm_error *err)
+/* The largest of its options up to a common count u. */
+static int uniform_option(const struct split_state *s, int ty, long u)
 {
+	int o = 0;
+
+	while (o + 1 < s->nopt[ty] && s->opt[ty][o + 1] <= u)
+		o++;
+	return o;
+}
+
+/* The largest common count worth trying: the most threads any type takes. */
+static long uniform_most(const struct split_state *s)
+{
+	int most = 1;
+
+	for (int ty = 0; ty < s->nr_types; ty++)
+		most = s->opt[ty][s->nopt[ty] - 1] > most ? s->opt[ty][s->nopt[ty] - 1] : most;
+	return most;
+}
+
+/* Whether choice[] is a uniform split (already priced by uniform_splits). */
+static int is_uniform(const struct split_state *s)
+{
+	for (long u = 1; u <= uniform_most(s); u *= 2) {
+		int ty = 0;
+
+		while (ty < s->nr_types && s->choice[ty] == uniform_option(s, ty, u))
+			ty++;
+		if (ty == s->nr_types)
+			return 1;
+	}
+	return 0;
+}
+
+/* Every type at the largest of its options up to a common count (1, 2,
+ * 4, ...: the uniform splits), the best kept in choice[]. */
+static int uniform_splits(struct split_state *s, struct hm_error *err)
+{
+	int *best = malloc((size_t)s->nr_types * sizeof(int));
+	double best_eet = INFINITY;
+
+	if (!best)
+		return hm_error_set(err, "out of memory");
+	for (long u = 1; u <= uniform_most(s) && !out_of_budget(s); u *= 2) {
+		for (int ty = 0; ty < s->nr_types; ty++)
+			s->choice[ty] = uniform_option(s, ty, u);
+		if (try_split(s, err)) {
+			free(best);
+			return -1;
+		}
+		if (s->best.eet < best_eet) {
+			best_eet = s->best.eet;
+			memcpy(best, s->choice, (size_t)s->nr_types * sizeof(int));
+		}
+	}
+	if (best_eet < INFINITY)
+		memcpy(s->choice, best, (size_t)s->nr_types * sizeof(int));
+	free(best);
+	return 0;
+}
+
+/* Every split, in odometer order over the types' options ('but_uniform':
+ * those uniform_splits priced already left out). */
+static int every_split(struct split_state *s, int but_uniform, struct hm_error *err)
+{
+	memset(s->choice, 0, (size_t)s->nr_types * sizeof(int));
 	for (;;) {
 		int ty;
 
-		if (try_split(s, err))
+		if (!(but_uniform && is_uniform(s)) && try_split(s, err))
 			return -1;
 		if (out_of_budget(s))
 			return 0;
@@ -135,13 +209,14 @@ static int every_split(struct split_state *s, struct hm_error *err)
 	}
 }
 
-/* From one thread everywhere, each type's best count with the others
- * held, round after round until no type changes. */
+/* From the best uniform split, each type's neighbouring counts (one
+ * option down, one up) with the others held, round after round until no
+ * type changes: a descent, not every split. */
 static int split_by_type(struct split_state *s, struct hm_error *err)
 {
 	int changed = 1;
 
-	if (try_split(s, err))
+	if (uniform_splits(s, err))
 		return -1;
 	while (changed && !out_of_budget(s)) {
 		changed = 0;
@@ -149,8 +224,8 @@ static int split_by_type(struct split_state *s, struct hm_error *err)
 			int held = s->choice[ty], best = held;
 			double best_eet = s->best.eet;
 
-			for (int o = 0; o < s->nopt[ty] && !out_of_budget(s); o++) {
-				if (o == held)
+			for (int o = held - 1; o <= held + 1 && !out_of_budget(s); o += 2) {
+				if (o < 0 || o >= s->nopt[ty])
 					continue;
 				s->choice[ty] = o;
 				if (try_split(s, err))
@@ -172,7 +247,7 @@ int hm_thread_search(const struct hm_method *m, const struct hm_problem *pb,
 	struct split_state s = { .m = m, .pb = pb, .budget = budget, .start = hm_now(),
 				 .nr_types = p->nr_types };
 	double splits = 1;
-	int ret;
+	int ret, all;
 
 	s.nopt = calloc((size_t)p->nr_types, sizeof(int));
 	s.opt = calloc((size_t)p->nr_types, sizeof(*s.opt));
@@ -187,11 +262,16 @@ int hm_thread_search(const struct hm_method *m, const struct hm_problem *pb,
 		splits *= s.nopt[ty];
 	memset(&s.best, 0, sizeof(s.best));
 	s.best.eet = INFINITY;
-	ret = splits <= HM_MAX_THREAD_SPLITS ? every_split(&s, err) : split_by_type(&s, err);
+	all = splits <= (m->proves ? HM_MAX_PROVEN_SPLITS : HM_MAX_THREAD_SPLITS);
+	/* a proving method starts from the best uniform split: a good time
+	 * to cut the others against */
+	ret = !all ? split_by_type(&s, err)
+	      : m->proves && splits > 1 ? (uniform_splits(&s, err) || every_split(&s, 1, err) ? -1 : 0)
+	      : every_split(&s, 0, err);
 	if (!ret) {
 		s.best.stopped = s.stopped;
 		s.best.thread_splits = s.tried;
-		s.best.thread_splits_all = splits <= HM_MAX_THREAD_SPLITS && s.tried == (int)splits;
+		s.best.thread_splits_all = all && s.stopped == HM_STOP_COMPLETE;
 		hm_result_release(res);
 		*res = s.best;
 		memset(&s.best, 0, sizeof(s.best));

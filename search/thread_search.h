@@ -6,9 +6,12 @@
 #include "search.h"
 
 /* Splits of the processor types' cores into ranks x threads priced in
- * full; above this many, the split is found type by type (a coordinate
- * descent from one thread everywhere), which an exact method then no
- * longer proves optimal over the splits (hm_result.thread_splits_all). */
+ * full by a method that proves the optimum (each split cut against the
+ * best so far, most at their first bound), and by one that does not; above
+ * these, the split is found by a descent (the uniform splits, then each
+ * type's neighbouring counts), which an exact method then no longer proves
+ * optimal over the splits (hm_result.thread_splits_all). */
+#define HM_MAX_PROVEN_SPLITS 4096
 #define HM_MAX_THREAD_SPLITS 64
 
 /* Run method m's run() on every split of the types' thread counts

@@ -428,7 +428,7 @@ int hm_tree_search(int walk, const struct hm_problem *pb, const struct hm_budget
 	}
 	s.res = res;
 	s.budget = *budget;
-	s.meet = INFINITY;
+	s.meet = pb->beat > 0 ? pb->beat : INFINITY;
 	/* about 100000 (D, b) pairs between two readings of the clock */
 	s.clock_every = 100000L / ((long)pb->depth * hm_platform_block_count(pb->platform, pb->n)) + 1;
 	walks[walk](&s);

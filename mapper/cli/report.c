@@ -55,7 +55,8 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 	if (res->thread_splits)
 		fprintf(f, "  threads      %d split%s of the cores into ranks x threads priced%s\n",
 			res->thread_splits, res->thread_splits == 1 ? "" : "s",
-			res->thread_splits_all ? " (all)" : " (type by type: not all)");
+			res->thread_splits_all ? " (all)" : res->stopped ? " (stopped before all)"
+			: " (a descent: not all)");
 }
 
 int hm_format_parse(const char *cmd, const char *text, unsigned allowed)
@@ -93,6 +94,15 @@ const char *hm_format_counts(const int *d, int P, char *buf, size_t size)
 	if (len < size)
 		snprintf(buf + len, size - len, "]");
 	return buf;
+}
+
+const char *hm_format_threads(const struct hm_result *r, char *buf, size_t size)
+{
+	if (!r->threads) {
+		snprintf(buf, size, "1");
+		return buf;
+	}
+	return hm_format_counts(r->threads, r->P, buf, size);
 }
 
 const char *hm_printable(const char *text, char *buf, size_t size)
