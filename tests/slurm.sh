@@ -36,6 +36,19 @@ assert r["program"]["verdict"] == "passed" and r["measured_s"] is not None
 assert r["launcher"]["name"] == "slurm" and r["launcher"]["version"].startswith("slurm")
 assert r["placement"]["reported"] == 2 and r["placement_as_planned"]' "$res"
 expect 0 "PASSED" -- timeout 120 salloc -n 2 "$tmp/job/run.sh"
+# one task of two BLAS threads (HU on the node of two cores): a mask of both
+# cores, --cpus-per-task, the thread variables; bound where planned
+python3 - "$data/good/localhost-threads.json" "$host" "$tmp/threads.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["processors"] = [dict(p["processors"][0], host=sys.argv[2])]
+del p["types"]["core"]
+json.dump(p, open(sys.argv[3], "w"))
+PY
+expect 0 "placement as planned" -- timeout 180 salloc -n 1 -c 2 "$hm" run -p "$tmp/threads.json" -n 600 -M HU \
+	--launcher slurm --launcher-args "--mpi=pmix" -o "$tmp/job-threads" --results "$res" -- "$xdlu"
+check "srun binds the task to both cores, two CPUs a task, two threads" \
+	grep -q -- "--cpu-bind=mask_cpu:0x3 --cpus-per-task=2 --export=ALL,OPENBLAS_NUM_THREADS=2,OMP_NUM_THREADS=2," "$tmp/err"
 expect 3 "which is not in the allocation" -- timeout 60 salloc -n 2 "$hm" run -p "$data/good/localhost.json" \
 	-n 600 -M GU --launcher slurm --results "$res" -- "$xdlu"
 # calibrate inside the allocation measures its nodes and CPUs, no --hosts

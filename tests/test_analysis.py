@@ -30,6 +30,19 @@ def near(a, b, tol=1e-12):
     return abs(a - b) <= tol * max(1.0, abs(b))
 
 
+def printed(command, docs, **paths):
+    """What an analysis command prints, given 'docs' (file name: JSON) written
+    in a scratch folder and its arguments naming them (argument=file name)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, doc in docs.items():
+            with open(os.path.join(tmp, name), "w") as f:
+                json.dump(doc, f)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            command(types.SimpleNamespace(**{k: os.path.join(tmp, v) for k, v in paths.items()}))
+        return out.getvalue()
+
+
 # ranks: ties share their average rank
 check(analysis.ranks([10, 20, 20, 30]) == [1, 2.5, 2.5, 4], "ranks with a tie")
 check(analysis.ranks([3, 1, 2]) == [3, 1, 2], "ranks without ties")
@@ -179,19 +192,13 @@ cal = {"types": {"T1": {"k3_dgemm": {"64": 2e-11}, "k3_dtrsm": {"64": 4e-11}, "k
                                     "dger": {"mn": 1e-10, "1": 3e-8}}}}}
 desc = {"types": {"slow": {"k3_dgemm": {"64": 6e-11}, "k3_dtrsm": {"64": 4e-11}, "k2_dgetf2": "5GFLOP/s"}},
         "processors": [{"name": "a", "type": "slow", "cores": 4}], "block_sizes": [64]}
-with tempfile.TemporaryDirectory() as tmp:
-    for name, doc in (("cal.json", cal), ("p.json", desc)):
-        with open(os.path.join(tmp, name), "w") as f:
-            json.dump(doc, f)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        analysis.kernels(types.SimpleNamespace(platform=os.path.join(tmp, "p.json"),
-                                               calibrated=os.path.join(tmp, "cal.json")))
-    k = json.loads(out.getvalue())["types"]["slow"]["kernels"]
+derived = json.loads(printed(analysis.kernels, {"cal.json": cal, "p.json": desc}, platform="p.json",
+                             calibrated="cal.json"))["types"]["slow"]
+k = derived["kernels"]
 check(near(k["dgemm"]["mnk"], 12e-11) and near(k["dgemm"]["mn"], 3e-10), "kernels: dgemm 3x slower")
 check(near(k["dtrsm"]["ttr"], 4e-11), "kernels: dtrsm as fast")
 check(near(k["dger"]["mn"], 2e-10) and near(k["dger"]["1"], 6e-8), "kernels: dger at the panel's ratio (2x)")
-rank32 = json.loads(out.getvalue())["types"]["slow"]["k3_dgemm"]["32"]
+rank32 = derived["k3_dgemm"]["32"]
 check(rank32 == "%.4gGFLOP/s" % (2 * 2048.0 ** 2 * 32 / (12e-11 * 2048.0 ** 2 * 32 + 3e-10 * 2048.0 ** 2) / 1e9),
       "kernels: k3_dgemm at pdgemm's rank 32 from the kernel model (%s)" % rank32)
 
@@ -210,20 +217,14 @@ check(analysis.checks_cell([None, None]) == "modeled" and analysis.checks_cell([
 # ranks x threads: a plan's split; speed-ups derived per doubling up to a
 # socket; the real check's verdict (the pick within 5 % of the fastest)
 check(analysis.split_of({"processes": [{"count": 2, "threads": 4}, {"count": 3}]}) == "5 x 1/4", "split_of")
+plat = {"name": "p", "types": {"a": {"k3": 1e-10, "k2_dgetf2": 1e-9}},
+        "processors": [{"name": "x", "type": "a", "cores": 16, "sockets": 2}, {"name": "y", "type": "a", "cores": 32}]}
+meas = {"calibration": {"thread_speedups": [{"threads": 2, "dgemm": 1.8, "dtrsm": 1.5, "panel": 1.2}]}}
+th = json.loads(printed(analysis.thread_speedups, {"p.json": plat, "m.json": meas}, platform="p.json",
+                        measured="m.json"))["types"]["a"]["threads"]
+check(sorted(th, key=int) == ["2", "4", "8"] and near(th["8"]["dgemm"], 5.832) and near(th["4"]["panel"], 1.44),
+      "thread speed-ups per doubling, up to the smallest socket (8 cores): %s" % th)
 with tempfile.TemporaryDirectory() as tmp:
-    plat = {"name": "p", "types": {"a": {"k3": 1e-10, "k2_dgetf2": 1e-9}},
-            "processors": [{"name": "x", "type": "a", "cores": 16, "sockets": 2}, {"name": "y", "type": "a", "cores": 32}]}
-    meas = {"calibration": {"thread_speedups": [{"threads": 2, "dgemm": 1.8, "dtrsm": 1.5, "panel": 1.2}]}}
-    for name, doc in (("p.json", plat), ("m.json", meas)):
-        with open(os.path.join(tmp, name), "w") as f:
-            json.dump(doc, f)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        analysis.thread_speedups(types.SimpleNamespace(platform=os.path.join(tmp, "p.json"),
-                                                       measured=os.path.join(tmp, "m.json")))
-    th = json.loads(out.getvalue())["types"]["a"]["threads"]
-    check(sorted(th, key=int) == ["2", "4", "8"] and near(th["8"]["dgemm"], 5.832) and near(th["4"]["panel"], 1.44),
-          "thread speed-ups per doubling, up to the smallest socket (8 cores): %s" % th)
     os.mkdir(os.path.join(tmp, "plans"))
     one = {"processes": [{"count": 2}], "predicted": {"total_s": 1.0}}
     two = {"processes": [{"count": 1, "threads": 2}], "predicted": {"total_s": 1.2}}

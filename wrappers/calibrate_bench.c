@@ -42,6 +42,7 @@
 
 #include "column_step.h"
 #include "held_time.h"
+#include "idle_barrier.h"
 #include "common/host_links.h"
 #include "lu_kernels.h"
 #include "row_swap.h"
@@ -91,20 +92,6 @@ static void die(int rank, const char *msg)
 		fprintf(stderr, "hetmap-calibrate-bench: %s\n", msg);
 	MPI_Finalize();
 	exit(2);
-}
-
-/* A barrier that sleeps while it waits. */
-static void idle_barrier(void)
-{
-	/* named, not a compound literal: SMPI makes nanosleep a macro, whose
-	 * arguments a brace initialiser's comma would split */
-	const struct timespec pause = { 0, 200000 };
-	MPI_Request req;
-	int done = 0;
-
-	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	while (MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done)
-		nanosleep(&pause, NULL);
 }
 
 static int split_list(char *text, char **items, int max)
@@ -480,11 +467,11 @@ static void link_rounds(const struct bench_args *a, int rank, int nproc, const l
 			if (rank == host_rank[todo[i].a] || rank == host_rank[todo[i].b])
 				first = host_rank[todo[i].a], second = host_rank[todo[i].b];
 		memset(mine, 0, sizeof(mine));
-		idle_barrier();
+		hm_idle_barrier();
 		if (first >= 0)
 			pingpong(rank, first, second, sizes, mine, buf);
 		mine[NR_SIZES] = pair_column_step(rank, first, second);
-		idle_barrier();
+		hm_idle_barrier();
 		MPI_Gather(mine, NR_SIZES + 1, MPI_DOUBLE, all, NR_SIZES + 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 		if (rank == 0)
 			for (int i = 0; i < k; i++) {
@@ -558,10 +545,10 @@ static void measure_alone(const struct bench_args *a, int rank, int nproc, doubl
 
 	if (rank == 0)
 		fprintf(stderr, "calibrate: dgemm with one core busy per node\n");
-	idle_barrier();
+	hm_idle_barrier();
 	if (rank < nproc && first_of_host(a, rank, nproc))
 		mine[0] = hm_time_lu_kernels(a->rows, a->bs, a->nbs, 1, a->repeat, a->min_time, &held, mine + 1);
-	idle_barrier();
+	hm_idle_barrier();
 	MPI_Gather(mine, count, MPI_DOUBLE, all, count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
@@ -592,7 +579,7 @@ static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, do
 	memset(mine, 0, NR_STEP_VALUES * sizeof(double));
 	if (rank == 0)
 		fprintf(stderr, "calibrate: row interchanges and column steps of LU with ScaLAPACK\n");
-	idle_barrier();
+	hm_idle_barrier();
 	if (rank < nproc) {
 		mine[STEP_ROW_SWAP] = hm_time_row_swap(a->rows, SWAP_WIDTH, STEP_BLOCK, a->repeat, &held);
 		mine[STEP_ALONE] = hm_time_column_step(MPI_COMM_SELF, STEP_BLOCK, STEP_SAMPLES, &held, &disturbed);
@@ -602,7 +589,7 @@ static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, do
 		int in = rank < nproc && place < (1 << k) && on_host >= (1 << k), more = 0;
 		MPI_Comm column;
 
-		idle_barrier();
+		hm_idle_barrier();
 		MPI_Comm_split(MPI_COMM_WORLD, in ? host : MPI_UNDEFINED, rank, &column);
 		if (!in)
 			continue;
@@ -614,7 +601,7 @@ static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, do
 	mine[STEP_LOAD] = load_before;
 	mine[STEP_WAITED] = held.waited;
 	mine[STEP_HELD] = held.spent;
-	idle_barrier();
+	hm_idle_barrier();
 }
 
 /* Rank r's values of 1d into its processor entry 'e'; its host's column of
@@ -684,11 +671,11 @@ static void phase_kernels(struct bench *b)
 			fprintf(stderr, " %d", b->a.bs[i]);
 		fprintf(stderr, ", in rounds of every b\n");
 	}
-	idle_barrier();
+	hm_idle_barrier();
 	if (b->rank < b->nproc)
 		b->samples[0] = hm_time_lu_kernels(b->a.rows, b->a.bs, b->a.nbs, NR_KERNELS, b->a.repeat,
 						   b->a.min_time, &held, b->samples + 1);
-	idle_barrier();
+	hm_idle_barrier();
 	MPI_Gather(b->samples, b->nsamples, MPI_DOUBLE, b->all, b->nsamples, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
@@ -700,10 +687,10 @@ static void phase_shapes(struct bench *b)
 	if (b->rank == 0)
 		fprintf(stderr, "calibrate: dgemm, dtrsm and dger at %d shapes on %d processors\n",
 			b->sh.count[0] + b->sh.count[1] + b->sh.count[2], b->nproc);
-	idle_barrier();
+	hm_idle_barrier();
 	if (b->rank < b->nproc)
 		measure_shapes(&b->a, &b->sh, shape_s);
-	idle_barrier();
+	hm_idle_barrier();
 	MPI_Gather(shape_s, HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, b->all_shapes,
 		   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
@@ -804,7 +791,7 @@ static void phase_pingpongs(struct bench *b)
 		if (rank == 0)
 			fprintf(stderr, "calibrate: ping-pong %s (ranks %d-%d)\n", pairs[p].scope,
 				pairs[p].a, pairs[p].b);
-		idle_barrier();
+		hm_idle_barrier();
 		if (rank == pairs[p].a || rank == pairs[p].b)
 			pingpong(rank, pairs[p].a, pairs[p].b, b->sizes, oneway, b->buf);
 		if (pairs[p].a != 0) {

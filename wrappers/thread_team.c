@@ -4,12 +4,12 @@
 #define _GNU_SOURCE /* sched_getaffinity */
 #endif
 #include "thread_team.h"
+#include "idle_barrier.h"
 
 #include <mpi.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* OpenBLAS's own call: its thread pool grows from the calling thread,
  * whose CPU set every new thread inherits. */
@@ -34,19 +34,6 @@ static int cmp_double(const void *x, const void *y)
 	double a = *(const double *)x, b = *(const double *)y;
 
 	return (a > b) - (a < b);
-}
-
-/* A barrier that sleeps while it waits, so a team mate gives its core to
- * the leader's threads. */
-static void sleeping_barrier(void)
-{
-	const struct timespec pause = { 0, 1000000 };
-	MPI_Request req;
-	int done = 0;
-
-	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	while (MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done)
-		nanosleep(&pause, NULL);
 }
 
 void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int rows, int b, int repeat,
@@ -84,7 +71,7 @@ void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int row
 		sched_setaffinity(0, sizeof(team), &team);
 		openblas_set_num_threads(t);
 	}
-	sleeping_barrier();
+	hm_idle_barrier();
 	if (leads) {
 		int rounds = hm_time_lu_kernels(rows, &b, 1, LU_NR_KERNELS, repeat, min_time, &wall, samples);
 
@@ -97,6 +84,6 @@ void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int row
 		openblas_set_num_threads(1);
 		sched_setaffinity(0, sizeof(saved), &saved);
 	}
-	sleeping_barrier();
+	hm_idle_barrier();
 	free(all), free(samples);
 }
