@@ -10,11 +10,28 @@ thr=$data/good/localhost-threads.json
 
 # ---- calibrate --threads: what it refuses ---------------------------------
 for bad in 1 2,2 x 2,,4 1,2,3,4,5,6,7,8,9 5000; do
-	expect 3 "--threads must list" -- "$hm" calibrate --threads "$bad" -o "$tmp/c.json"
+	expect 3 "--threads must be auto or list" -- "$hm" calibrate --threads "$bad" -o "$tmp/c.json"
 done
 expect 3 "not with a simulator nor --split-cores" -- "$hm" calibrate --threads 2 --split-cores -o "$tmp/c.json"
 expect 3 "not with a simulator nor --split-cores" -- "$hm" calibrate --threads 2 --launcher smpi \
 	-p "$data/good/mini.json" -o "$tmp/c.json"
+
+# ---- calibrate --threads auto, for real: this machine's two cores ---------
+if [ "$(nproc)" -ge 2 ]; then
+	expect 0 "wrote" -- timeout 300 "$hm" calibrate --threads auto --no-shapes --all-busy-only --repeat 2 \
+		--min-time 0.05 --accept-unreliable -o "$tmp/cal.json"
+	check "auto asks the benchmark for teams of 2 (this machine's cores)" grep -q -- "--threads=2 " "$tmp/err"
+	check "the type has speed-ups at 2 threads, every group, and the record says on how many ranks" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+t = list(p["types"].values())[0]["threads"]["2"]
+assert sorted(t) == ["dgemm", "dtrsm", "panel"] and all(0 < v <= 4 for v in t.values()), t
+r = p["calibration"]["thread_speedups"][0]
+assert r["threads"] == 2 and r["leaders"] == 1 and r["one_thread_ranks"] == 2, r' "$tmp/cal.json"
+	expect 0 "splits of the cores into ranks x threads priced (all)" -- "$hm" plan -p "$tmp/cal.json" -n 2000
+else
+	echo "threads: one core here: calibrate --threads auto not run"
+fi
 
 # ---- plans with threads ----------------------------------------------------
 expect 0 "node:1x2t extra:1" -- "$hm" plan -p "$thr" -M HU -n 1000

@@ -200,9 +200,53 @@ static int stage_topology(struct calibration *c)
 	return HM_EXIT_OK;
 }
 
-/* The benchmark and its arguments, after the launcher's command. */
-static void bench_argv(struct hm_argv *a, const struct hm_calibration_setup *cs, const struct hm_host_list *h)
+/* --threads auto: the counts every measured host allows, into buf ("2,4,8"
+ * or "" when a host has one core): the powers of two up to the smallest
+ * host's measured cores, and the cores of one of its NUMA domains and of
+ * one of its packages where the topology says (split evenly), at most
+ * HM_MAX_THREAD_COUNTS, ascending. */
+static const char *thread_counts_auto(const struct calibration *c, char *buf, size_t size)
 {
+	int per_host[HM_CAL_MAX_PROCS] = { 0 }, least = 0, t[HM_MAX_THREAD_COUNTS + 3], n = 0;
+	size_t len = 0;
+
+	for (int i = 0; i < c->h.n; i++)
+		per_host[c->h.host_index[i]]++;
+	for (int k = 0; k < c->h.nr_hosts; k++)
+		least = !least || per_host[k] < least ? per_host[k] : least;
+	for (int v = 2; v <= least && n < HM_MAX_THREAD_COUNTS; v *= 2)
+		t[n++] = v;
+	/* the first host's domains: a cluster's nodes are alike, and 'least' fits all */
+	if (c->known && c->known->n > 0 && c->known->node[0].seen) {
+		const struct hm_node_topology *node = &c->known->node[0];
+		int parts[2] = { node->packages, node->cores.numa_nodes };
+
+		for (int j = 0; j < 2; j++)
+			if (parts[j] > 1 && least % parts[j] == 0 && least / parts[j] >= 2)
+				t[n++] = least / parts[j];
+	}
+	/* ascending, each once, at most HM_MAX_THREAD_COUNTS */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			int x = t[j];
+
+			t[j] = t[j - 1], t[j - 1] = x;
+		}
+	buf[0] = '\0';
+	for (int i = 0, kept = 0; i < n && kept < HM_MAX_THREAD_COUNTS; i++)
+		if (!i || t[i] != t[i - 1]) {
+			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, kept++ ? ",%d" : "%d", t[i]);
+		}
+	return buf;
+}
+
+/* The benchmark and its arguments, after the launcher's command. */
+static void bench_argv(struct hm_argv *a, const struct calibration *c)
+{
+	const struct hm_calibration_setup *cs = c->cs;
+	const struct hm_host_list *h = &c->h;
+	char counts[128];
+
 	hm_argv_add(a, cs->bench);
 	hm_argv_add(a, "--block-sizes");
 	hm_argv_add(a, cs->block_sizes);
@@ -215,8 +259,10 @@ static void bench_argv(struct hm_argv *a, const struct hm_calibration_setup *cs,
 		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
 	if (!cs->no_shapes)
 		hm_argv_add(a, "--shapes");    /* the kernel models of the simulator */
-	if (cs->threads)
+	if (cs->threads && strcmp(cs->threads, "auto"))
 		hm_argv_addf(a, "--threads=%s", cs->threads);   /* ranks of t threads */
+	else if (cs->threads && *thread_counts_auto(c, counts, sizeof(counts)))
+		hm_argv_addf(a, "--threads=%s", counts);
 	hm_argv_add(a, "--hosts");
 	{
 		size_t size = (size_t)h->n * 201 + 1, len = 0;
@@ -242,7 +288,7 @@ static int stage_measure(struct calibration *c)
 	struct hm_argv program = { 0 };
 	int ret = HM_EXIT_FAILURE;
 
-	bench_argv(&program, c->cs, &c->h);
+	bench_argv(&program, c);
 	if (!hm_bench_placement(&c->h, c->cs->l->simulated, c->known, 0, &pl))
 		ret = hm_bench_launch(&c->ls, &pl, &program, "the benchmark", hm_calibration_raw_line, &c->raw);
 	if (!ret && !c->raw) {

@@ -131,7 +131,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "all-busy-only", HM_OPT_FLAG, &cs.all_busy_only, NULL, "measure with every core busy only: no busy-cores scale (faster)", 0, 0 },
 			{ 0, "accept-unreliable", HM_OPT_FLAG, &cs.accept_unreliable, NULL, "write the platform even when its measurements are too unsteady to trust (see below)", 0, 0 },
 			{ 0, "no-shapes", HM_OPT_FLAG, &cs.no_shapes, NULL, "do not time kernel shapes: no kernel models for the simulator's modeled kernels (faster)", 0, 0 },
-			{ 0, "threads", HM_OPT_STRING, &cs.threads, "LIST", "also time ranks of these BLAS thread counts (e.g. 2,4,8: powers of two and a socket's cores), for plans of ranks x threads", 0, 0 },
+			{ 0, "threads", HM_OPT_STRING, &cs.threads, "LIST", "also time ranks of these BLAS thread counts (e.g. 2,4,8), for plans of ranks x threads; auto: the powers of two up to a node's cores and the cores of its NUMA domains and packages", 0, 0 },
 			{ 0, "smt", HM_OPT_FLAG, &cs.smt, NULL, "a process per hardware thread: every thread of a core counts as a core", 0, 0 },
 			{ 0, "no-topology", HM_OPT_FLAG, &cs.no_topology, NULL, "do not read the nodes' topologies with hwloc: core j of a host is taken to be its CPU j", 0, 0 },
 			HM_OPT_TABLE_END,
@@ -170,8 +170,8 @@ int cmd_calibrate(int argc, char **argv)
 			hm_say_error("calibrate: --block-sizes must be a list like 32,64,128");
 			return HM_EXIT_USAGE;
 		}
-		if (cs.threads && !thread_counts_valid(cs.threads)) {
-			hm_say_error("calibrate: --threads must list 1 to %d thread counts from 2 to 4096, like 2,4,8",
+		if (cs.threads && strcmp(cs.threads, "auto") && !thread_counts_valid(cs.threads)) {
+			hm_say_error("calibrate: --threads must be auto or list 1 to %d thread counts from 2 to 4096, like 2,4,8",
 				     HM_MAX_THREAD_COUNTS);
 			return HM_EXIT_USAGE;
 		}
