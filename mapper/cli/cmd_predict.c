@@ -128,7 +128,7 @@ int cmd_predict(int argc, char **argv)
 	struct hm_problem_opts po;
 	const char *procs = NULL, *grid = NULL, *format = "text", *threads_list = NULL;
 	int b = 0, stop, fmt, r = 0, c = 0, ret;
-	struct hm_problem pb;
+	struct hm_problem pb, priced;    /* priced: on the thread view where --threads */
 	struct hm_platform *p = NULL;
 	struct hm_result res;
 	struct hm_error err;
@@ -186,10 +186,12 @@ int cmd_predict(int argc, char **argv)
 			ret = HM_EXIT_USAGE;
 			goto cleanup;
 		}
-		pb.platform = &view.view;       /* priced on the view, written for the platform */
 	}
-	ret = grid ? hm_evaluate_config(&pb, d, r, c, b, "predict", &res, &err) :
-		     hm_evaluate_counts(&pb, d, "predict", &res, &err);
+	priced = pb;
+	if (threads)
+		priced.platform = &view.view;
+	ret = grid ? hm_evaluate_config(&priced, d, r, c, b, "predict", &res, &err) :
+		     hm_evaluate_counts(&priced, d, "predict", &res, &err);
 	if (ret) {
 		hm_say_error("predict: %s", err.msg);
 		ret = HM_EXIT_USAGE;
@@ -200,12 +202,8 @@ int cmd_predict(int argc, char **argv)
 		threads = NULL;
 	}
 	if (fmt == HM_FORMAT_JSON) {
-		struct hm_problem written = pb;
-		struct hm_plan_inputs in = { po.platform, &written, NULL };
-		cJSON *json;
-
-		written.platform = p;
-		json = hm_plan_json(&in, &res);
+		struct hm_plan_inputs in = { po.platform, &pb, NULL };
+		cJSON *json = hm_plan_json(&in, &res);
 		char *text = json ? cJSON_Print(json) : NULL;
 
 		if (text)
@@ -214,13 +212,9 @@ int cmd_predict(int argc, char **argv)
 		free(text);
 		cJSON_Delete(json);
 	} else {
-		const struct hm_platform *priced = pb.platform;
-
-		pb.platform = p;
 		hm_print_result(stdout, &pb, &res);
-		pb.platform = priced;
 		if (res.found)
-			print_sp(&pb, res.d, res.b);
+			print_sp(&priced, res.d, res.b);
 		ret = res.found ? HM_EXIT_OK : HM_EXIT_NO_PLAN;
 	}
 	hm_result_release(&res);

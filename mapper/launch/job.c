@@ -231,12 +231,14 @@ static int modeled_kernels(struct hm_job *j, const struct hm_job_request *rq, st
  * through the binder, to its line of HM_RANK_CPUS_FILE. Ranks of
  * different thread counts each set their own, through the binder, from
  * their line of HM_RANK_THREADS_FILE (hm_job_prepare gives ranks of one
- * count theirs in the environment of all). */
-static int bind_ranks_themselves(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
+ * count theirs in the environment of all). 'threads': the ranks' one count, or
+ * 0 where they differ. */
+static int bind_ranks_themselves(struct hm_job *j, const struct hm_job_request *rq, int threads,
+				 struct hm_error *err)
 {
 	char map[8192];
 
-	if (!j->l->simulated && !hm_placement_threads(j->pl)) {
+	if (!threads) {
 		if (!rq->binder)
 			return hm_error_set(err, "the plan's ranks have different thread counts, which each "
 					    "sets through hetmap-probe: not with --no-placement-check");
@@ -316,7 +318,7 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 		if (add_file(j, j->l->platform_file, text, "the simulated platform", err))
 			goto fail;
 	}
-	if (bind_ranks_themselves(j, rq, err))
+	if (bind_ranks_themselves(j, rq, threads, err))
 		goto fail;
 	if (j->env.failed || j->launcher_args.failed) {
 		hm_error_set(err, "out of memory");

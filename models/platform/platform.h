@@ -39,11 +39,6 @@ struct hm_table {
 	double *k;          /* s/flop at b[i], finite and > 0 */
 };
 
-/* A type's k values are per core with all cores of its processor busy
- * (what calibration measures). 'busy_scale' (optional, n = 0 when not
- * given) says how k changes with the number of busy cores: k(busy) =
- * k * scale(busy), a table keyed by busy cores, non-decreasing (fewer busy
- * cores never make a core slower), interpolated and clamped. */
 /* What a rank of t BLAS threads gains over a one-thread rank, each on
  * its own cores and all the node's cores busy: the speed-up of each
  * kernel group (threads.h names them; models/README.md, "Ranks of t
@@ -60,6 +55,11 @@ struct hm_thread_speedup {
 	double s[HM_NR_THREAD_KERNELS]; /* in (0, 2t] */
 };
 
+/* A type's k values are per core with all cores of its processor busy
+ * (what calibration measures). 'busy_scale' (optional, n = 0 when not
+ * given) says how k changes with the number of busy cores: k(busy) =
+ * k * scale(busy), a table keyed by busy cores, non-decreasing (fewer busy
+ * cores never make a core slower), interpolated and clamped. */
 struct hm_proc_type {
 	char *name;
 	struct hm_table k3_dgemm;   /* s/flop of dgemm (trailing update) */

@@ -1,22 +1,10 @@
 /* models/platform/thread_fit.c - see thread_fit.h. */
 #include "thread_fit.h"
 #include "threads.h"
+#include "models/util/median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* Group g's value of rank r's count 'key' ("1", "2", ...), or 0. */
 static double rank_value(const cJSON *raw, int r, const char *key, int g)
@@ -37,7 +25,7 @@ static double type_median(const cJSON *raw, const int *type_of_rank, int nranks,
 	for (int r = 0; r < nranks; r++)
 		if (type_of_rank[r] == ty && rank_value(raw, r, key, g) > 0)
 			scratch[(*n)++] = rank_value(raw, r, key, g);
-	return *n ? median(scratch, *n) : 0;
+	return *n ? hm_median(scratch, *n) : 0;
 }
 
 /* The thread counts some rank led, ascending, into t[]; how many. */
