@@ -1732,6 +1732,32 @@ def split_of(plan):
     return "%d x %s" % (sum(e["count"] for e in procs), "/".join(map(str, threads)))
 
 
+def split_rows(head, splits, picked, mark, label=str):
+    """A group's rows of splits ({split: {"predicted", "runs"}}): each one's
+    prediction, runs, median, range and ratio, 'mark' on the picked one
+    and its verdict (within 5 % of the fastest median or not); and whether
+    the pick is within."""
+    medians = {s: statistics.median(v["runs"]) for s, v in splits.items()}
+    fastest = min(medians, key=medians.get)
+    within = picked in medians and medians[picked] <= 1.05 * medians[fastest]
+    verdict = "met" if within else "missed (%.1f %% slower)" % (
+        100 * (medians[picked] / medians[fastest] - 1)) if picked in medians else ""
+    rows = []
+    for s in sorted(splits):
+        v, predicted = splits[s]["runs"], splits[s]["predicted"]
+        rows.append(head + [label(s), "%.3f" % predicted, len(v), "%.3f" % medians[s],
+                            "%.3f-%.3f" % (min(v), max(v)), "%.2f" % (medians[s] / predicted),
+                            mark if s == picked else "", "fastest" if s == fastest else "",
+                            verdict if s == picked else ""])
+    return rows, within
+
+
+def split_table(head, pick, rows):
+    """split_rows' rows under their heading ('head': the group's columns)."""
+    return markdown_table(head + ["predicted s", "runs", "median s", "range s", "measured / predicted", pick, "",
+                                  "target (pick within 5 %)"], rows)
+
+
 def threads_real(args):
     """Ranks x threads on this machine: per group (routine, n, program) each
     split's prediction and measured runs, GPTM's pick and the 5 % target."""
@@ -1750,28 +1776,73 @@ def threads_real(args):
         groups[key][split]["runs"].append(r["measured_s"])
     rows, met, total = [], 0, 0
     for (routine, n, program), splits in sorted(groups.items()):
-        medians = {s: statistics.median(v["runs"]) for s, v in splits.items()}
-        fastest = min(medians, key=medians.get)
         pick = plans.get((routine, n, program, "GPTM"))
-        picked = split_of(pick) if pick else "?"
-        within = picked in medians and medians[picked] <= 1.05 * medians[fastest]
+        group_rows, within = split_rows([routine, n, program], splits, split_of(pick) if pick else "?", "**plan**")
+        rows += group_rows
         met += within
         total += 1
-        for s in sorted(splits):
-            v = splits[s]["runs"]
-            rows.append([routine, n, program, s, "%.3f" % splits[s]["predicted"], len(v),
-                         "%.3f" % medians[s], "%.3f-%.3f" % (min(v), max(v)),
-                         "%.2f" % (medians[s] / splits[s]["predicted"]),
-                         "**plan**" if s == picked else "", "fastest" if s == fastest else "",
-                         ("met" if within else "missed (%.1f %% slower)" % (100 * (medians[picked] / medians[fastest] - 1))
-                          if picked in medians else "not run") if s == picked else ""])
-    table = markdown_table(["routine", "n", "program", "ranks x threads", "predicted s", "runs", "median s",
-                            "range s", "measured / predicted", "GPTM's pick", "", "target (pick within 5 %)"], rows)
+    table = split_table(["routine", "n", "program", "ranks x threads"], "GPTM's pick", rows)
     print("# Ranks x threads on this machine: 2 x 1 against 1 x 2\n\n"
           "Each group's two splits run in turn, REPS rounds (`experiments/threads/real.sh`); the\n"
           "prediction is the plan's (GU's for 2 ranks of one thread, HU's for one rank of two),\n"
           "the pick GPTM's, which prices both. Target: the pick is the faster split or within\n"
           "5 %% of it. Met in %d of %d groups.\n\n%s" % (met, total, table))
+
+
+def thread_pairs(args):
+    """The emulated cluster's pairs of splits (experiments/threads/vcluster.sh):
+    per line LABEL CORES OTHERS, OTHERS the other nodes' processes by name
+    ('-' for none) beside NODE's CORES x 1 or 1 x CORES: the plan's other
+    nodes, every node with one process, and NODE alone."""
+    platform = json.load(open(args.platform))
+    plan = json.load(open(args.plan))["plan"]
+    cores = next(q["cores"] for q in platform["processors"] if q["name"] == args.node)
+    beside = ["%s=%d" % (e["processor"], e["count"]) for e in plan["processes"] if e["processor"] != args.node]
+    every = ["%s=1" % q["name"] for q in platform["processors"] if q["name"] != args.node]
+    for label, others in (("plan", beside), ("all", every), ("alone", [])):
+        print(label, cores, ",".join(others) or "-")
+
+
+def threads_vcluster(args):
+    """Ranks x threads on the emulated cluster: per group (routine, n) and
+    pair (the multi-core node's C x 1 and 1 x C beside the same other
+    nodes) each split's prediction and measured runs, the model's pick (the
+    lower prediction) and the 5 % target; GPTM's plan marked."""
+    def key(plan):
+        return tuple(sorted((e["processor"], e["count"], e.get("threads", 1)) for e in plan["processes"]))
+    runs = read_jsonl(os.path.join(args.dir, "runs.jsonl"))
+    configs, gptm = {}, {}
+    for f in sorted(os.listdir(os.path.join(args.dir, "plans"))):
+        routine, n, label = f[:-len(".json")].split("-", 2)
+        plan = json.load(open(os.path.join(args.dir, "plans", f)))["plan"]
+        if label == "GPTM":
+            gptm[(routine, int(n))] = key(plan)
+            continue
+        pair, split = label.rsplit("-", 1)
+        configs[(routine, int(n), key(plan))] = (pair, split, plan["predicted"]["total_s"])
+    cells = {}
+    for r in runs:
+        c = configs.get((r["inputs"]["routine"], int(r["inputs"]["n"]), key(r["plan"])))
+        if c and r.get("measured_s") is not None and r["program"].get("verdict") == "passed":
+            cells.setdefault((r["inputs"]["routine"], int(r["inputs"]["n"]), c[0]), {}).setdefault(
+                c[1], {"predicted": c[2], "runs": [], "gptm": gptm.get((r["inputs"]["routine"], int(r["inputs"]["n"])))
+                       == key(r["plan"])})["runs"].append(r["measured_s"])
+    rows, met, total = [], 0, 0
+    for (routine, n, pair), splits in sorted(cells.items()):
+        picked = min(splits, key=lambda s: splits[s]["predicted"])
+        group_rows, within = split_rows([routine, n, pair], splits, picked, "**pick**",
+                                        lambda s: s + (" (GPTM's plan)" if splits[s]["gptm"] else ""))
+        rows += group_rows
+        met += within and len(splits) == 2
+        total += len(splits) == 2
+    table = split_table(["routine", "n", "beside", "node's ranks x threads"], "model's pick", rows)
+    print("# Ranks x threads on the emulated cluster\n\n"
+          "The multi-core node's two splits (C ranks of one thread, one rank of C threads) beside\n"
+          "the same other nodes: GPTM's plan's (`plan`), every node with one rank (`all`: GU's\n"
+          "and HU's choices) and none (`alone`), run in turn, REPS rounds\n"
+          "(`experiments/threads/vcluster.sh`). The pick is the split the model predicts faster.\n"
+          "Target: the pick is the faster split or within 5 %% of it. Met in %d of %d pairs.\n\n%s"
+          % (met, total, table))
 
 
 def thread_speedups(args):
@@ -1916,6 +1987,8 @@ COMMANDS = {
                                       ("--pattern", "mixed")]),
     "links": (links, [("dir", None)]),
     "threads-real": (threads_real, [("dir", None)]),
+    "thread-pairs": (thread_pairs, [("platform", None), ("plan", None), ("node", None)]),
+    "threads-vcluster": (threads_vcluster, [("dir", None)]),
     "thread-speedups": (thread_speedups, [("platform", None), ("measured", None)]),
     "threads-scale": (threads_scale, [("dir", None), ("--elapsed", "?")]),
     "threads-node": (threads_node, [("runs", None), ("platform", None)]),

@@ -86,8 +86,8 @@ static int try_split(struct split_state *s, struct hm_error *err)
 	if (s->best.found)
 		one.beat = s->best.eet;
 	/* the judge's candidates carry no threads: they come from one thread only;
-	 * ranks of threads never share cores (their threads would), which also
-	 * keeps a split's walk as short as its cores */
+	 * ranks of threads never share cores (the view prices it as forbidden,
+	 * HM_THREAD_RANKS_SHARING), so a split's walk ends at its cores */
 	if (!all_one) {
 		long cores = hm_platform_cores(&v.view);
 

@@ -30,17 +30,23 @@ def near(a, b, tol=1e-12):
     return abs(a - b) <= tol * max(1.0, abs(b))
 
 
-def printed(command, docs, **paths):
+def said(command, **args):
+    """What an analysis command prints, given its arguments."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        command(types.SimpleNamespace(**args))
+    return out.getvalue()
+
+
+def printed(command, docs, values=None, **paths):
     """What an analysis command prints, given 'docs' (file name: JSON) written
-    in a scratch folder and its arguments naming them (argument=file name)."""
+    in a scratch folder and its arguments naming them (argument=file name),
+    and other arguments ('values')."""
     with tempfile.TemporaryDirectory() as tmp:
         for name, doc in docs.items():
             with open(os.path.join(tmp, name), "w") as f:
                 json.dump(doc, f)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            command(types.SimpleNamespace(**{k: os.path.join(tmp, v) for k, v in paths.items()}))
-        return out.getvalue()
+        return said(command, **{k: os.path.join(tmp, v) for k, v in paths.items()}, **(values or {}))
 
 
 # ranks: ties share their average rank
@@ -238,13 +244,40 @@ with tempfile.TemporaryDirectory() as tmp:
             f.write(json.dumps({"inputs": {"routine": routine, "n": 100}, "plan": plan, "measured_s": t,
                                 "predicted_s": plan["predicted"]["total_s"],
                                 "program": {"profile": "driver", "verdict": "passed"}}) + "\n")
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        analysis.threads_real(types.SimpleNamespace(dir=tmp))
-    text = out.getvalue()
+    text = said(analysis.threads_real, dir=tmp)
     # LU: the pick (1 x 2, median 1.05) within 5 % of the fastest (2 x 1, 1.01); GEMM: the pick 2 x 1 is 33 % slower
     check("Met in 1 of 2 groups" in text and "missed (33.3 % slower)" in text and "| met |" in text,
           "threads-real verdicts: %s" % text)
+
+# the emulated cluster's pairs: beside the plan's other nodes, every node, none
+plat = {"processors": [{"name": "duo", "cores": 2}, {"name": "half", "cores": 1}, {"name": "q", "cores": 1}]}
+gptm = {"plan": {"processes": [{"processor": "duo", "count": 2}, {"processor": "half", "count": 1}]}}
+pairs = printed(analysis.thread_pairs, {"p.json": plat, "g.json": gptm}, {"node": "duo"}, platform="p.json",
+                plan="g.json")
+check(pairs == "plan 2 half=1\nall 2 half=1,q=1\nalone 2 -\n", "thread pairs: %r" % pairs)
+
+# the emulated cluster's verdicts: the pick is the lower prediction; GPTM's plan marked
+with tempfile.TemporaryDirectory() as tmp:
+    os.mkdir(os.path.join(tmp, "plans"))
+    wide = {"processes": [{"processor": "duo", "count": 2}], "predicted": {"total_s": 1.0}}
+    deep = {"processes": [{"processor": "duo", "count": 1, "threads": 2}], "predicted": {"total_s": 1.2}}
+    for name, plan in (("lu-100-GPTM", wide), ("lu-100-alone-2x1", wide), ("lu-100-alone-1x2", deep)):
+        with open(os.path.join(tmp, "plans", name + ".json"), "w") as f:
+            json.dump({"plan": plan}, f)
+    with open(os.path.join(tmp, "runs.jsonl"), "w") as f:
+        for plan, t in ((wide, 2.0), (wide, 2.2), (wide, 2.1), (deep, 1.6), (deep, 1.7), (deep, 9.0)):
+            f.write(json.dumps({"inputs": {"routine": "lu", "n": 100}, "plan": plan, "measured_s": t,
+                                "program": {"verdict": "passed"}}) + "\n")
+    text = said(analysis.threads_vcluster, dir=tmp)
+    # the pick 2x1 (median 2.1) against 1x2's 1.7: 23.5 % slower
+    check("Met in 0 of 1 pairs" in text and "missed (23.5 % slower)" in text and "2x1 (GPTM's plan)" in text,
+          "threads-vcluster verdicts: %s" % text)
+
+# the ranks x threads studies' summaries, from their committed plans and runs
+for name, command in (("real", analysis.threads_real), ("vcluster", analysis.threads_vcluster)):
+    study = os.path.join(ROOT, "experiments", "threads", "results", name)
+    with open(os.path.join(study, "summary.md")) as f:
+        check(said(command, dir=study) == f.read(), "summary of experiments/threads/results/%s regenerated" % name)
 
 print("test_analysis: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

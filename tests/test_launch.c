@@ -586,6 +586,15 @@ static void ranks_of_threads_should_hold_their_cores(void)
 	}
 	CHECK(hm_placement_from_plan(&b, a.owner, "t", &err) == 0);
 	hm_platform_free(p);
+	{       /* a plan file with two ranks of two threads on p1's two cores: refused */
+		cJSON *count = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(a.owner, "plan"), "processes"), 1), "count");
+		struct hm_placement c;
+
+		cJSON_SetNumberValue(count, 2);
+		CHECK(hm_placement_from_plan(&c, a.owner, "t", &err) == -1 && strstr(err.msg, "never share cores"));
+		cJSON_SetNumberValue(count, 1);
+	}
 	CHECK(!a.oversubscribed && hm_placement_threads(&a) == 2 && hm_placement_threads(&b) == 2);
 	/* p0's two ranks on sockets 0 and 1: cores 0-1 (CPUs 0, 2) and 2-3 (CPUs 1, 3) */
 	CHECK(b.ranks[0].core == 0 && b.ranks[1].core == 2 && b.ranks[2].core == 0 && b.ranks[2].threads == 2);

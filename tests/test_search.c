@@ -681,9 +681,55 @@ static void exact_with_threads_should_be_the_least_split(void)
 	hm_platform_free(p);
 }
 
+/* The emulated cluster's calibration (experiments/threads/vcluster.sh):
+ * a two-core node whose two threads ran 2.4x one beside a one-core node
+ * of about its speed and two slow ones (whose cores let a split's walk
+ * reach four ranks). Stacking several ranks of two threads on the two cores looked
+ * cheapest to every method (3 x 2t) until the view priced it as
+ * forbidden: no method may plan ranks of threads that share cores. */
+static const char superlinear_json[] =
+	"{\"name\": \"superlinear\", \"types\": {\"F\": {\"k3_dgemm\": 1.9e-10, \"k3_dtrsm\": 2.1e-10,"
+	" \"k2_dgetf2\": 3.3e-10, \"k1_dswap\": 3e-8,"
+	" \"threads\": {\"2\": {\"dgemm\": 2.4, \"dtrsm\": 2.5, \"panel\": 1.8}}},"
+	" \"S\": {\"k3_dgemm\": 2.1e-10, \"k3_dtrsm\": 2.5e-10, \"k2_dgetf2\": 3.5e-10, \"k1_dswap\": 5e-8},"
+	" \"Q\": {\"k3\": 1e-9, \"k2_dgetf2\": 2e-9}}, \"processors\": ["
+	"{\"name\": \"duo\", \"type\": \"F\", \"cores\": 2}, {\"name\": \"half\", \"type\": \"S\", \"cores\": 1},"
+	"{\"name\": \"q1\", \"type\": \"Q\", \"cores\": 1}, {\"name\": \"q2\", \"type\": \"Q\", \"cores\": 1}],"
+	" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9}, \"same_node\": {\"t_s\": 5e-6, \"t_w\": 2e-9},"
+	" \"inter_node\": {\"t_s\": 1.5e-5, \"t_w\": 2.5e-9}}, \"block_sizes\": [32]}";
+
+static void ranks_of_threads_should_never_share_cores(void)
+{
+	struct hm_platform *p;
+	struct hm_error err;
+	struct hm_budget none = { 0, 0 };
+	int d[4] = { 3, 1, 0, 0 }, t[4] = { 2, 1, 1, 1 };
+
+	if (!CHECK(hm_platform_load_buffer(superlinear_json, strlen(superlinear_json), "t", &p, &err) == 0))
+		return;
+	CHECK(hm_thread_ranks_fit(p, d, t, &err) == -1 && strstr(err.msg, "need 6 cores"));
+	d[0] = 1;
+	CHECK(hm_thread_ranks_fit(p, d, t, &err) == 0);
+	d[0] = 3, t[0] = 1;     /* ranks of one thread may share */
+	CHECK(hm_thread_ranks_fit(p, d, t, &err) == 0);
+	for (const struct hm_method *const *m = hm_method_list(); *m; m++) {
+		struct hm_problem pb = { p, hm_model_default(), HM_ROUTINE_LU, 3000, 8, NULL, { 0, 0 }, 0 };
+		struct hm_result res;
+
+		if ((*m)->kind != HM_METHOD_SEARCH)
+			continue;
+		if (!CHECK(hm_search(*m, &pb, &none, &res, &err) == 0))
+			continue;
+		CHECK(res.found && (!res.threads || hm_thread_ranks_fit(p, res.d, res.threads, &err) == 0));
+		hm_result_release(&res);
+	}
+	hm_platform_free(p);
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(threads_should_be_priced_by_their_speedups),
 	CHECK_CASE(exact_with_threads_should_be_the_least_split),
+	CHECK_CASE(ranks_of_threads_should_never_share_cores),
 	CHECK_CASE(greedy_should_reach_a_configuration_that_fits),
 	CHECK_CASE(divisors_should_be_every_divisor_ascending),
 	CHECK_CASE(top_k_should_keep_the_cheapest_and_know_twins),

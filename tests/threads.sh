@@ -47,6 +47,10 @@ import json, sys
 s = json.load(open(sys.argv[1]))["plan"]["search"]
 assert s["thread_splits"] == 2 and s["thread_splits_all"] is True, s' "$tmp/exact.json"
 expect 0 "2 splits of the cores into ranks x threads priced (all)" -- "$hm" plan -p "$thr" -M GPTM -n 3000
+# ranks of threads never share cores: predict refuses two of two threads on node's two cores
+expect 3 "need 4 cores, it has 2 (ranks of threads never share cores)" -- \
+	"$hm" predict -p "$thr" -n 1000 --procs node=2 --threads node=2
+expect 0 "predicted" -- "$hm" predict -p "$thr" -n 1000 --procs node=1,extra=1 --threads node=2
 # a node of 4 cores on 2 sockets whose type knows no threads: HU cannot price it
 expect 3 "has no thread speed-ups" -- "$hm" plan -p "$data/good/two-sockets.json" -M HU -n 2000
 expect 0 "" -- "$hm" compare -p "$thr" -n 2000 -M GU,HU,exact

@@ -39,7 +39,7 @@ static int cmp_double(const void *x, const void *y)
 void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int rows, int b, int repeat,
 			 double min_time, double median[LU_NR_KERNELS])
 {
-	int size, on_host = 0, j = 0, leads;
+	int size, on_host = 0, j = 0, leads, fills;
 	cpu_set_t mine, *all, team, saved;
 	struct hm_held_clock wall = { 0 };      /* corrects 0: wall time */
 	int rounds_max = hm_lu_kernel_rounds_max(repeat);
@@ -59,6 +59,11 @@ void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int row
 	if (rank < nproc)
 		j = host_index(hosts, nproc, rank, &on_host);
 	leads = rank < nproc && j % t == 0 && j + t <= on_host;
+	/* the host's ranks past its last full team keep their cores busy with
+	 * one thread, as in the one-thread round and in a run: idle, they
+	 * would lend the teams cores, memory bandwidth and, on the emulated
+	 * cluster, the very core a team runs on */
+	fills = rank < nproc && j >= on_host / t * t;
 	if (leads) {
 		/* the team: this rank and the next t - 1 measured ranks of its host */
 		CPU_ZERO(&team);
@@ -72,6 +77,8 @@ void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int row
 		openblas_set_num_threads(t);
 	}
 	hm_idle_barrier();
+	if (fills && t > 1)
+		hm_time_lu_kernels(rows, &b, 1, LU_NR_KERNELS, repeat, min_time, &wall, samples);
 	if (leads) {
 		int rounds = hm_time_lu_kernels(rows, &b, 1, LU_NR_KERNELS, repeat, min_time, &wall, samples);
 

@@ -2,8 +2,9 @@
  * (models/README.md, "Ranks of t threads"): on every host the measured
  * ranks, in rank order, form teams of t; each full team's first rank binds
  * itself to the team's CPUs and times LU's kernels with t OpenBLAS threads
- * while its team mates sleep, all teams at once, so the node is as busy
- * as when every core runs a rank. Each kernel is timed by its wall time
+ * while its team mates sleep, all teams at once, and the ranks past a
+ * host's last full team time one thread (their times dropped), so the
+ * node is as busy as when every core runs a rank. Each kernel is timed by its wall time
  * (its threads run on other cores than the one whose run_delay could be
  * read); t = 1 is timed the same way, so a speed-up compares like with
  * like. */

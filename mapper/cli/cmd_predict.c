@@ -181,7 +181,7 @@ int cmd_predict(int argc, char **argv)
 		}
 		for (int i = 0; i < p->nr_procs; i++)
 			threads[i] += !threads[i];
-		if (hm_thread_view_build(&view, p, threads, &err)) {
+		if (hm_thread_ranks_fit(p, d, threads, &err) || hm_thread_view_build(&view, p, threads, &err)) {
 			hm_say_error("predict: --threads: %s", err.msg);
 			ret = HM_EXIT_USAGE;
 			goto cleanup;

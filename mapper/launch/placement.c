@@ -167,8 +167,9 @@ static int load_processes(struct hm_placement *pl, const cJSON *list, struct hm_
 			return -1;
 		if (cores % sockets)
 			return hm_error_at(err, where, "%ld sockets do not divide the %ld cores", sockets, cores);
-		if (threads > cores)
-			return hm_error_at(err, where, "%ld threads per process on %ld cores", threads, cores);
+		if (threads > 1 && count * threads > cores)
+			return hm_error_at(err, where, "%ld processes of %ld threads on %ld cores (ranks of threads "
+					   "never share cores)", count, threads, cores);
 		if (load_core_cpus(pl, e, where, (int)cores, i == 0, &pl->topologies[i], err))
 			return -1;
 		pl->nr_topologies = i + 1;

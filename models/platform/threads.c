@@ -45,6 +45,17 @@ int hm_thread_options(const struct hm_platform *p, int i, int *t)
 	return n;
 }
 
+int hm_thread_ranks_fit(const struct hm_platform *p, const int *d, const int *threads,
+			struct hm_error *err)
+{
+	for (int i = 0; i < p->nr_procs; i++)
+		if (threads[i] > 1 && (long)d[i] * threads[i] > p->procs[i].cores)
+			return hm_error_set(err, "processor %s: %d processes of %d threads need %ld cores, it has %d "
+					    "(ranks of threads never share cores)", p->procs[i].name, d[i],
+					    threads[i], (long)d[i] * threads[i], p->procs[i].cores);
+	return 0;
+}
+
 int hm_platform_has_threads(const struct hm_platform *p)
 {
 	int t[HM_MAX_THREAD_COUNTS + 1];
@@ -70,7 +81,8 @@ static int scaled_table(struct hm_table *to, const struct hm_table *from, double
 /* Type 'base' for ranks of t threads, into *ty: its k tables and kernel
  * models the speed-ups faster. No busy-cores scale: the speed-ups are
  * measured with every core busy, which a partly used node prices as full
- * (a rank of threads is never priced faster than measured). */
+ * (a rank of threads is never priced faster than measured). Its ranks
+ * never share a view core (HM_THREAD_RANKS_SHARING). */
 static int threaded_type(struct hm_proc_type *ty, const struct hm_proc_type *base, int t)
 {
 	double s[HM_NR_THREAD_KERNELS];
@@ -80,6 +92,8 @@ static int threaded_type(struct hm_proc_type *ty, const struct hm_proc_type *bas
 	*ty = *base;
 	ty->nr_threads = 0;
 	memset(&ty->busy_scale, 0, sizeof(ty->busy_scale));
+	for (int r = 0; r < HM_NR_STACKED; r++)
+		ty->stacked[r] = HM_THREAD_RANKS_SHARING;
 	ty->k3_dgemm.k = ty->k3_dtrsm.k = ty->k2_dgetf2.k = NULL;
 	for (int k = 0; k < HM_NR_KERNELS; k++)
 		for (int c = 0; c < ty->kernels[k].nterms; c++)

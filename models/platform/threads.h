@@ -13,6 +13,14 @@
 
 #include "platform.h"
 
+/* Ranks of t >= 2 threads never share cores (their threads would fight
+ * for them, and OpenBLAS's waiting threads spin): the view prices a
+ * processor's view core holding more than one such rank this many times
+ * slower (its stacking factor), so no search picks it, while the factor
+ * stays non-decreasing in the ranks, which the exact searches' bounds
+ * need. Finite: a zero cost times it stays zero. */
+#define HM_THREAD_RANKS_SHARING 1e9
+
 /* The kernel groups' names, NULL-terminated ("dgemm", "dtrsm", "panel"):
  * the keys of a type's "threads" entries. */
 const char *const *hm_thread_kernel_names(void);
@@ -43,6 +51,12 @@ struct hm_thread_view {
 int hm_thread_view_build(struct hm_thread_view *v, const struct hm_platform *base,
 			 const int *threads, struct hm_error *err);
 void hm_thread_view_release(struct hm_thread_view *v);
+
+/* 0 if d[i] ranks of threads[i] threads fit every processor's cores
+ * (ranks of one thread may share cores, ranks of more may not), else -1
+ * with 'err' naming the first that does not. */
+int hm_thread_ranks_fit(const struct hm_platform *p, const int *d, const int *threads,
+			struct hm_error *err);
 
 /* 1 if any processor of 'p' can run a rank of two threads or more. */
 int hm_platform_has_threads(const struct hm_platform *p);
