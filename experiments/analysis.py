@@ -1804,38 +1804,40 @@ def thread_pairs(args):
 
 
 def threads_vcluster(args):
-    """Ranks x threads on the emulated cluster: per group (routine, n) and
-    pair (the multi-core node's C x 1 and 1 x C beside the same other
-    nodes) each split's prediction and measured runs, the model's pick (the
-    lower prediction) and the 5 % target; GPTM's plan marked."""
+    """Ranks x threads on the emulated cluster: per group (routine, n,
+    program) and pair (the multi-core node's C x 1 and 1 x C beside the
+    same other nodes) each split's prediction and measured runs, the model's
+    pick (the lower prediction) and the 5 % target; GPTM's plan marked."""
     def key(plan):
         return tuple(sorted((e["processor"], e["count"], e.get("threads", 1)) for e in plan["processes"]))
     runs = read_jsonl(os.path.join(args.dir, "runs.jsonl"))
     configs, gptm = {}, {}
     for f in sorted(os.listdir(os.path.join(args.dir, "plans"))):
-        routine, n, label = f[:-len(".json")].split("-", 2)
+        routine, n, program, label = f[:-len(".json")].split("-", 3)
+        group = (routine, int(n), program)
         plan = json.load(open(os.path.join(args.dir, "plans", f)))["plan"]
         if label == "GPTM":
-            gptm[(routine, int(n))] = key(plan)
+            gptm[group] = key(plan)
             continue
         pair, split = label.rsplit("-", 1)
-        configs[(routine, int(n), key(plan))] = (pair, split, plan["predicted"]["total_s"])
+        configs[group + (key(plan),)] = (pair, split, plan["predicted"]["total_s"])
     cells = {}
     for r in runs:
-        c = configs.get((r["inputs"]["routine"], int(r["inputs"]["n"]), key(r["plan"])))
+        group = (r["inputs"]["routine"], int(r["inputs"]["n"]), r["program"]["profile"])
+        c = configs.get(group + (key(r["plan"]),))
         if c and r.get("measured_s") is not None and r["program"].get("verdict") == "passed":
-            cells.setdefault((r["inputs"]["routine"], int(r["inputs"]["n"]), c[0]), {}).setdefault(
-                c[1], {"predicted": c[2], "runs": [], "gptm": gptm.get((r["inputs"]["routine"], int(r["inputs"]["n"])))
-                       == key(r["plan"])})["runs"].append(r["measured_s"])
+            cell = cells.setdefault(group + (c[0],), {})
+            cell.setdefault(c[1], {"predicted": c[2], "runs": [], "gptm": gptm.get(group) == key(r["plan"])})
+            cell[c[1]]["runs"].append(r["measured_s"])
     rows, met, total = [], 0, 0
-    for (routine, n, pair), splits in sorted(cells.items()):
+    for (routine, n, program, pair), splits in sorted(cells.items()):
         picked = min(splits, key=lambda s: splits[s]["predicted"])
-        group_rows, within = split_rows([routine, n, pair], splits, picked, "**pick**",
+        group_rows, within = split_rows([routine, n, program, pair], splits, picked, "**pick**",
                                         lambda s: s + (" (GPTM's plan)" if splits[s]["gptm"] else ""))
         rows += group_rows
         met += within and len(splits) == 2
         total += len(splits) == 2
-    table = split_table(["routine", "n", "beside", "node's ranks x threads"], "model's pick", rows)
+    table = split_table(["routine", "n", "program", "beside", "node's ranks x threads"], "model's pick", rows)
     print("# Ranks x threads on the emulated cluster\n\n"
           "The multi-core node's two splits (C ranks of one thread, one rank of C threads) beside\n"
           "the same other nodes: GPTM's plan's (`plan`), every node with one rank (`all`: GU's\n"

@@ -261,20 +261,22 @@ with tempfile.TemporaryDirectory() as tmp:
     os.mkdir(os.path.join(tmp, "plans"))
     wide = {"processes": [{"processor": "duo", "count": 2}], "predicted": {"total_s": 1.0}}
     deep = {"processes": [{"processor": "duo", "count": 1, "threads": 2}], "predicted": {"total_s": 1.2}}
-    for name, plan in (("lu-100-GPTM", wide), ("lu-100-alone-2x1", wide), ("lu-100-alone-1x2", deep)):
+    for name, plan in (("lu-100-driver-GPTM", wide), ("lu-100-driver-alone-2x1", wide),
+                       ("lu-100-driver-alone-1x2", deep)):
         with open(os.path.join(tmp, "plans", name + ".json"), "w") as f:
             json.dump({"plan": plan}, f)
     with open(os.path.join(tmp, "runs.jsonl"), "w") as f:
         for plan, t in ((wide, 2.0), (wide, 2.2), (wide, 2.1), (deep, 1.6), (deep, 1.7), (deep, 9.0)):
             f.write(json.dumps({"inputs": {"routine": "lu", "n": 100}, "plan": plan, "measured_s": t,
-                                "program": {"verdict": "passed"}}) + "\n")
+                                "program": {"profile": "driver", "verdict": "passed"}}) + "\n")
     text = said(analysis.threads_vcluster, dir=tmp)
     # the pick 2x1 (median 2.1) against 1x2's 1.7: 23.5 % slower
     check("Met in 0 of 1 pairs" in text and "missed (23.5 % slower)" in text and "2x1 (GPTM's plan)" in text,
           "threads-vcluster verdicts: %s" % text)
 
 # the ranks x threads studies' summaries, from their committed plans and runs
-for name, command in (("real", analysis.threads_real), ("vcluster", analysis.threads_vcluster)):
+for name, command in (("real", analysis.threads_real), ("vcluster", analysis.threads_vcluster),
+                      ("vcluster-hpcc", analysis.threads_vcluster)):
     study = os.path.join(ROOT, "experiments", "threads", "results", name)
     with open(os.path.join(study, "summary.md")) as f:
         check(said(command, dir=study) == f.read(), "summary of experiments/threads/results/%s regenerated" % name)

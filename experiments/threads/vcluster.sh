@@ -11,8 +11,9 @@
 #    NODE names the multi-core node, default vduo), torn down at exit;
 # 2. calibrate it with --threads C (C the node's cores), unless PLATFORM
 #    names a platform with its speed-ups;
-# 3. per group ROUTINE:N (STUDY_GROUPS, default LU 3000 and 6000, GEMM 2000
-#    and 4000): GPTM's plan, and three pairs of NODE's splits predicted
+# 3. per group ROUTINE:N:PROGRAM (STUDY_GROUPS, default the driver's LU at
+#    3000 and 6000 and GEMM at 2000 and 4000; PROGRAM driver or hpcc, HPL's
+#    LU): GPTM's plan, and three pairs of NODE's splits predicted
 #    (analysis.py thread-pairs): beside the plan's other nodes, beside every
 #    node with one rank (GU's and HU's choices), and alone;
 # 4. REPS rounds (default 3), each running every configuration in turn.
@@ -26,6 +27,8 @@ desc=${1:-experiments/vcluster/mc4.json}
 node=${NODE:-vduo}
 reps=${REPS:-3}
 study_out experiments/threads/results/vcluster
+groups=${STUDY_GROUPS:-lu:3000:driver lu:6000:driver gemm:2000:driver gemm:4000:driver}
+case " $groups " in *:hpcc\ *) needs "HPC Challenge (Debian package hpcc)" command -v hpcc ;; esac
 vcluster_up "$desc"
 plat=$out/platform.json
 if [ -n "${PLATFORM:-}" ]; then
@@ -39,9 +42,11 @@ else
 fi
 rm -rf "$out/plans"
 mkdir -p "$out/plans"
-for g in ${STUDY_GROUPS:-lu:3000 lu:6000 gemm:2000 gemm:4000}; do
-	routine=${g%%:*} n=${g#*:}
-	at=$out/plans/$routine-$n
+for g in $groups; do
+	IFS=: read -r routine n program <<GROUP
+$g
+GROUP
+	at=$out/plans/$routine-$n-$program
 	"$hm" plan -p "$plat" -r "$routine" -n "$n" -M GPTM -f json -o "$at-GPTM.json" >/dev/null 2>&1
 	python3 experiments/analysis.py thread-pairs "$plat" "$at-GPTM.json" "$node" |
 	while read -r label c others; do
@@ -55,9 +60,10 @@ runs_begin
 for rep in $(seq "$reps"); do    # in turn: the machine's drift falls on every split alike
 	for f in "$out"/plans/*x*.json; do
 		echo "vcluster: $(basename "$f" .json), round $rep/$reps" >&2
-		"$hm" run --plan "$f" --launcher openmpi-seq --results "$runs" --timeout 600 --seed "$rep" \
-			--launcher-args "$mpi" -o "$tmp/job" >/dev/null 2>"$tmp/err" ||
-			echo "vcluster: run failed: $(tail -1 "$tmp/err")" >&2
+		set -- --plan "$f" --launcher openmpi-seq --results "$runs" --timeout 600 --seed "$rep" \
+			--launcher-args "$mpi" -o "$tmp/job"
+		case $f in *-hpcc-*) set -- "$@" -- hpcc ;; esac
+		"$hm" run "$@" >/dev/null 2>"$tmp/err" || echo "vcluster: run failed: $(tail -1 "$tmp/err")" >&2
 		rm -rf "$tmp/job"
 	done
 done

@@ -22,7 +22,9 @@
  *
  * Routines: dgemm dtrsm dtrmm dsyrk dgemv dtrsv dger dscal dswap idamax
  * dcopy daxpy (Fortran symbols, as ScaLAPACK and LAPACK call them; the
- * hidden string lengths gfortran passes are forwarded). */
+ * hidden string lengths gfortran passes are forwarded), and the CBLAS
+ * ones HPL calls (cblas_dgemm dtrsm dgemv dtrsv dger dscal dcopy daxpy
+ * idamax). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -260,6 +262,74 @@ F_INT idamax_(const F_INT *n, const double *x, const F_INT *incx)
 	F_INT r;
 
 	REAL(idamax_);
+	TIMED(r = real(n, x, incx));
+	return r;
+}
+
+/* The C interface (CBLAS), which HPL inside hpcc calls instead of the
+ * Fortran symbols: without these its ranks ran at the real core's speed
+ * on every virtual node. CBLAS's enumerations are passed as int, its
+ * index type is size_t (OpenBLAS's and the reference's CBLAS_INDEX). */
+typedef int C_ENUM;
+
+void cblas_dgemm(C_ENUM order, C_ENUM ta, C_ENUM tb, int m, int n, int k, double alpha, const double *a,
+		 int lda, const double *b, int ldb, double beta, double *c, int ldc)
+{
+	REAL(cblas_dgemm);
+	TIMED(real(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
+}
+
+void cblas_dtrsm(C_ENUM order, C_ENUM side, C_ENUM uplo, C_ENUM ta, C_ENUM diag, int m, int n, double alpha,
+		 const double *a, int lda, double *b, int ldb)
+{
+	REAL(cblas_dtrsm);
+	TIMED(real(order, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb));
+}
+
+void cblas_dgemv(C_ENUM order, C_ENUM trans, int m, int n, double alpha, const double *a, int lda,
+		 const double *x, int incx, double beta, double *y, int incy)
+{
+	REAL(cblas_dgemv);
+	TIMED(real(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy));
+}
+
+void cblas_dtrsv(C_ENUM order, C_ENUM uplo, C_ENUM trans, C_ENUM diag, int n, const double *a, int lda,
+		 double *x, int incx)
+{
+	REAL(cblas_dtrsv);
+	TIMED(real(order, uplo, trans, diag, n, a, lda, x, incx));
+}
+
+void cblas_dger(C_ENUM order, int m, int n, double alpha, const double *x, int incx, const double *y, int incy,
+		double *a, int lda)
+{
+	REAL(cblas_dger);
+	TIMED(real(order, m, n, alpha, x, incx, y, incy, a, lda));
+}
+
+void cblas_dscal(int n, double alpha, double *x, int incx)
+{
+	REAL(cblas_dscal);
+	TIMED(real(n, alpha, x, incx));
+}
+
+void cblas_dcopy(int n, const double *x, int incx, double *y, int incy)
+{
+	REAL(cblas_dcopy);
+	TIMED(real(n, x, incx, y, incy));
+}
+
+void cblas_daxpy(int n, double alpha, const double *x, int incx, double *y, int incy)
+{
+	REAL(cblas_daxpy);
+	TIMED(real(n, alpha, x, incx, y, incy));
+}
+
+size_t cblas_idamax(int n, const double *x, int incx)
+{
+	size_t r;
+
+	REAL(cblas_idamax);
 	TIMED(r = real(n, x, incx));
 	return r;
 }
