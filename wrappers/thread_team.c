@@ -39,7 +39,7 @@ static int cmp_double(const void *x, const void *y)
 void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int rows, int b, int repeat,
 			 double min_time, double median[LU_NR_KERNELS])
 {
-	int size, on_host = 0, j = 0, leads, fills;
+	int size, on_host = 0, j = 0, leads, fills, rounds = 0;
 	cpu_set_t mine, *all, team, saved;
 	struct hm_held_clock wall = { 0 };      /* corrects 0: wall time */
 	int rounds_max = hm_lu_kernel_rounds_max(repeat);
@@ -77,11 +77,9 @@ void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int row
 		openblas_set_num_threads(t);
 	}
 	hm_idle_barrier();
-	if (fills && t > 1)
-		hm_time_lu_kernels(rows, &b, 1, LU_NR_KERNELS, repeat, min_time, &wall, samples);
+	if (leads || fills)     /* a filler's times are dropped */
+		rounds = hm_time_lu_kernels(rows, &b, 1, LU_NR_KERNELS, repeat, min_time, &wall, samples);
 	if (leads) {
-		int rounds = hm_time_lu_kernels(rows, &b, 1, LU_NR_KERNELS, repeat, min_time, &wall, samples);
-
 		for (int k = 0; k < LU_NR_KERNELS; k++) {
 			double *v = samples + (size_t)k * rounds_max;
 

@@ -4,10 +4,10 @@
  * itself to the team's CPUs and times LU's kernels with t OpenBLAS threads
  * while its team mates sleep, all teams at once, and the ranks past a
  * host's last full team time one thread (their times dropped), so the
- * node is as busy as when every core runs a rank. Each kernel is timed by its wall time
- * (its threads run on other cores than the one whose run_delay could be
- * read); t = 1 is timed the same way, so a speed-up compares like with
- * like. */
+ * node is as busy as when every core runs a rank. Each kernel is timed
+ * by its wall time (its threads run on other cores than the one whose
+ * run_delay could be read); t = 1 is timed the same way, so a speed-up
+ * compares like with like. */
 #ifndef HM_THREAD_TEAM_H
 #define HM_THREAD_TEAM_H
 
