@@ -67,6 +67,7 @@ runs_begin() {
 }
 runs_end() {
 	mv "$runs" "$out/runs.jsonl"
+	rm -f "$out/runs.jsonl.gz"      # a committed, compressed earlier study's
 	elapsed=$(($(date +%s) - start))
 }
 

@@ -2,6 +2,8 @@
  * what the searches ask a model: its kernel block, its single-process SPs
  * and a whole prediction. */
 #include "model.h"
+#include "models/util/nearest_name.h"
+
 #include <string.h>
 #include <strings.h>
 
@@ -37,6 +39,16 @@ const struct hm_model *hm_model_find(const char *name)
 		if (!strcasecmp(models[i]->name, name))
 			return models[i];
 	return NULL;
+}
+
+const char *hm_model_nearest(const char *name)
+{
+	enum { NR_MODELS = sizeof(models) / sizeof(models[0]) };     /* with its NULL */
+	const char *names[NR_MODELS];
+
+	for (int i = 0; i < NR_MODELS; i++)
+		names[i] = models[i] ? models[i]->name : NULL;
+	return hm_nearest_name(name, names);
 }
 
 const struct hm_model *hm_model_default(void)

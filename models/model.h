@@ -112,6 +112,8 @@ double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 
 /* Model 'name', or NULL; the one of status default. */
 const struct hm_model *hm_model_find(const char *name);
+/* The model a mistyped 'name' most likely meant, or NULL. */
+const char *hm_model_nearest(const char *name);
 const struct hm_model *hm_model_default(void);
 /* All models, NULL-terminated: the default first, then the reference,
  * then the candidates (the order 'hetmap models' and the help list them). */

@@ -56,6 +56,11 @@ const struct hm_method *hm_method_find(const char *name)
 	return hm_row_named(methods, NR_METHODS, sizeof(methods[0]), name);
 }
 
+const char *hm_method_nearest(const char *name)
+{
+	return hm_row_nearest(methods, NR_METHODS, sizeof(methods[0]), name);
+}
+
 const struct hm_method *const *hm_method_list(void)
 {
 	static const struct hm_method *list[NR_METHODS + 1];   /* NULL-terminated */

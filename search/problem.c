@@ -1,7 +1,8 @@
 /* search/problem.c - see problem.h. */
 #include "problem.h"
 
-int hm_problem_check_depth(const struct hm_problem *pb, struct hm_error *err)
+/* 0 if the depth is within 1..HM_MAX_DEPTH, else -1 with 'err' set. */
+static int hm_problem_check_depth(const struct hm_problem *pb, struct hm_error *err)
 {
 	if (pb->depth < 1 || pb->depth > HM_MAX_DEPTH)
 		return hm_error_set(err, "depth %d out of range 1..%d (" HM_MAX_DEPTH_REASON ")",

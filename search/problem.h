@@ -44,9 +44,6 @@ struct hm_problem {
 	double beat;
 };
 
-/* 0 if the depth is within 1..HM_MAX_DEPTH, else -1 with 'err' set. */
-int hm_problem_check_depth(const struct hm_problem *pb, struct hm_error *err);
-
 /* 0 if the problem can be searched: the depth (when 'with_depth': users
  * ignore it), n at least the smallest candidate block size, the platform
  * within the searches' table sizes; else -1 with 'err' set. */

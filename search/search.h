@@ -48,6 +48,8 @@ struct hm_method {
 
 /* Method or user by name (case-insensitive: "btm", "GPTM", "gu"), or NULL. */
 const struct hm_method *hm_method_find(const char *name);
+/* The method or user a mistyped 'name' most likely meant, or NULL. */
+const char *hm_method_nearest(const char *name);
 /* All entries, NULL-terminated: the search methods first, then the users. */
 const struct hm_method *const *hm_method_list(void);
 /* The names of the entries of 'kind', comma-separated, into buf (for

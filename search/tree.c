@@ -223,7 +223,8 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->host_maxf = malloc((size_t)p->nr_hosts * sizeof(int));
 	t->d = calloc(P, sizeof(int));
 	t->used = malloc(P * sizeof(int));
-	t->stack = calloc(L + 1, sizeof(struct hm_node));
+	t->node_size = sizeof(struct hm_node) + (size_t)nb * sizeof(struct hm_sp);
+	t->stack = calloc(L + 1, t->node_size);
 	if (!t->k3_dgemm || !t->k3_dtrsm || !t->k2_dgetf2 || !t->column_step || !t->k1_dswap ||
 	    !t->kind_k3_dgemm ||
 	    !t->kind_k3_dtrsm || !t->kind_suffix || !t->kind_used_before_last ||
@@ -290,8 +291,8 @@ void hm_tree_reset(struct hm_tree *t)
 	t->top_hosts = (struct hm_top_hosts){ -1, 0, 0 };
 	t->nr_used = t->nr_used_classes = 0;
 	t->top = 0;
-	memset(&t->stack[0], 0, sizeof(struct hm_node));
-	t->stack[0].eet = INFINITY;
+	memset(t->stack, 0, t->node_size);
+	t->stack->eet = INFINITY;
 }
 
 /* A pair at link l whose ends' larger share factor is m raises ts, tw. */
@@ -370,8 +371,8 @@ static void class_push(struct hm_tree *t, struct hm_node *n, int j, int dj)
 
 void hm_tree_push(struct hm_tree *t, int j)
 {
-	const struct hm_node *up = &t->stack[t->top];
-	struct hm_node *n = &t->stack[t->top + 1];
+	const struct hm_node *up = hm_tree_top(t);
+	struct hm_node *n = hm_tree_node(t, t->top + 1);
 	const double *kg = &t->k3_dgemm[j * t->nb], *kt = &t->k3_dtrsm[j * t->nb];
 	const double *k2 = &t->k2_dgetf2[j * t->nb];
 	const struct hm_platform *p = t->pb.platform;
@@ -420,11 +421,11 @@ void hm_tree_push(struct hm_tree *t, int j)
 
 void hm_tree_pop(struct hm_tree *t)
 {
-	const struct hm_node *n = &t->stack[t->top];
+	const struct hm_node *n = hm_tree_top(t);
 	int j = n->last, emptied = --t->d[j] == 0;
 
 	if (n->left_last)
-		t->kind_used_before_last[t->kind_of[t->stack[t->top - 1].last]]--;
+		t->kind_used_before_last[t->kind_of[hm_tree_node(t, t->top - 1)->last]]--;
 	/* j (and, when it was its host's or class's only one, that) was the
 	 * last to become used */
 	t->nr_used -= emptied;
@@ -455,7 +456,7 @@ static int fits_memory(const struct hm_tree *t, const struct hm_node *n)
  * parts and shape go to 'est' (may be NULL). */
 static double best_config(struct hm_tree *t, int comm_off, int any_memory, struct hm_node *est)
 {
-	const struct hm_node *n = &t->stack[t->top];
+	const struct hm_node *n = hm_tree_top(t);
 	double best = INFINITY;
 	int bi, k, nd;
 	const int *div = hm_divisors_of(&t->div, n->level, &nd);
@@ -498,7 +499,7 @@ static double best_config(struct hm_tree *t, int comm_off, int any_memory, struc
 
 double hm_tree_eet(struct hm_tree *t)
 {
-	struct hm_node *n = &t->stack[t->top];
+	struct hm_node *n = hm_tree_top(t);
 
 	n->eet = best_config(t, 0, 0, n);
 	return n->eet;

@@ -24,7 +24,6 @@ struct hm_top_hosts {
 struct hm_node {
 	int level;          /* processes placed */
 	int last;           /* processor added last (combinatorial tree), 0 at the root */
-	struct hm_sp sp[HM_MAX_BLOCK_SIZES];    /* effective SPs per candidate b */
 	int maxd;           /* max d_i */
 	int maxf;           /* max share factor ceil(d_i / cores_i) */
 	int left_last;      /* 1 if this push moved past the parent's 'last' */
@@ -36,6 +35,11 @@ struct hm_node {
 	double eet;         /* s; INFINITY when the matrices do not fit in memory */
 	struct hm_prediction pred;
 	int r, c, b;
+	/* effective SPs per candidate b: nb of them (the node's size is the
+	 * tree's node_size, so that a deep walk touches only the b it prices:
+	 * at 128000 levels and 3 candidates, a third of the memory a fixed
+	 * HM_MAX_BLOCK_SIZES took, and as few page faults) */
+	struct hm_sp sp[];
 };
 
 struct hm_tree {
@@ -99,7 +103,8 @@ struct hm_tree {
 	int *d;             /* process counts of the top node */
 	int *used;          /* processors with d > 0, in order of first use */
 	int nr_used;
-	struct hm_node *stack; /* depth + 1 nodes; stack[0] is the root */
+	struct hm_node *stack; /* depth + 1 nodes of node_size bytes; the root first */
+	size_t node_size;
 	int top;
 	long evaluated;     /* EET computations so far */
 };
@@ -112,9 +117,15 @@ void hm_tree_release(struct hm_tree *t);
 /* Back to the root with d = 0. */
 void hm_tree_reset(struct hm_tree *t);
 
+/* The node at level i of the path (0: the root). */
+static inline struct hm_node *hm_tree_node(const struct hm_tree *t, int i)
+{
+	return (struct hm_node *)((char *)t->stack + (size_t)i * t->node_size);
+}
+
 static inline struct hm_node *hm_tree_top(struct hm_tree *t)
 {
-	return &t->stack[t->top];
+	return hm_tree_node(t, t->top);
 }
 
 /* Add one process on processor j (the caller keeps level < depth). */

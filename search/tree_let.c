@@ -86,7 +86,7 @@ static void comm_floor(const struct hm_tree *t, const struct hm_node *n, int p, 
 
 double hm_tree_let(struct hm_tree *t, double meet)
 {
-	const struct hm_node *n = &t->stack[t->top];
+	const struct hm_node *n = hm_tree_node(t, t->top);
 	const int *suffix = &t->kind_suffix[(size_t)n->last * t->K];
 	int *usable_cnt = t->usable_count;
 	int d_min = n->level > 1 ? n->level : 1, d_max = t->pb.depth;

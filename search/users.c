@@ -140,7 +140,7 @@ int hm_hpl_user_applies(const struct hm_problem *pb, struct hm_error *err)
 	for (int i = 0; i < p->nr_procs; i++) {
 		int t = hpl_threads(&p->procs[i]);
 
-		if (t > 1 && !hm_thread_speedup(&p->types[p->procs[i].type], t, HM_THREADS_DGEMM))
+		if (t > 1 && !hm_thread_speedup(&p->types[p->procs[i].type], t, HM_THREADS_DGEMM, 0))
 			return hm_error_set(err, "HU runs %d threads per process on %s, whose type '%s' "
 					    "has no thread speed-ups (hetmap calibrate --threads)", t,
 					    p->procs[i].name, p->types[p->procs[i].type].name);

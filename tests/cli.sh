@@ -33,6 +33,52 @@ expect 3 "unexpected argument 'extra'" -- "$hm" plan extra
 expect 3 "unknown format 'xml'" -- "$hm" compare -f xml
 expect 2 "cannot open" -- "$hm" plan -p "$tmp/none.json"
 expect 2 "syntax_error.json: JSON syntax error" -- "$hm" plan -p "$data/bad/syntax_error.json"
+# every value checked before any work (with no platform, the first command would
+# calibrate this machine for a minute), and the name a typo likely meant
+fresh="env -u HETMAP_PLATFORM XDG_CACHE_HOME=$tmp/fresh-cache HETMAP_CONFIG=/dev/null"
+expect 3 "unknown method 'GPMT' (did you mean 'GPTM'?)" -- $fresh "$hm" plan -M GPMT -n 1000
+expect 3 "unknown method 'gpmt' (did you mean 'GPTM'?)" -- $fresh "$hm" run -M gpmt -n 1000
+expect 3 "unknown method 'BMT' (did you mean 'BTM'?)" -- $fresh "$hm" compare --methods exact,BMT -n 1000
+expect 3 "unknown model 'panl' (did you mean 'panel'?)" -- $fresh "$hm" predict --procs 2 -m panl
+expect 3 "unknown routine 'lux' (did you mean 'lu'?)" -- $fresh "$hm" plan -r lux
+expect 3 "unknown format 'jsn' (did you mean 'json'?)" -- $fresh "$hm" plan -f jsn
+expect 3 "not 'opnmpi' (did you mean 'openmpi'?)" -- $fresh "$hm" run -L opnmpi
+expect 3 "unknown launcher 'mpch' (did you mean 'mpich'?)" -- $fresh "$hm" plan -L mpch -o "$tmp/l"
+check "nothing was calibrated" test ! -e "$tmp/fresh-cache"
+expect 2 "(the built-in platform is 'builtin:torc')" -- "$hm" plan -p torc
+# what was measured, shown: thread speed-ups, topology, counts in words
+threaded=$root/experiments/threads/results/real/platform.json
+expect 0 "2 threads a rank: dgemm x1.68, dtrsm x1.63, panel x1.28" -- "$hm" platform show "$threaded"
+check "the topology hwloc read" grep -q "localhost    2 cores, 1 NUMA node, 1 hardware thread a core, CPUs 0-1 allowed: 0 1" "$tmp/out"
+check "one of each, said so" grep -q "1 processor on 1 host, 1 type, 4 candidate block sizes" "$tmp/out"
+expect 0 "effective    dgemm" -- "$hm" predict -p "$threaded" -n 2000 --procs 2
+check "rates in GFLOP/s, as platform show" grep -q "GFLOP/s, dtrsm" "$tmp/out"
+check "a step the calibration could not measure is said where it is priced" \
+	grep -q "not measured: column step of T1 (charged nothing)" "$tmp/out"
+# a type whose step is missing beside one that has it: priced from it, by their panel speeds
+"$hm" generate "$root/models/platform/examples/modern-1024.json" -o "$tmp/m1024.json" 2>/dev/null
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["types"]["icx"]["column_step"]
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/m1024.json" "$tmp/m1024-nostep.json"
+expect 0 "not measured, priced" -- "$hm" platform show "$tmp/m1024-nostep.json"
+expect 0 "not measured: column step of icx (priced from skl's by their panel speeds)" -- \
+	"$hm" plan -p "$tmp/m1024-nostep.json" -n 50000
+expect 0 '"unmeasured":' -- "$hm" plan -p "$threaded" -n 2000 -f json
+expect 0 "" -- "$hm" plan -p "$threaded" -n 2000 -r gemm
+check "GEMM has no LU steps to miss" sh -c "! grep -q 'not measured' '$tmp/out'"
+expect 0 "HU " -- "$hm" compare -p "$threaded" -n 2000
+expect 6 "lu n=200000 needs 313 GiB of matrices and workspace in all, the processors hold 23.6 GiB" -- \
+	"$hm" plan -p "$threaded" -n 200000
+expect 0 "where the ranks go" -- "$hm" plan -p builtin:torc -n 2048 -M GU --picture
+check "each processor's cores and ranks" grep -q "P18 on node011: 1 core, 1 rank" "$tmp/out"
+expect 0 "cpu0 on localhost: 1 core, 3 ranks" -- "$hm" run -v -p "$data/good/localhost.json" -n 500 --procs 3,0 --dry-run \
+	-o "$tmp/three"
+check "three ranks stacked on one core, drawn" grep -q "| 0+1+2 |" "$tmp/err"
+# one vocabulary: predict's block size is plan's (--block still taken, getopt's abbreviation)
+expect 0 "block size b = 32" -- "$hm" predict -n 2048 --procs P17=2,P18=2 --grid 2x2 --block-size 32
+expect 0 "block size b = 32" -- "$hm" predict -n 2048 --procs P17=2,P18=2 --grid 2x2 --block 32
 
 # predict: the hand-checked TORC case, and its argument checks
 all19=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
@@ -46,7 +92,9 @@ expect 3 "has 3 entries, the platform has 19" -- "$hm" predict --procs 1,2,3
 expect 3 "unknown processor 'P99'" -- "$hm" predict --procs P99=1
 expect 3 "not a process count" -- "$hm" predict --procs P1=-2
 expect 3 "grid 2x2 does not hold the 3 processes" -- "$hm" predict --procs P0=3 --grid 2x2 -b 32
-expect 3 "give both --grid and -b" -- "$hm" predict --procs P0=3 --grid 1x3
+# what --grid and -b leave out is the model's best for the rest
+expect 0 "D = 3 on a 1 x 3 grid" -- "$hm" predict --procs P0=3 --grid 1x3
+expect 3 "--threads and --grid go with --procs" -- "$hm" run -p builtin:torc --grid 2x2 --dry-run
 expect 3 "--grid expects RxC" -- "$hm" predict --procs P0=3 --grid 3 -b 32
 
 # plan: a file written atomically, same input same output
@@ -142,7 +190,10 @@ check "without them the TORC plan is 4 x 4 at b = 32 (what -b 64 changed)" pytho
 import json, sys
 p = json.load(open(sys.argv[1]))["plan"]
 assert p["b"] != 64, p' "$tmp/out"
-expect 3 "-b 63 is not one of TORC's block sizes (16, 32, 64, 128)" -- "$hm" plan -p builtin:torc -n 3000 -b 63
+# a b between two measured block sizes is interpolated, and said; outside them refused
+expect 0 "-b 63 lies between TORC's measured block sizes 32 and 64" -- "$hm" plan -p builtin:torc -n 3000 -b 63
+check "the plan takes b = 63" grep -q "block size b = 63" "$tmp/out"
+expect 3 "-b 500 is outside TORC's block sizes (16, 32, 64, 128)" -- "$hm" plan -p builtin:torc -n 3000 -b 500
 expect 3 "exact: it proves the optimum over every grid" -- "$hm" plan -p builtin:torc -n 3000 -b 64 -M exact
 # -q: no progress; -v: where the defaults came from
 expect 0 "" -- "$hm" export simgrid -q -p builtin:torc -o "$tmp/q.xml"

@@ -265,7 +265,7 @@ expect 0 'a\x1b[31mred' -- "$hm" platform show "$tmp/esc.json"
 check "no raw escape sequence reaches the terminal" bash -c "! \"\$0\" platform show \"\$1\" | grep -q \$'\\x1b'" "$hm" "$tmp/esc.json"
 # integers are decimal digits: strtod's other readings are refused
 for v in 1e3 1E2 0x10 1.5 ' 1e1'; do
-	expect 3 "'--block' expects an integer in decimal digits" -- "$hm" predict -p "$mini" -n 600 --procs 1,0,0 --grid 1x1 -b "$v"
+	expect 3 "'--block-size' expects an integer in decimal digits" -- "$hm" predict -p "$mini" -n 600 --procs 1,0,0 --grid 1x1 -b "$v"
 done
 expect 3 "'--judge' expects an integer in decimal digits, not '1e1'" -- "$hm" plan -p "$mini" --judge 1e1
 expect 3 "must be between" -- "$hm" plan -p "$mini" -d 99999999999999999999

@@ -22,6 +22,12 @@ check "two records with predicted and measured times" \
 	test "$(grep -c '"predicted_s":[0-9.e-]*,"measured_s":[0-9.e-]*' "$res")" -eq 2
 check "check passed in the records" test "$(grep -c '"passed":true' "$res")" -eq 2
 check "placement as planned" test "$(grep -c '"placement_as_planned":true' "$res")" -eq 2
+check "each record holds the load on its ranks' cores, per host, as calibrate measures it" python3 -c '
+import json, socket, sys
+for line in open(sys.argv[1]):
+    load = json.loads(line)["load"]
+    assert 0 <= load["share_largest"] <= 1 and load["share_largest"] == max(load["hosts"].values()), load
+    assert list(load["hosts"]) == [socket.gethostname()], load' "$res"
 check "a record says each rank once: no plan.ranks, the driver's ranks as runs" python3 -c '
 import json, sys
 for line in open(sys.argv[1]):
@@ -87,11 +93,57 @@ expect 3 "'hetmap plan --launcher' writes the others' files" -- "$hm" run -p "$p
 # dry run, and --launcher-args reach mpirun as separate words
 expect 0 "--display-map -x" -- "$hm" run -p "$plat" -n 300 --dry-run --launcher-args "--display-map  -x FOO=1"
 expect 3 "the program and its arguments go after '--'" -- "$hm" run -p "$plat" stray
+# a configuration by hand, HPL.dat's way: what is given runs, the rest is the model's best
+expect 0 "-b 100 -r 2 -c 1" -- "$hm" run -p "$plat" -n 1500 --procs 1,1 --grid 2x1 -b 100 --dry-run
+check "between measured block sizes, b is interpolated and said" grep -q "lies between localhost's measured block sizes 64 and 128" "$tmp/err"
+expect 0 "-r 1 -c 1" -- "$hm" run -p "$plat" -n 1500 --procs cpu1=1 --dry-run -o "$tmp/hand"
+check "by hand, the plan says so" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["plan"]
+assert p["method"] == "hand" and p["d"] == [0, 1], p' "$tmp/hand/plan.json"
+expect 3 "--procs has 1 entries, the platform has 2 processors" -- "$hm" run -p "$plat" -n 1500 --procs 2 --dry-run
+expect 3 "give --plan or --procs, not both" -- "$hm" run -p "$plat" --procs 1,1 --plan "$tmp/none.json"
+expect 3 "-p is not used with --plan" -- "$hm" run -p "$plat" --plan "$tmp/none.json"
+# launcher options that fight the plan's placement: refused before any work, named
+expect 3 "launcher option '--map-by' chooses where ranks go" -- "$hm" run -p "$plat" -n 300 \
+	--results "$tmp/fight.jsonl" --launcher-args "--map-by socket"
+check "a refused launcher option runs nothing" test ! -e "$tmp/fight.jsonl"
+expect 3 "launcher option '--bind-to=core'" -- "$hm" plan -p "$plat" -n 300 --launcher openmpi -o "$tmp/fight" \
+	--launcher-args "--bind-to=core"
+expect 3 "launcher option '-n4'" -- "$hm" run -p "$plat" -n 300 -L slurm --launcher-args "--exclusive -n4"
+expect 3 "launcher option '-ppn'" -- "$hm" run -p "$plat" -n 300 -L mpich --launcher-args "-ppn 2"
+expect 3 "launcher option '-np' chooses" -- "$hm" calibrate --hosts localhost:2 -o "$tmp/fight.json" -- -np 4
 
 # failures: codes, messages, and a results file that stays valid
 expect 8 "not found" -- "$hm" run -p "$plat" -n 300 --mpirun "$tmp/no-such-mpirun" --results "$res"
 printf '#!/bin/sh\nkill -SEGV $$\n' > "$tmp/crash"; chmod +x "$tmp/crash"
 expect 7 "the job exited with status" -- "$hm" run -p "$plat" -n 300 --results "$res" -- "$tmp/crash"
+# a program that fails is said to fail, with its last lines, and no advice about its time
+printf '#!/bin/sh\necho "grid needs 4 ranks" >&2\nexit 3\n' > "$tmp/fails"; chmod +x "$tmp/fails"
+expect 7 "the program $tmp/fails failed" -- "$hm" run -q -p "$plat" -n 300 --results "$res" -- "$tmp/fails"
+check "its last lines are said" grep -q "grid needs 4 ranks" "$tmp/err"
+check "no advice about the time of a failed job" sh -c "! grep -q 'print a line' '$tmp/err'"
+check "-q: no probe line among the program's" sh -c "! grep -q 'hetmap-probe {' '$tmp/out' '$tmp/err'"
+check "the probe's lines are in the record" python3 -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert r["placement"]["reported"] == 2, r["placement"]' "$res"
+# launch directories: a failed job's kept and said, a successful one's removed unless
+# the program left its own files there
+mkdir -p "$tmp/runs"
+expect 7 "the failed job's files are kept in $tmp/runs/hetmap-run-" -- env TMPDIR="$tmp/runs" "$hm" run -q -p "$plat" \
+	-n 300 --results "$res" -- "$tmp/fails"
+rm -rf "$tmp/runs"/*
+printf '#!/bin/sh\necho "hetmap-time: 0.5"\n' > "$tmp/succeeds"; chmod +x "$tmp/succeeds"
+expect 0 "" -- env TMPDIR="$tmp/runs" "$hm" run -q -p "$plat" -n 300 --results "$res" -- "$tmp/succeeds"
+check "a successful run leaves no launch directory" test -z "$(ls "$tmp/runs")"
+printf '#!/bin/sh\necho "hetmap-time: 0.5"\ntouch its-output.txt\n' > "$tmp/writes"; chmod +x "$tmp/writes"
+expect 0 "the program's own files are kept in $tmp/runs/hetmap-run-" -- env TMPDIR="$tmp/runs" "$hm" run \
+	-p "$plat" -n 300 --results "$res" -- "$tmp/writes"
+check "only the program's own file stays" test "$(ls "$tmp"/runs/hetmap-run-*)" = its-output.txt
+# the launcher failing before any rank started is the launcher's failure
+expect 7 "no rank started" -- "$hm" run -p "$plat" -n 300 --results "$res" --launcher-args "--mca plm no_such_plm" \
+	-- "$tmp/fails"
 expect 9 "timeout" -- "$hm" run -p "$plat" -n 9000 -M GU --timeout 1 --results "$res"
 "$hm" run -p "$plat" -n 9000 -M GU --results "$res" >/dev/null 2>"$tmp/int-err" &
 pid=$!
@@ -102,19 +154,24 @@ check "SIGINT gives 130" test $? -eq 130
 sleep 1
 check "no driver left after SIGINT" test -z "$(pgrep -f "hetmap-driver --routine lu -n 9000" || true)"
 check "interrupted record" grep -q '"mpirun_status":"interrupted"' "$res"
-expect 0 "6 records" -- "$jsonl_check" "$res" 6
+expect 0 "11 records" -- "$jsonl_check" "$res" 11
 expect 2 "cannot open: No such file" -- "$hm" run --plan "$tmp/none.json"
 echo '{"hetmap_plan":1,"inputs":{"routine":"lu","n":100},"plan":{"found":true,"method":"X","D":2,"r":1,"c":3,"b":8}}' > "$tmp/bad-plan.json"
 expect 2 "grid 1 x 3 does not hold D = 2 processes" -- "$hm" run --plan "$tmp/bad-plan.json"
 
 # calibration on localhost: a platform that hetmap accepts and plans with
 expect 0 "calibrate: wrote $tmp/cal.json" -- "$hm" calibrate --hosts localhost:2 --repeat 3 --block-sizes 32,64 --accept-unreliable -o "$tmp/cal.json"
-expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal.json"
+expect 0 "ok (calibrated, 1 processor," -- "$hm" platform check "$tmp/cal.json"
 # one core alone measured dgemm again (the busy-cores scale): its ratio is kept
 check "the node's dgemm alone over all busy is recorded" grep -q '"dgemm_alone_over_all_busy"' "$tmp/cal.json"
 check "one processor per node, with its cores" grep -q '"cores":[[:space:]]*2' "$tmp/cal.json"
 expect 0 "" -- "$hm" calibrate --hosts localhost:2 --repeat 1 --min-time 0.01 --accept-unreliable --block-sizes 32 --split-cores -o "$tmp/cal2.json"
 expect 0 "ok (calibrated, 2 processors" -- "$hm" platform check "$tmp/cal2.json"
+# -q: not a line of progress, the benchmark's own included (a doubt about the
+# measurements is a warning, which -q keeps: this machine may be busy)
+expect 0 "" -- "$hm" calibrate -q --hosts localhost:2 --repeat 1 --min-time 0.01 --accept-unreliable --block-sizes 32 \
+	--no-shapes -o "$tmp/calq.json"
+check "calibrate -q: no progress line" bash -c '! grep -v "calibrate: warning: " "$1" | grep -q "calibrate: "' _ "$tmp/err"
 check "split cores measure no busy-cores scale" sh -c "! grep -q dgemm_alone '$tmp/cal2.json'"
 check "inter-node class marked as not measured" grep -q '"inter_node"' "$tmp/cal.json"
 expect 0 "record appended" -- "$hm" run -p "$tmp/cal.json" -n 500 -M BTM -d 4 --results "$res"
@@ -122,7 +179,7 @@ expect 0 "record appended" -- "$hm" run -p "$tmp/cal.json" -n 500 -M BTM -d 4 --
 printf '# this machine\nlocalhost slots=2\n' >"$tmp/hostfile"
 expect 0 "calibrate: the hosts of $tmp/hostfile: localhost:2" -- "$hm" calibrate --hostfile "$tmp/hostfile" \
 	--repeat 1 --min-time 0.01 --accept-unreliable --block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal3.json"
-expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal3.json"
+expect 0 "ok (calibrated, 1 processor," -- "$hm" platform check "$tmp/cal3.json"
 expect 3 "give --hosts or --hostfile, not both" -- "$hm" calibrate --hosts localhost --hostfile "$tmp/hostfile" -o "$tmp/c.json"
 printf 'localhost slots=two\n' >"$tmp/bad-hostfile"
 expect 2 "line 1: 'slots=two' needs a count" -- "$hm" calibrate --hostfile "$tmp/bad-hostfile" -o "$tmp/c.json"

@@ -17,7 +17,9 @@ command -v mpicc.openmpi >/dev/null || skip "mpicc.openmpi missing (install libo
 [ -e /usr/lib/x86_64-linux-gnu/libscalapack-openmpi.so ] || skip "ScaLAPACK for Open MPI missing (libscalapack-openmpi-dev)"
 
 # ---- 1. the default platform: this machine, calibrated once, cached ----
-expect 0 "calibrating this machine once" -- "$hm" plan -n 1200
+# under -q too, one line says why the first command takes a minute, and nothing more
+expect 0 "calibrating this machine once" -- "$hm" plan -q -n 1200
+check "-q: the calibration's progress stays quiet" bash -c '! grep -v "calibrate: warning: " "$1" | grep -q "calibrate: "' _ "$tmp/err"
 cache=$XDG_CACHE_HOME/hetmap/host-$(hostname | tr -c 'A-Za-z0-9.\n_-' _).json
 check "the calibration is cached" test -s "$cache"
 expect 0 "calibrated earlier" -- "$hm" plan -n 1200
@@ -75,9 +77,10 @@ r = json.load(open(sys.argv[1]))
 assert r["hetmap_result"] == 1 and r["measured_by"] == "time-line", r' "$tmp/out"
 	check "$mpi: -q: no progress, the program's output on stderr" bash -c \
 		'grep -q "^hetmap-time:" "$1" && ! grep -q "hetmap: run: in " "$1"' _ "$tmp/err"
-	# a regex that never matches: the span still measures
+	# a regex that never matches: the span still measures, and a warning says so
 	expect 0 "MPI_Init to MPI_Finalize" -- "$hm" run -n 1200 --results "$tmp/nomatch.jsonl" --launcher $mpi \
 		--timeout 120 --time-regex 'never (here)' -- "$tmp/user-$mpi" {n} {b} {r} {c}
+	check "$mpi: a regex that matched nothing is warned of" grep -q "time-regex matched no line" "$tmp/err"
 done
 [ -n "$ran" ] || skip "no MPI to build the user's program with"
 expect 3 "has no group" -- "$hm" run -n 1200 --time-regex 'took [0-9.]+' -- /bin/true
@@ -90,6 +93,16 @@ if [[ " $ran " == *" mpich "* ]] && [ -x "$build/hetmap-calibrate-bench-mpich" ]
 		--accept-unreliable --block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal-mpich.json"
 	check "mpiexec started it" grep -q "^calibrate: mpiexec.mpich -f" "$tmp/err"
 	expect 0 "ok (calibrated" -- "$hm" platform check "$tmp/cal-mpich.json"
+fi
+
+# ---- the Fortran 2008 bindings ('use mpi_f08'): the span times them too ----
+printf 'program f08\n use mpi_f08\n call MPI_Init()\n call MPI_Finalize()\nend program f08\n' > "$tmp/f08.f90"
+if command -v mpifort.openmpi >/dev/null && mpifort.openmpi -o "$tmp/f08" "$tmp/f08.f90" 2>"$tmp/f08.err"; then
+	expect 0 "MPI_Init to MPI_Finalize" -- "$hm" run -n 1200 --results "$tmp/f08.jsonl" --launcher openmpi \
+		--timeout 120 -- "$tmp/f08"
+	check "use mpi_f08: measured by the MPI span" grep -q '"measured_by":"mpi-span"' "$tmp/f08.jsonl"
+else
+	echo "first_hour: no mpifort.openmpi that builds 'use mpi_f08' (gfortran, libopenmpi-dev): the Fortran 2008 case skipped"
 fi
 
 # ---- 4. diagnoses that name the cause ------------------------------------
@@ -106,7 +119,12 @@ printf '#!/bin/sh\necho "srun: fatal: Could not establish a configuration source
 chmod +x "$tmp/fakebin/srun"
 expect 8 "srun: fatal: Could not establish a configuration source" -- env PATH="$tmp/fakebin:$PATH" \
 	"$hm" run -n 1200 --launcher slurm --results "$tmp/wrong.jsonl" -- /bin/true
-check "srun's failure is not called another MPI's" grep -q "failed with exit status 1 (its own message is above)" "$tmp/err"
+check "srun's failure is not called another MPI's, its message said once" test "$(grep -c "Could not establish" "$tmp/err")" = 1 -a \
+	"$(grep -c "failed with exit status 1: srun: fatal" "$tmp/err")" = 1
+# files for elsewhere: srun that cannot say its version is said once, even with -q, and plan succeeds
+expect 0 "the launcher's version was not checked here" -- env PATH="$tmp/fakebin:$PATH" \
+	"$hm" plan -q -p "$data/good/localhost.json" -n 600 --launcher slurm -o "$tmp/sb"
+check "plan --launcher slurm: srun's own line said once" test "$(grep -c "Could not establish" "$tmp/err")" = 1
 if command -v smpirun >/dev/null; then
 	# a hetmap with no helpers beside it: the SMPI flavour is missing, and the message says how to build it
 	mkdir -p "$tmp/bare" && cp "$hm" "$tmp/bare/hetmap"
@@ -118,9 +136,29 @@ fi
 # ---- 5. the report -------------------------------------------------------
 expect 0 "measured_by" -- "$hm" report "$res"
 check "the text table has a row per run" test "$(grep -c ' lu ' "$tmp/out")" = "$(wc -l < "$res")"
+check "a summary per program under it, every run counted" python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("per program (measured / predicted):\n")[1].splitlines()[1:]
+assert sum(int(l.split()[1]) for l in lines) == sum(1 for _ in open(sys.argv[2])), lines
+for l in lines:
+    name, runs, median, span, failed = l.split()
+    if median != "-":
+        lo, hi = map(float, span.split("-"))
+        assert lo <= float(median) <= hi, l' "$tmp/out" "$res"
+# no file named: the one run appends to (here HETMAP_RESULTS)
+expect 0 "(the results file 'run' appends to)" -- env HETMAP_RESULTS="$res" "$hm" report
+expect 3 "no results file named, and" -- env -u HETMAP_RESULTS HETMAP_CONFIG=/dev/null sh -c "cd '$tmp' && exec '$hm' report"
+# --sort: measured time ascending
+expect 0 "" -- "$hm" report -f json --sort measured_s "$res"
+check "--sort measured_s orders the rows" python3 -c '
+import json, sys
+t = [r["measured_s"] for r in json.load(open(sys.argv[1]))]
+assert t == sorted(t), t' "$tmp/out"
+expect 3 "--sort nope: not a column of runs" -- "$hm" report --sort nope "$res"
+expect 3 "--by chooses the plot's colours" -- "$hm" report --by method "$res"
 expect 0 "" -- "$hm" report -f csv "$res"
 check "csv: header and rows" test "$(wc -l < "$tmp/out")" = $(( $(wc -l < "$res") + 1 ))
-check "csv: the columns" grep -q '^time,program,launcher,routine,n,D,grid,b,predicted_s,measured_s,ratio,measured_by,verdict,exit$' "$tmp/out"
+check "csv: the columns" grep -q '^time,program,launcher,platform,routine,n,method,D,threads,grid,b,predicted_s,measured_s,ratio,load,measured_by,verdict,exit$' "$tmp/out"
 expect 0 "" -- "$hm" report -f json "$res"
 check "json: every run with both times" python3 -c '
 import json, sys
@@ -131,6 +169,8 @@ assert {r["launcher"] for r in rows} == set(sys.argv[3].split()), rows' "$tmp/ou
 if command -v gnuplot >/dev/null; then
 	expect 0 "plot written to $tmp/runs.png" -- "$hm" report --plot "$tmp/runs.png" "$res"
 	check "the plot is a PNG" bash -c 'head -c 8 "$1" | od -An -c | grep -q "P   N   G"' _ "$tmp/runs.png"
+	expect 0 "plot written" -- "$hm" report --plot "$tmp/by-method.png" --by method "$res"
+	expect 3 "--by colour: not a column of runs" -- "$hm" report --plot "$tmp/x.png" --by colour "$res"
 	mkfifo "$tmp/fifo"
 	expect 4 "not a regular file" -- "$hm" report --plot "$tmp/fifo" "$res"
 else

@@ -66,6 +66,16 @@ expect 8 "hetmap-probe: not found beside hetmap" -- \
 check "nothing was launched, nothing recorded" test ! -s "$tmp/runs-x.jsonl"
 mv "$tmp/probe.away" "$tmp/prefix/libexec/hetmap/hetmap-probe"
 chmod +x "$tmp/prefix/libexec/hetmap/hetmap-driver"
+# a prefix under a folder named with a blank: the span library is still
+# preloaded (ld.so splits LD_PRELOAD at blanks) and times the program
+mkdir -p "$tmp/with space"
+mv "$tmp/prefix" "$tmp/with space/prefix"
+expect 0 "by the longest rank's MPI_Init to MPI_Finalize" -- "$tmp/with space/prefix/bin/hetmap" run -p "$plat" \
+	-n 400 -M GU --profile none --results "$tmp/runs-space.jsonl" -- \
+	"$tmp/with space/prefix/libexec/hetmap/hetmap-driver" --routine lu -n {n} -b {b} -r {r} -c {c}
+check "no ld.so error from the blank" test "$(grep -c "ld.so\|cannot be preloaded" "$tmp/err" "$tmp/out" | \
+	awk -F: '{ s += $2 } END { print s }')" = 0
+mv "$tmp/with space/prefix" "$tmp/prefix"
 
 # the Debian package, unpacked into a scratch root (dpkg -i would change
 # this machine)

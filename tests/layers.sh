@@ -4,25 +4,26 @@
 # a lower rank, never of a folder of the same or a higher rank. And no
 # chain of includes comes back to where it started (tsort finds any
 # cycle), within a folder too. The programs under the launcher (wrappers/)
-# sit on top but stand alone: they include only wrappers/common/, which
-# hetmap compiles too. A C folder missing from the table fails:
+# sit on top but stand alone: below them they include only the lowest
+# layer, models/common/, which hetmap compiles too. A C folder missing from the table fails:
 # a new folder must say where it sits.
 #   bash tests/layers.sh
 set -u
 root=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 fail=0
 declare -A rank=(
-	[wrappers/common]=0                                    # what hetmap and the rank programs both compile
+	[models/common]=0                                      # what hetmap and the rank programs both compile
 	[models/util]=1                                        # errors, reads, files, clock
 	[models/platform]=2                                    # the cluster: files, units, generator
 	[models]=3                                             # the heterogeneity rule, the models
 	[search]=4                                             # trees, methods, users
 	[mapper/launch]=5                                      # plans, placements, launchers, jobs
-	[mapper/calibrate]=6                                   # calibrate's pipeline: hosts, topology, benchmark, fit, write
-	[mapper/cli]=7                                         # the hetmap command
-	[wrappers]=8 [wrappers/smpi]=8 [wrappers/vcluster]=8  # programs under the launcher, the simulator's kernels, the emulated cluster: only common/ below them
-	[tests]=9 [tests/fuzz]=9 [tests/clients]=9            # the suites; a user's own program
-	[experiments]=10                                       # studies: nothing builds from them
+	[mapper/tune]=6                                        # tune's race, the runs' history, learned corrections
+	[mapper/calibrate]=7                                   # calibrate's pipeline: hosts, topology, benchmark, fit, write
+	[mapper/cli]=8                                         # the hetmap command
+	[wrappers]=9 [wrappers/smpi]=9 [wrappers/vcluster]=9  # programs under the launcher, the simulator's kernels, the emulated cluster: only models/common/ below them
+	[tests]=10 [tests/fuzz]=10 [tests/clients]=10         # the suites; a user's own program
+	[experiments]=11                                       # studies: nothing builds from them
 )
 cd "$root" || exit 1
 if git rev-parse --git-dir >/dev/null 2>&1; then
@@ -46,11 +47,11 @@ for f in $files; do
 		tdir=$(dirname "$target")
 		echo "$f $target" >>"$edges"
 		[ "$tdir" = "$dir" ] && continue
-		# the programs stand alone (they are built for SMPI too): below them only common/
+		# the programs stand alone (they are built for SMPI too): below them only models/common/
 		case $dir/:$tdir/ in
-		wrappers/*:wrappers/*) ;;
+		wrappers/*:wrappers/* | wrappers/*:models/common/) ;;
 		wrappers/*)
-			echo "FAILED: $f includes $target: a program under the launcher includes only wrappers/common/"
+			echo "FAILED: $f includes $target: a program under the launcher includes only models/common/"
 			fail=1 ;;
 		esac
 		if [ -z "${rank[$tdir]+set}" ] || [ "${rank[$tdir]}" -ge "${rank[$dir]}" ]; then

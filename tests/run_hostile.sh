@@ -60,7 +60,7 @@ for sig in USR1 USR2 QUIT ALRM TERM; do
 	rm -f "$tmp/started" "$tmp/child.pid"
 	export TMPDIR=$tmp/t-$sig
 	mkdir -p "$TMPDIR"
-	MODE=sleep "$hm" run --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --results "$tmp/sig.jsonl" \
+	MODE=sleep "$hm" run -v --plan "$tmp/plan.json" --mpirun "$tmp/mpirun" --results "$tmp/sig.jsonl" \
 		>/dev/null 2>"$tmp/sig.err" &
 	pid=$!
 	for i in $(seq 100); do [ -e "$tmp/started" ] && break; sleep 0.1; done

@@ -54,7 +54,7 @@ expect 3 "which is not in the allocation" -- timeout 60 salloc -n 2 "$hm" run -p
 # calibrate inside the allocation measures its nodes and CPUs, no --hosts
 expect 0 "the Slurm allocation's nodes and CPUs: $host:2" -- timeout 180 salloc -n 2 "$hm" calibrate \
 	--repeat 1 --min-time 0.01 --accept-unreliable --block-sizes 32 --all-busy-only --no-shapes -o "$tmp/cal.json"
-expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal.json"
+expect 0 "ok (calibrated, 1 processor," -- "$hm" platform check "$tmp/cal.json"
 check "calibrate read the node's topology through the launcher" grep -q '"core_cpus"' "$tmp/cal.json"
 # map_cpu takes the operating system's CPU numbers (srun binds CPU_SET(id),
 # wrappers/README.md): processors whose cores hwloc numbered 1 and 0 get
@@ -76,7 +76,7 @@ assert r[0]["cpus"] == "1" and r[1]["cpus"] == "0", r' "$res"
 expect 0 "srun --distribution=arbitrary" -- timeout 180 salloc -n 2 "$hm" calibrate --launcher slurm \
 	--launcher-args "--mpi=pmix" --repeat 1 --min-time 0.01 --accept-unreliable --block-sizes 32 \
 	--all-busy-only --no-shapes -o "$tmp/cal-srun.json"
-expect 0 "ok (calibrated, 1 processors" -- "$hm" platform check "$tmp/cal-srun.json"
+expect 0 "ok (calibrated, 1 processor," -- "$hm" platform check "$tmp/cal-srun.json"
 
 # a user's own program (tests/clients/user_pdgesv.c) under srun: its time
 # from the MPI span, and the report's launcher
@@ -93,8 +93,19 @@ fi
 expect 0 "" -- "$hm" plan -p "$tmp/plat.json" -n 900 -M GU --launcher slurm --launcher-args "--mpi=pmix" \
 	-o "$tmp/batch" -- "$xdlu"
 check "sbatch.sh asks the plan's node" grep -q "^#SBATCH --nodelist=$host$" "$tmp/batch/sbatch.sh"
-expect 0 "Submitted batch job" -- timeout 180 sbatch --wait -o "$tmp/batch.out" "$tmp/batch/sbatch.sh"
+check "sbatch.sh asks a time limit from the prediction" grep -q "^#SBATCH --time=[0-9][0-9]*$" "$tmp/batch/sbatch.sh"
+expect 0 "Submitted batch job" -- env HETMAP_RESULTS="$tmp/batch.jsonl" timeout 180 sbatch --wait \
+	-o "$tmp/batch.out" "$tmp/batch/sbatch.sh"
 check "the batch job ran xdlu with the plan" grep -q "PASSED" "$tmp/batch.out"
+check "the batch job's run is recorded" python3 -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert r["launcher"]["name"] == "slurm" and r["program"]["verdict"] == "passed", r' "$tmp/batch.jsonl"
+# this machine as a calibration names it (localhost) is asked by Slurm's name for it
+expect 0 "" -- "$hm" plan -p "$data/good/localhost.json" -n 900 --launcher slurm -o "$tmp/batch-local" \
+	--batch-time 7 -- "$xdlu"
+check "localhost is asked as Slurm names it" grep -q "^#SBATCH --nodelist=$(hostname -s)$" "$tmp/batch-local/sbatch.sh"
+check "--batch-time gives the limit" grep -q "^#SBATCH --time=7$" "$tmp/batch-local/sbatch.sh"
 
 # host lists: hetmap's reading agrees with Slurm's own (scontrol)
 # (the forms Slurm takes: a name after the last group, 'n[1-2]-ib', it refuses)

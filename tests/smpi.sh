@@ -48,32 +48,98 @@ expect 0 "placement simulated" -- "$hm" run --plan "$tmp/job-gemm/plan.json" --l
 # a slower simulated host makes the same run slower: the platform is used
 sed 's/"45Gf"/"4.5Gf"/; s/"15Gf"/"1.5Gf"/' "$p" > "$tmp/slow.json"
 t_fast=$(field measured_s)
-expect 0 "" -- "$hm" run --plan "$tmp/job-gemm/plan.json" -p "$tmp/slow.json" --launcher smpi \
+expect 3 "not used with --plan" -- "$hm" run --plan "$tmp/job-gemm/plan.json" -p "$tmp/slow.json" --launcher smpi
+expect 0 "" -- "$hm" run --plan "$tmp/job-gemm/plan.json" --sim-platform "$tmp/slow.json" --launcher smpi \
 	--host-speed 50Gf --results "$res"
+check "the plan on ten times slower hosts, slower" python3 -c 'import sys; assert float(sys.argv[2]) > 3 * float(sys.argv[1])' "$t_fast" "$(field measured_s)"
 expect 0 "" -- "$hm" run -p "$tmp/slow.json" -r gemm -n 600 -M GU --launcher smpi --host-speed 50Gf --results "$res"
 check "ten times slower hosts, a slower simulated GEMM" python3 -c 'import sys; assert float(sys.argv[2]) > 3 * float(sys.argv[1])' "$t_fast" "$(field measured_s)"
 # modeled kernels (wrappers/README.md): LU n = 1500 executed, then with the
 # kernels modeled and everything else charged as executed charges it: the
 # two simulated times agree, and the modeled run says it checked nothing
-# both at this core's dgemm rate, measured once: they time what they execute
-rate=$("$build/hetmap-calibrate-bench" --block-sizes 64 --rows 1024 --repeat 5 --min-time 0.05 --hosts localhost \
-	2>/dev/null | python3 -c 'import json, statistics, sys
-print("%.6gGf" % (1e-9 / statistics.median(json.loads(sys.stdin.read())["processors"][0]["k3_dgemm"][0])))')
-expect 0 "" -- "$hm" run -p "$p" -n 1500 -M GU --launcher smpi --host-speed "$rate" --results "$res" -o "$tmp/job-x"
-t_exec=$(field measured_s)
-check "executed: the record says so" test "$(field kernels) $(field check.passed)" = '"executed" true'
-expect 0 "kernels modeled (no residual to check)" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher smpi \
-	--host-speed "$rate" --kernels modeled-as-executed --results "$res" -o "$tmp/job-m"
-check "modeled: kernels, verdict and no check in the record" \
-	test "$(field kernels) $(field program.verdict) $(field check.passed)" = '"modeled-as-executed" "modeled" null'
-check "modeled within 15 % of executed ($(field measured_s) s, $t_exec s)" python3 -c '
-import sys; m, x = map(float, sys.argv[1:]); assert abs(m / x - 1) < 0.15' "$(field measured_s)" "$t_exec"
+# both at this core's rates: they time what they execute. An executed
+# kernel is charged its time here scaled by this core's dgemm rate, a
+# modeled one by the platform's k: the two agree only where the platform's
+# kernels stand to each other as this core's do (its dtrsm and panel per
+# flop against its dgemm), so the simulated cluster is smpi4 with this
+# core's k at b = 32 and 64 (the slow type three times slower). The
+# executed run's kernels are timed while they run, so up to three tries,
+# everything measured anew before each and this core's rate measured again
+# after: a try across which the rate moved more than 10 % (other work on
+# this machine) compares nothing; a systematic error fails every steady try.
+# Within 30 %: this checks the mode's plumbing (everything but the kernels
+# charged as executed charges it), not the kernel models' accuracy, which
+# experiments/smpi/modeled.sh measures where the kernels weigh (largest
+# error 14.3 % at n = 8192). Over smpi4's 1 Gbit/s links at n = 1500 the
+# messages weigh most (kernels charged near nothing simulated within 5 %
+# of the same run), and the modeled run came out +10 to +18 % over the
+# executed one in four tries here (two of them with the kernels' shapes
+# calibrated), +15 to +24 % on CI's machine. That the
+# modeled kernels are the platform's is checked below, deterministically.
+here_platform() {        # OUT: the platform with this core's rates; prints the dgemm rate
+	"$build/hetmap-calibrate-bench" --block-sizes 32,64 --rows 1024 --repeat 5 --min-time 0.05 --hosts localhost \
+		2>/dev/null | python3 -c '
+import json, statistics, sys
+here = json.loads(sys.stdin.read())["processors"][0]
+p = json.load(open(sys.argv[1]))
+for name, slower in (("fast", 1), ("slow", 3)):
+    p["types"][name] = {k: {str(b): slower * statistics.median(here[k][i]) for i, b in enumerate((32, 64))}
+                        for k in ("k3_dgemm", "k3_dtrsm", "k2_dgetf2")}
+json.dump(p, open(sys.argv[2], "w"))
+print("%.6gGf" % (1e-9 / statistics.median(here["k3_dgemm"][0])))' "$p" "$1"
+}
+steady=0
+for try in 1 2 3; do
+	rate=$(here_platform "$tmp/here4.json")
+	rm -rf "$tmp/job-x" "$tmp/job-m"
+	expect 0 "" -- "$hm" run -p "$tmp/here4.json" -n 1500 -M GU --launcher smpi --host-speed "$rate" --results "$res" \
+		-o "$tmp/job-x"
+	t_exec=$(field measured_s)
+	check "executed: the record says so" test "$(field kernels) $(field check.passed)" = '"executed" true'
+	expect 0 "kernels modeled (no residual to check)" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher smpi \
+		--host-speed "$rate" --kernels modeled-as-executed --results "$res" -o "$tmp/job-m"
+	check "modeled: kernels, verdict and no check in the record" \
+		test "$(field kernels) $(field program.verdict) $(field check.passed)" = '"modeled-as-executed" "modeled" null'
+	t_model=$(field measured_s)
+	after=$(here_platform "$tmp/here4-after.json")
+	if ! python3 -c 'import sys; a, b = (float(x[:-2]) for x in sys.argv[1:]); sys.exit(abs(a / b - 1) > 0.10)' \
+		"$rate" "$after"; then
+		echo "smpi: try $try: this core's dgemm rate moved from $rate to $after during it: not compared"
+		continue
+	fi
+	steady=$((steady + 1))
+	python3 -c 'import sys; m, x = map(float, sys.argv[1:]); sys.exit(abs(m / x - 1) >= 0.30)' "$t_model" "$t_exec" && break
+	echo "smpi: try $try: modeled $t_model s against executed $t_exec s"
+done
+if [ $steady = 0 ]; then
+	echo "smpi: SKIPPED: modeled against executed: this core's rate moved by over 10 % in every try (other work here)"
+else
+	echo "smpi: modeled $t_model s against executed $t_exec s (try $try, $steady steady)"
+	check "modeled within 30 % of executed ($t_model s, $t_exec s; $try tries, $steady steady)" python3 -c '
+import sys; m, x = map(float, sys.argv[1:]); assert abs(m / x - 1) < 0.30' "$t_model" "$t_exec"
+fi
 check "the driver was told, and the simulator's allocator too" \
 	grep -q -- '--modeled$' "$tmp/job-m/run.sh" && grep -q MALLOC_MMAP_THRESHOLD_ "$tmp/job-m/run.sh"
 expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher smpi --kernels modeled \
 	--results "$res"
 check "modeled: a time simulated, no zero pivot" python3 -c '
 import sys; assert float(sys.argv[1]) > 0 and sys.argv[2] == "0"' "$(field measured_s)" "$(field driver.info)"
+t_modeled=$(field measured_s)
+# modeled kernels time nothing here: the same run simulates to the same
+# time, and a platform whose dgemm is 4 times dearer to a slower one
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+for t in p["types"].values():
+    t["k3_dgemm"] = {b: 4 * k for b, k in t["k3_dgemm"].items()}
+json.dump(p, open(sys.argv[2], "w"))' "$tmp/here4.json" "$tmp/here4-dgemm4.json"
+expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher smpi --kernels modeled \
+	--results "$res"
+check "modeled: the same run, the same simulated time" test "$(field measured_s)" = "$t_modeled"
+expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --sim-platform "$tmp/here4-dgemm4.json" \
+	--launcher smpi --kernels modeled --results "$res"
+check "modeled: the platform's dgemm 4 times dearer, the run over 10 % slower" python3 -c '
+import sys; assert float(sys.argv[2]) > 1.1 * float(sys.argv[1]), sys.argv' "$t_modeled" "$(field measured_s)"
 expect 0 "kernels modeled" -- env MALLOC_MMAP_THRESHOLD_=4194304 "$hm" run --plan "$tmp/job-x/plan.json" \
 	--launcher smpi --kernels modeled --results "$res" -o "$tmp/job-t"
 check "the user's allocator threshold wins over hetmap's" grep -qx 'export MALLOC_MMAP_THRESHOLD_=4194304' "$tmp/job-t/run.sh"
@@ -150,6 +216,23 @@ assert all(x.get("earlier_run") for x in b["candidates"] if x["status"] == "simu
 assert not any(x.get("earlier_run") for x in a["candidates"]), a' "$tmp/judged.json" "$tmp/rejudged.json"
 expect 0 "simulating GPTM" -- "$hm" plan -p "$p" -n 1400 --judge 1 --judge-dir "$tmp/judge"
 check "another n is not taken for the earlier one" sh -c '! grep -q "simulated before" "$0"' "$tmp/err"
+# an allocation that says it has 2^36 CPUs (65536 nodes of 2^20): counted
+# wide and bounded, never wrapped; the simulations still run (a stand-in
+# srun runs each step's command here)
+mkdir -p "$tmp/fake-srun"
+cat > "$tmp/fake-srun/srun" <<'SH'
+#!/bin/sh
+[ "$1" = --version ] && { echo "slurm 22.05.8"; exit 0; }
+while [ "${1#-}" != "$1" ]; do shift; done
+exec "$@"
+SH
+chmod +x "$tmp/fake-srun/srun"
+expect 0 "" -- env PATH="$tmp/fake-srun:$PATH" SLURM_JOB_NODELIST='n[1-65536]' \
+	SLURM_JOB_CPUS_PER_NODE='1048576(x65536)' "$hm" plan -p "$p" -n 1200 --judge 1 --judge-launcher slurm -f json
+check "the judge's jobs bounded, not wrapped" python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["judge"]
+assert j["jobs"] == 256 and j["launcher"] == "slurm" and j["decided_by"] == "simulator", j' "$tmp/out"
 expect 3 "go with --judge K" -- "$hm" plan -p "$p" --judge-jobs 2
 expect 3 "" -- "$hm" plan -p "$p" --judge 0
 # (a millisecond is over before the first simulation starts)

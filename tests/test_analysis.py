@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Tests of experiments/analysis.py: its statistics by hand, and every
-committed study summary regenerated from the committed data alone."""
+"""Tests of the studies' analysis (experiments/analysis.py, the shared
+modules beside it and each study's analysis.py): its statistics by hand,
+and every committed study summary regenerated from the committed data alone."""
 import contextlib
 import io
 import json
@@ -12,7 +13,14 @@ import types
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "experiments"))
-import analysis  # noqa: E402
+import analysis  # noqa: E402  (the studies' modules by name)
+import evidence  # noqa: E402
+import plans  # noqa: E402
+import platforms  # noqa: E402
+import records  # noqa: E402
+
+large_analysis, links_analysis, scale_analysis, simulation_analysis, threads_analysis, tune_analysis = (
+    analysis.study_module(s) for s in ("large", "links", "scale", "simulation", "threads", "tune"))
 
 failed = passed = 0
 
@@ -50,15 +58,15 @@ def printed(command, docs, values=None, **paths):
 
 
 # ranks: ties share their average rank
-check(analysis.ranks([10, 20, 20, 30]) == [1, 2.5, 2.5, 4], "ranks with a tie")
-check(analysis.ranks([3, 1, 2]) == [3, 1, 2], "ranks without ties")
+check(records.ranks([10, 20, 20, 30]) == [1, 2.5, 2.5, 4], "ranks with a tie")
+check(records.ranks([3, 1, 2]) == [3, 1, 2], "ranks without ties")
 # Spearman: monotone = 1, reversed = -1, a hand-computed case
-check(near(analysis.spearman([1, 2, 3, 4], [10, 20, 30, 40]), 1.0), "spearman monotone")
-check(near(analysis.spearman([1, 2, 3, 4], [4, 3, 2, 1]), -1.0), "spearman reversed")
+check(near(records.spearman([1, 2, 3, 4], [10, 20, 30, 40]), 1.0), "spearman monotone")
+check(near(records.spearman([1, 2, 3, 4], [4, 3, 2, 1]), -1.0), "spearman reversed")
 # ranks (1,2,3,4) vs (1,3,2,4): d^2 = 0+1+1+0 = 2, rho = 1 - 6*2/(4*15) = 0.8
-check(near(analysis.spearman([1, 2, 3, 4], [1, 3, 2, 4]), 0.8), "spearman by hand")
+check(near(records.spearman([1, 2, 3, 4], [1, 3, 2, 4]), 0.8), "spearman by hand")
 # MAPE: |2-1|/1 and |3-4|/4 -> (100% + 25%) / 2
-check(near(analysis.mape([2, 3], [1, 4]), 62.5), "mape by hand")
+check(near(records.mape([2, 3], [1, 4]), 62.5), "mape by hand")
 
 # core-part: the core's part of a link's t_w as calibrate writes it (the
 # same-processor t_w, only below the link's own), and removed again
@@ -67,7 +75,7 @@ def core_part(platform, remove):
         json.dump(platform, f)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        analysis.core_part(types.SimpleNamespace(platform=f.name, remove=remove))
+        evidence.core_part(types.SimpleNamespace(platform=f.name, remove=remove))
     os.unlink(f.name)
     return json.loads(out.getvalue())["network"]
 
@@ -88,17 +96,17 @@ check(all("t_w_core" not in l for l in [got["inter_node"]] + got["pairs"]), "cor
 rows = [{"group": "lu-9", "labels": ["GPTM", "EU"], "predicted": 1.0, "median": 1.0},
         {"group": "lu-9", "labels": ["grid:GPTM", "GU"], "predicted": 2.0, "median": 2.5},
         {"group": "lu-9", "labels": ["CU", "s1"], "predicted": 0.8, "median": 0.8}]
-stats = analysis.group_stats(rows)
+stats = plans.group_stats(rows)
 check(stats[0]["rivals"] == {"grid:GPTM": 2.5}, "rivals: the rival's measured time")
-table = analysis.rivals_summary(stats, "panel")
+table = plans.rivals_summary(stats, "panel")
 check("| lu-9 | grid:GPTM | 2.5 | 3.125 | 0.400 |" in table, "rivals: its plan/best and the ratio of plans")
-check(analysis.rivals_summary(analysis.group_stats(rows[:1]), "panel") == "", "rivals: none, no table")
+check(plans.rivals_summary(plans.group_stats(rows[:1]), "panel") == "", "rivals: none, no table")
 
 # Every committed study of plans regenerates its committed summary from
 # its committed data alone (study.json, plans.tsv, runs.jsonl, its platform):
 # the summary is what the data says, and nothing else is needed to redo it.
 os.environ["PATH"] = ""          # no gnuplot: tables only
-dirs = analysis.study_dirs()
+dirs = evidence.study_dirs()
 check(len(dirs) >= 7, "the committed studies of plans are found (%d)" % len(dirs))
 for study in dirs:
     with tempfile.TemporaryDirectory() as tmp:
@@ -108,7 +116,7 @@ for study in dirs:
                 continue
             (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(tmp, name))
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            analysis.summarize(types.SimpleNamespace(dir=tmp))
+            plans.summarize(types.SimpleNamespace(dir=tmp))
         with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(study, "summary.md")) as b:
             check(a.read() == b.read(), "summary of %s regenerated" % os.path.relpath(study, ROOT))
 
@@ -116,11 +124,11 @@ for study in dirs:
 # what the committed runs give, every model predicting every measured
 # configuration again; and the default is the model that errs least on the
 # real runs (models/README.md, "Status": real runs choose it).
-rows = analysis.evidence_rows(dirs)
-with open(analysis.EVIDENCE) as f:
-    check(f.read() == analysis.evidence_text(rows),
+rows = evidence.evidence_rows(dirs)
+with open(evidence.EVIDENCE) as f:
+    check(f.read() == evidence.evidence_text(rows),
           "models/evidence.tsv is what the committed runs give (python3 experiments/analysis.py models --write)")
-models = json.loads(analysis.subprocess.run([analysis.HETMAP, "models", "-f", "json"], capture_output=True,
+models = json.loads(records.subprocess.run([records.HETMAP, "models", "-f", "json"], capture_output=True,
                                             text=True, check=True).stdout)
 default = next(m["name"] for m in models if m["status"] == "default")
 real_mape = {m["name"]: sum(r[4] for r in rows if r[1] == "real" and r[2] == m["name"]) for m in models}
@@ -143,7 +151,7 @@ with tempfile.TemporaryDirectory() as tmp:
             f.write("j\t%s\t%d\t%s\t%s\t%s\t%s\n" % (name, pair, sim, wall, pss, why))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        analysis.engine_options(types.SimpleNamespace(dir=tmp, elapsed="1", command="x",
+        scale_analysis.engine_options(types.SimpleNamespace(dir=tmp, elapsed="1", command="x",
                                                       options="fast|--a\nmoving|--b\nslow|--c\ngreedy|X=1\nbroken|--d"))
     verdicts = {line.split("|")[2].strip(): line.split("|")[-2].strip() for line in out.getvalue().splitlines()
                 if line.startswith("| j |")}
@@ -156,7 +164,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for name in ("platform.tsv", "runs.tsv", "launch.tsv", "scaling.tsv"):
         shutil.copy(os.path.join(large, name), tmp)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        analysis.large(types.SimpleNamespace(dir=tmp, limit="20"))
+        large_analysis.large(types.SimpleNamespace(dir=tmp, limit="20"))
     with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(large, "summary.md")) as b:
         check(a.read() == b.read(), "summary of experiments/large/results regenerated")
 
@@ -166,7 +174,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for name in ("links.tsv", "study.json"):
         shutil.copy(os.path.join(links, name), tmp)
     with contextlib.redirect_stdout(io.StringIO()):
-        analysis.links(types.SimpleNamespace(dir=tmp))
+        links_analysis.links(types.SimpleNamespace(dir=tmp))
     with open(os.path.join(tmp, "summary.md")) as a, open(os.path.join(links, "summary.md")) as b:
         check(a.read() == b.read(), "summary of experiments/links/results regenerated")
 
@@ -185,7 +193,7 @@ with tempfile.TemporaryDirectory() as tmp:
                     comparison("random-25", {"exact": 1.0, "GU": 9.0})):
             f.write(json.dumps(doc) + "\n")
     with contextlib.redirect_stderr(io.StringIO()):
-        analysis.simulation(types.SimpleNamespace(dir=tmp, elapsed="1", budget="20"))
+        simulation_analysis.simulation(types.SimpleNamespace(dir=tmp, elapsed="1", budget="20"))
     with open(os.path.join(tmp, "summary.md")) as f:
         text = f.read()
     check("| GU | 2.0000 | 1.7500 |" in text, "simulation: GU's worst and mean ratio, random family left out")
@@ -198,7 +206,7 @@ cal = {"types": {"T1": {"k3_dgemm": {"64": 2e-11}, "k3_dtrsm": {"64": 4e-11}, "k
                                     "dger": {"mn": 1e-10, "1": 3e-8}}}}}
 desc = {"types": {"slow": {"k3_dgemm": {"64": 6e-11}, "k3_dtrsm": {"64": 4e-11}, "k2_dgetf2": "5GFLOP/s"}},
         "processors": [{"name": "a", "type": "slow", "cores": 4}], "block_sizes": [64]}
-derived = json.loads(printed(analysis.kernels, {"cal.json": cal, "p.json": desc}, platform="p.json",
+derived = json.loads(printed(platforms.kernels, {"cal.json": cal, "p.json": desc}, platform="p.json",
                              calibrated="cal.json"))["types"]["slow"]
 k = derived["kernels"]
 check(near(k["dgemm"]["mnk"], 12e-11) and near(k["dgemm"]["mn"], 3e-10), "kernels: dgemm 3x slower")
@@ -211,25 +219,31 @@ check(rank32 == "%.4gGFLOP/s" % (2 * 2048.0 ** 2 * 32 / (12e-11 * 2048.0 ** 2 * 
 # dgemm_rates: the cores a plan uses (min(d, cores)) and all cores, at its b
 plat = {"types": {"f": {"k3_dgemm": {"64": 1e-10, "128": 5e-11}}, "s": {"k3": 2e-10}},
         "processors": [{"type": "f", "cores": 4}, {"type": "s", "cores": 2}, {"type": "s"}]}
-used, every = analysis.dgemm_rates(plat, {"b": 128, "d": [6, 1, 0]})
+used, every = platforms.dgemm_rates(plat, {"b": 128, "d": [6, 1, 0]})
 check(near(used, 4 * 2e10 + 5e9) and near(every, 4 * 2e10 + 3 * 5e9), "dgemm_rates: used and all cores")
 
 # the judge's labels as plan labels; a modeled run's checks
-check([analysis.judge_label(x) for x in ("GPTM", "GPTM #3", "GU", "EU")] == ["GPTM", "top3", "GU", "EU"],
+check([scale_analysis.judge_label(x) for x in ("GPTM", "GPTM #3", "GU", "EU")] == ["GPTM", "top3", "GU", "EU"],
       "judge labels")
-check(analysis.checks_cell([None, None]) == "modeled" and analysis.checks_cell([True, False]) == "1/2"
-      and analysis.checks_cell([]) == "0/0", "checks: modeled runs have none")
+check(records.checks_cell([None, None]) == "modeled" and records.checks_cell([True, False]) == "1/2"
+      and records.checks_cell([]) == "0/0", "checks: modeled runs have none")
 
 # ranks x threads: a plan's split; speed-ups derived per doubling up to a
 # socket; the real check's verdict (the pick within 5 % of the fastest)
-check(analysis.split_of({"processes": [{"count": 2, "threads": 4}, {"count": 3}]}) == "5 x 1/4", "split_of")
+check(threads_analysis.split_of({"processes": [{"count": 2, "threads": 4}, {"count": 3}]}) == "5 x 1/4", "split_of")
 plat = {"name": "p", "types": {"a": {"k3": 1e-10, "k2_dgetf2": 1e-9}},
         "processors": [{"name": "x", "type": "a", "cores": 16, "sockets": 2}, {"name": "y", "type": "a", "cores": 32}]}
 meas = {"calibration": {"thread_speedups": [{"threads": 2, "dgemm": 1.8, "dtrsm": 1.5, "panel": 1.2}]}}
-th = json.loads(printed(analysis.thread_speedups, {"p.json": plat, "m.json": meas}, platform="p.json",
+th = json.loads(printed(threads_analysis.thread_speedups, {"p.json": plat, "m.json": meas}, platform="p.json",
                         measured="m.json"))["types"]["a"]["threads"]
 check(sorted(th, key=int) == ["2", "4", "8"] and near(th["8"]["dgemm"], 5.832) and near(th["4"]["panel"], 1.44),
       "thread speed-ups per doubling, up to the smallest socket (8 cores): %s" % th)
+meas = {"calibration": {"thread_speedups": [{"threads": 2, "dgemm": {"32": 1.5, "256": 1.8}, "dtrsm": {"32": 1.5},
+                                             "panel": {"32": 0.5, "256": 1.1}}]}}
+th = json.loads(printed(threads_analysis.thread_speedups, {"p.json": plat, "m.json": meas}, platform="p.json",
+                        measured="m.json"))["types"]["a"]["threads"]
+check(near(th["8"]["dgemm"]["256"], 5.832) and near(th["4"]["panel"]["32"], 0.25) and near(th["2"]["panel"]["256"], 1.1),
+      "thread speed-ups by block size, per doubling at each b: %s" % th)
 with tempfile.TemporaryDirectory() as tmp:
     os.mkdir(os.path.join(tmp, "plans"))
     one = {"processes": [{"count": 2}], "predicted": {"total_s": 1.0}}
@@ -244,7 +258,7 @@ with tempfile.TemporaryDirectory() as tmp:
             f.write(json.dumps({"inputs": {"routine": routine, "n": 100}, "plan": plan, "measured_s": t,
                                 "predicted_s": plan["predicted"]["total_s"],
                                 "program": {"profile": "driver", "verdict": "passed"}}) + "\n")
-    text = said(analysis.threads_real, dir=tmp)
+    text = said(threads_analysis.threads_real, dir=tmp)
     # LU: the pick (1 x 2, median 1.05) within 5 % of the fastest (2 x 1, 1.01); GEMM: the pick 2 x 1 is 33 % slower
     check("Met in 1 of 2 groups" in text and "missed (33.3 % slower)" in text and "| met |" in text,
           "threads-real verdicts: %s" % text)
@@ -252,7 +266,7 @@ with tempfile.TemporaryDirectory() as tmp:
 # the emulated cluster's pairs: beside the plan's other nodes, every node, none
 plat = {"processors": [{"name": "duo", "cores": 2}, {"name": "half", "cores": 1}, {"name": "q", "cores": 1}]}
 gptm = {"plan": {"processes": [{"processor": "duo", "count": 2}, {"processor": "half", "count": 1}]}}
-pairs = printed(analysis.thread_pairs, {"p.json": plat, "g.json": gptm}, {"node": "duo"}, platform="p.json",
+pairs = printed(threads_analysis.thread_pairs, {"p.json": plat, "g.json": gptm}, {"node": "duo"}, platform="p.json",
                 plan="g.json")
 check(pairs == "plan 2 half=1\nall 2 half=1,q=1\nalone 2 -\n", "thread pairs: %r" % pairs)
 
@@ -269,17 +283,34 @@ with tempfile.TemporaryDirectory() as tmp:
         for plan, t in ((wide, 2.0), (wide, 2.2), (wide, 2.1), (deep, 1.6), (deep, 1.7), (deep, 9.0)):
             f.write(json.dumps({"inputs": {"routine": "lu", "n": 100}, "plan": plan, "measured_s": t,
                                 "program": {"profile": "driver", "verdict": "passed"}}) + "\n")
-    text = said(analysis.threads_vcluster, dir=tmp)
+    text = said(threads_analysis.threads_vcluster, dir=tmp)
     # the pick 2x1 (median 2.1) against 1x2's 1.7: 23.5 % slower
     check("Met in 0 of 1 pairs" in text and "missed (23.5 % slower)" in text and "2x1 (GPTM's plan)" in text,
           "threads-vcluster verdicts: %s" % text)
 
 # the ranks x threads studies' summaries, from their committed plans and runs
-for name, command in (("real", analysis.threads_real), ("vcluster", analysis.threads_vcluster),
-                      ("vcluster-hpcc", analysis.threads_vcluster)):
+for name, command in (("real", threads_analysis.threads_real), ("vcluster", threads_analysis.threads_vcluster),
+                      ("vcluster-hpcc", threads_analysis.threads_vcluster)):
     study = os.path.join(ROOT, "experiments", "threads", "results", name)
     with open(os.path.join(study, "summary.md")) as f:
         check(said(command, dir=study) == f.read(), "summary of experiments/threads/results/%s regenerated" % name)
+
+# the tune studies' summaries, from their committed records (experiments/tune/analysis.py)
+for name in ("here", "mc4"):
+    study = os.path.join(ROOT, "experiments", "tune", "results", name)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        tune_analysis.bench(study)
+    with open(os.path.join(study, "summary.md")) as f:
+        check(out.getvalue() == f.read(), "summary of experiments/tune/results/%s regenerated" % name)
+# tune's rounds replayed: its leader after each run, the first within 5 %
+recs = [{"exit_code": 0, "measured_s": t, "plan": {"d": [d], "r": 1, "c": d, "b": 32,
+                                                    "processes": [{"processor": "x", "count": d}]}}
+        for d, t in ((1, 2.0), (2, 1.0), (1, 2.2), (2, 1.1))]
+picks = tune_analysis.tune_picks(recs)
+check(picks[0] == ((1,), (1,), 1, 1, 32) and picks[1] == ((2,), (1,), 1, 2, 32) and len(picks) == 4,
+      "tune's leader replayed: %s" % picks)
+check(tune_analysis.first_within(picks, lambda k: 1.0 if k[0] == (2,) else 2.0) == 2, "first within 5 %")
 
 print("test_analysis: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -13,8 +13,11 @@
 #include "mapper/launch/placement_check.h"
 #include "mapper/launch/plan_values.h"
 #include "mapper/launch/results.h"
+#include "mapper/launch/run_load.h"
 #include "mapper/launch/slurm_alloc.h"
 #include "models/model.h"
+#include "models/util/nearest_name.h"
+#include "search/search.h"
 #include "models/util/decimal.h"
 #include "models/platform/hostname.h"
 
@@ -628,6 +631,69 @@ static void environment_numbers_should_be_digits_only(void)
 	CHECK(!hm_is_digits("4M", 12) && !hm_is_digits("-1", 12) && !hm_is_digits(" 1", 12) && !hm_is_digits("1.5", 12));
 }
 
+/* "did you mean": a swap of neighbours is one edit, case does not count,
+ * and each registry answers from its rows */
+static void mistyped_names_should_find_what_was_meant(void)
+{
+	static const char *const formats[] = { "text", "csv", "json", NULL };
+
+	CHECK(!strcmp(hm_method_nearest("GPMT"), "GPTM") && !strcmp(hm_method_nearest("gptm_"), "GPTM"));
+	CHECK(!strcmp(hm_method_nearest("exat"), "exact") && hm_method_nearest("zzzz") == NULL);
+	CHECK(!strcmp(hm_model_nearest("panl"), "panel") && !strcmp(hm_model_nearest("THESIS"), "thesis"));
+	CHECK(!strcmp(hm_launcher_nearest("opnmpi"), "openmpi") && !strcmp(hm_launcher_nearest("mpch"), "mpich"));
+	CHECK(!strcmp(hm_nearest_name("jsn", formats), "json") && hm_nearest_name("x", formats) == NULL);
+}
+
+/* launcher options that choose the placement are refused, by name, with
+ * or without a value attached where the launcher takes one so */
+static void placement_options_should_be_refused(void)
+{
+	struct hm_argv w = { 0 };
+	struct hm_error err;
+
+	hm_error_clear(&err);
+	hm_argv_split(&w, "--mca btl self,vader -x FOO=1 --display-map");
+	CHECK(hm_launcher_args_check(hm_launcher_find("openmpi"), &w, &err) == 0);
+	hm_argv_free(&w);
+	hm_argv_split(&w, "--mca btl self --map-by=socket");
+	CHECK(hm_launcher_args_check(hm_launcher_find("openmpi"), &w, &err) == -1 && strstr(err.msg, "'--map-by=socket'"));
+	hm_argv_free(&w);
+	hm_argv_split(&w, "--bind-to none");       /* the sequential mapper binds nothing of hetmap's */
+	CHECK(hm_launcher_args_check(hm_launcher_find("openmpi-seq"), &w, &err) == 0);
+	CHECK(hm_launcher_args_check(hm_launcher_find("openmpi"), &w, &err) == -1);
+	hm_argv_free(&w);
+	hm_argv_split(&w, "--mpi=pmix -n4");
+	CHECK(hm_launcher_args_check(hm_launcher_find("slurm"), &w, &err) == -1 && strstr(err.msg, "'-n4'"));
+	hm_argv_free(&w);
+	hm_argv_split(&w, "-nolocal -genv A 1");   /* Hydra's -n takes no attached value */
+	CHECK(hm_launcher_args_check(hm_launcher_find("mpich"), &w, &err) == 0);
+	hm_argv_free(&w);
+}
+
+/* the span lines' waits: per host the largest share, the old form (no
+ * wait) and other lines ignored */
+static void loads_should_be_read_from_span_lines(void)
+{
+	struct hm_run_load l;
+	cJSON *o;
+
+	hm_run_load_init(&l);
+	CHECK(hm_run_load_json(&l) == NULL);
+	hm_run_load_line(&l, "hetmap-mpi-span: 2.0 waited 0.5 on node1");
+	hm_run_load_line(&l, "hetmap-mpi-span: 2.0 waited 0.1 on node1");
+	hm_run_load_line(&l, "hetmap-mpi-span: 4.0 waited 0.4 on node2");
+	hm_run_load_line(&l, "hetmap-mpi-span: 3.0");                   /* a quota: no wait said */
+	hm_run_load_line(&l, "hetmap-mpi-span: 1.0 waited 9 on node3");  /* never above the span */
+	hm_run_load_line(&l, "hetmap-time: 1.0 waited 0.9 on node4");
+	CHECK(l.n == 3 && check_near(l.hosts[0].share, 0.25, 1e-12) && check_near(l.hosts[1].share, 0.1, 1e-12));
+	CHECK(check_near(l.hosts[2].share, 1, 1e-12));
+	CHECK(check_near(l.largest, 1, 1e-12));
+	o = hm_run_load_json(&l);
+	CHECK(o && check_near(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(o, "hosts"), "node2")), 0.1, 1e-12));
+	cJSON_Delete(o);
+}
+
 static const struct check_case cases[] = {
 	CHECK_CASE(ranks_of_threads_should_hold_their_cores),
 	CHECK_CASE(this_machine_should_have_its_names),
@@ -644,6 +710,9 @@ static const struct check_case cases[] = {
 	CHECK_CASE(rank_lists_should_fold_when_as_planned),
 	CHECK_CASE(a_result_should_place_as_its_plan_file),
 	CHECK_CASE(environment_numbers_should_be_digits_only),
+	CHECK_CASE(mistyped_names_should_find_what_was_meant),
+	CHECK_CASE(placement_options_should_be_refused),
+	CHECK_CASE(loads_should_be_read_from_span_lines),
 };
 
 CHECK_MAIN("test_launch")

@@ -4,7 +4,7 @@
 #include "models/platform/kernel_rounds.h"
 #include "models/platform/kernel_model.h"
 #include "models/platform/platform.h"
-#include "wrappers/common/host_links.h"
+#include "models/common/host_links.h"
 #include "models/platform/simgrid_platform.h"
 #include "models/platform/units.h"
 

@@ -617,10 +617,10 @@ static void threads_should_be_priced_by_their_speedups(void)
 	if (!CHECK(hm_platform_load_buffer(threaded_json, strlen(threaded_json), "t", &p, &err) == 0))
 		return;
 	/* measured, interpolated between counts, held efficiency beyond */
-	CHECK(hm_thread_speedup(&p->types[0], 1, HM_THREADS_DGEMM) == 1);
-	CHECK(hm_thread_speedup(&p->types[0], 2, HM_THREADS_DGEMM) == 1.98);
-	CHECK(fabs(hm_thread_speedup(&p->types[0], 3, HM_THREADS_DGEMM) - 2.94) < 1e-12);
-	CHECK(fabs(hm_thread_speedup(&p->types[0], 8, HM_THREADS_PANEL) - 2.6) < 1e-12);
+	CHECK(hm_thread_speedup(&p->types[0], 1, HM_THREADS_DGEMM, 64) == 1);
+	CHECK(hm_thread_speedup(&p->types[0], 2, HM_THREADS_DGEMM, 64) == 1.98);
+	CHECK(fabs(hm_thread_speedup(&p->types[0], 3, HM_THREADS_DGEMM, 64) - 2.94) < 1e-12);
+	CHECK(fabs(hm_thread_speedup(&p->types[0], 8, HM_THREADS_PANEL, 64) - 2.6) < 1e-12);
 	CHECK(hm_thread_options(p, 0, opts) == 3 && opts[0] == 1 && opts[1] == 2 && opts[2] == 4);
 	if (CHECK(hm_thread_view_build(&v, p, two, &err) == 0)) {
 		const struct hm_processor *a = &v.view.procs[0], *b = &v.view.procs[1];
@@ -634,6 +634,48 @@ static void threads_should_be_priced_by_their_speedups(void)
 	two[0] = 8;     /* more threads than cores */
 	CHECK(hm_thread_view_build(&v, p, two, &err) == -1 && strstr(err.msg, "too few"));
 	hm_platform_free(p);
+}
+
+/* Speed-ups by block size (what calibrate writes): each k of the view's
+ * tables divided by the speed-up at its own b, interpolated between the
+ * measured b and clamped outside; a value out of range is refused with
+ * its path. */
+static const char threaded_by_b_json[] =
+	"{\"name\": \"by-b\", \"types\": {\"A\": {\"k3_dgemm\": {\"32\": 2e-11, \"64\": 2e-11, \"128\": 2e-11},"
+	" \"k3_dtrsm\": 4e-11, \"k2_dgetf2\": {\"32\": 1e-10, \"128\": 1e-10},"
+	" \"threads\": {\"2\": {\"dgemm\": {\"32\": 1.4, \"128\": 1.6}, \"dtrsm\": 1.5,"
+	" \"panel\": {\"32\": 0.5, \"128\": 1.1}}}}}, \"processors\": ["
+	"{\"name\": \"h0\", \"type\": \"A\", \"cores\": 2}], \"block_sizes\": [32, 64, 128],"
+	" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9}, \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+	" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}}}";
+
+static void thread_speedups_should_be_read_at_each_block_size(void)
+{
+	struct hm_platform *p;
+	struct hm_thread_view v;
+	struct hm_error err;
+	int two[1] = { 2 };
+	char bad[sizeof(threaded_by_b_json)];
+
+	if (!CHECK(hm_platform_load_buffer(threaded_by_b_json, strlen(threaded_by_b_json), "t", &p, &err) == 0))
+		return;
+	CHECK(fabs(hm_thread_speedup(&p->types[0], 2, HM_THREADS_DGEMM, 64) - (1.4 + 0.2 / 3)) < 1e-12);
+	CHECK(hm_thread_speedup(&p->types[0], 2, HM_THREADS_PANEL, 256) == 1.1);
+	CHECK(hm_thread_speedup(&p->types[0], 2, HM_THREADS_DTRSM, 32) == 1.5);
+	if (CHECK(hm_thread_view_build(&v, p, two, &err) == 0)) {
+		const struct hm_proc_type *ty = &v.view.types[v.view.procs[0].type];
+
+		CHECK(fabs(hm_table_at(&ty->k3_dgemm, 32) - 2e-11 / 1.4) < 1e-24);
+		CHECK(fabs(hm_table_at(&ty->k3_dgemm, 128) - 2e-11 / 1.6) < 1e-24);
+		CHECK(fabs(hm_table_at(&ty->k2_dgetf2, 32) - 1e-10 / 0.5) < 1e-24);
+		CHECK(fabs(hm_table_at(&ty->k2_dgetf2, 128) - 1e-10 / 1.1) < 1e-24);
+		hm_thread_view_release(&v);
+	}
+	hm_platform_free(p);
+	memcpy(bad, threaded_by_b_json, sizeof(bad));
+	memcpy(strstr(bad, "0.5"), "5.0", 3);   /* 5x from 2 threads */
+	CHECK(hm_platform_load_buffer(bad, strlen(bad), "t", &p, &err) == -1 &&
+	      !strcmp(err.path, "types.A.threads.2.panel") && strstr(err.msg, "5 at b = 32: the speed-up"));
 }
 
 static void exact_with_threads_should_be_the_least_split(void)
@@ -728,6 +770,7 @@ static void ranks_of_threads_should_never_share_cores(void)
 
 static const struct check_case cases[] = {
 	CHECK_CASE(threads_should_be_priced_by_their_speedups),
+	CHECK_CASE(thread_speedups_should_be_read_at_each_block_size),
 	CHECK_CASE(exact_with_threads_should_be_the_least_split),
 	CHECK_CASE(ranks_of_threads_should_never_share_cores),
 	CHECK_CASE(greedy_should_reach_a_configuration_that_fits),

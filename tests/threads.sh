@@ -21,11 +21,12 @@ if [ "$(nproc)" -ge 2 ]; then
 	expect 0 "wrote" -- timeout 300 "$hm" calibrate --threads auto --no-shapes --all-busy-only --repeat 2 \
 		--min-time 0.05 --accept-unreliable -o "$tmp/cal.json"
 	check "auto asks the benchmark for teams of 2 (this machine's cores)" grep -q -- "--threads=2 " "$tmp/err"
-	check "the type has speed-ups at 2 threads, every group, and the record says on how many ranks" python3 -c '
+	check "the type has speed-ups at 2 threads, every group at every b, and the record says on how many ranks" python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))
 t = list(p["types"].values())[0]["threads"]["2"]
-assert sorted(t) == ["dgemm", "dtrsm", "panel"] and all(0 < v <= 4 for v in t.values()), t
+assert sorted(t) == ["dgemm", "dtrsm", "panel"], t
+assert all(sorted(map(int, v)) == p["block_sizes"] and all(0 < s <= 4 for s in v.values()) for v in t.values()), t
 r = p["calibration"]["thread_speedups"][0]
 assert r["threads"] == 2 and r["leaders"] == 1 and r["one_thread_ranks"] == 2, r' "$tmp/cal.json"
 	expect 0 "splits of the cores into ranks x threads priced (all)" -- "$hm" plan -p "$tmp/cal.json" -n 2000

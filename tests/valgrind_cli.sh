@@ -45,5 +45,19 @@ lib=/usr/lib/x86_64-linux-gnu/scalapack
 [ -x "$lib/mpich-tests/xdlu" ] && expect 3 "is linked with MPICH" -- "${V[@]}" "$hm" run -p "$data/good/localhost.json" \
 	-n 600 --results "$tmp/r.jsonl" -- "$lib/mpich-tests/xdlu"
 expect 0 "block size b = 64" -- "${V[@]}" "$hm" plan -p builtin:torc -n 3000 -b 64 --rows-le-cols
-expect 3 "not one of TORC's block sizes" -- "${V[@]}" "$hm" plan -p builtin:torc -n 3000 -b 63
+expect 3 "outside TORC's block sizes" -- "${V[@]}" "$hm" plan -p builtin:torc -n 3000 -b 500
+expect 0 "lies between TORC's measured block sizes" -- "${V[@]}" "$hm" plan -p builtin:torc -n 3000 -b 63
+# tune and learn: a real race of two runs, its resume, the list, learning
+# from the runs, a corrected platform planned on; report's hostile lines
+expect 0 "winner c" -- "${V[@]}" "$hm" tune -p "$data/good/localhost.json" -n 300 --budget 2 --results "$tmp/t.jsonl" \
+	--winner "$tmp/w.json"
+expect 0 "runs of this tune" -- "${V[@]}" "$hm" tune -p "$data/good/localhost.json" -n 300 --budget 3 --results "$tmp/t.jsonl"
+expect 0 "a sweep of" -- "${V[@]}" "$hm" tune -p "$data/good/localhost.json" -n 300 --sweep --list
+cat "$tmp/r.jsonl" >> "$tmp/t.jsonl"
+expect 0 "learned from" -- "${V[@]}" "$hm" learn "$tmp/t.jsonl" -p "$data/good/localhost.json" -o "$tmp/learned.json" \
+	--check "$tmp/r.jsonl"
+expect 0 "corrected" -- "${V[@]}" "$hm" plan -p "$tmp/learned.json" -n 300
+expect 0 "learned from" -- "${V[@]}" "$hm" predict -p "$data/good/localhost.json" -n 300 --procs 1,1 --history "$tmp/t.jsonl"
+{ head -c 100 /dev/zero; head -1 "$tmp/t.jsonl"; printf 'x\0y\n'; } > "$tmp/zeros.jsonl"
+expect 2 "holds a NUL byte" -- "${V[@]}" "$hm" report "$tmp/zeros.jsonl" -f csv
 finish valgrind_cli

@@ -129,12 +129,13 @@ JSON
 import json, sys
 sys.path.insert(0, sys.argv[2])
 import analysis
+links = analysis.study_module("links")
 net = json.load(open(sys.argv[1]))["network"]
 rate = {"tla": 64e-9, "tlb": 640e-9, "tlc": 64e-9, "tld": 640e-9}
 for a in rate:
     for b in rate:
         if a < b:
-            tw = analysis.platform_link(net, a, b)[1]
+            tw = links.platform_link(net, a, b)[1]
             assert abs(tw / max(rate[a], rate[b]) - 1) < 0.2, (a, b, tw, net)' "$tmp/links4-cal.json" "$root/experiments"
 	check "each node's topology is its cpuset, as hwloc read it inside the node" python3 -c '
 import json, sys

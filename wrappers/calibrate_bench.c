@@ -17,8 +17,11 @@
  *     on a set of shapes around LU's (the rows and block sizes), for the
  *     simulator's kernel models (models/platform/kernel_model.h);
  *  1c'. with --threads, ranks of t threads (thread_team.h): LU's kernels
- *      at the largest block size with one thread and with each t, all
- *      teams at once, for the types' thread speed-ups;
+ *      at every block size with one thread and with each t, all teams at
+ *      once, on taller blocks than 1a's (--thread-rows, default 4 x rows:
+ *      a run's local blocks and panels; threads pay for their start on
+ *      every call, which a short column does not earn back), for the
+ *      types' thread speed-ups by block size;
  *  1d. LU's steps beside its kernels with ScaLAPACK itself: the row
  *     interchanges (row_swap.h) and PDGETF2's column step (column_step.h)
  *     alone and on columns of 2, 4, ... ranks of each host;
@@ -33,6 +36,8 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,12 +48,12 @@
 #include "column_step.h"
 #include "held_time.h"
 #include "idle_barrier.h"
-#include "common/host_links.h"
+#include "models/common/host_links.h"
 #include "lu_kernels.h"
 #include "row_swap.h"
 #include "thread_team.h"
 #include "scalapack.h"
-#include "common/kernel_terms.h"
+#include "models/common/kernel_terms.h"
 
 enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000, MAX_THREAD_COUNTS = 8 };
 /* LU's steps (1d): the panel's columns (its flops stay negligible), the
@@ -62,6 +67,7 @@ static const char *const kernel_names[NR_KERNELS] = { "k3_dgemm", "k3_dtrsm", "k
 struct bench_args {
 	int bs[MAX_BS], nbs;
 	int rows, repeat, shadow, alone, shapes, link_rounds;
+	int thread_rows;        /* 1c': the rows of the kernels timed with threads */
 	int threads[MAX_THREAD_COUNTS], nthreads;      /* 1c': ranks of t threads (--threads) */
 	double min_time;        /* seconds each sample runs at least */
 	char **hosts;           /* host of each processor rank */
@@ -106,6 +112,21 @@ static int split_list(char *text, char **items, int max)
 	return n;
 }
 
+/* --quiet (hetmap calibrate -q): no progress lines */
+static int quiet;
+
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 static void parse(int argc, char **argv, struct bench_args *a, int rank, int size)
 {
 	static const struct option longopts[] = {
@@ -119,6 +140,8 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		{ "min-time", required_argument, NULL, 't' },
 		{ "link-rounds", required_argument, NULL, 'L' },
 		{ "threads", required_argument, NULL, 'T' },
+		{ "thread-rows", required_argument, NULL, 'W' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *bs_text = NULL, *hosts_text = NULL, *threads_text = NULL, *items[MAX_BS + 1];
@@ -142,6 +165,8 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 		case 't': a->min_time = atof(optarg); break;
 		case 'L': a->link_rounds = atoi(optarg); break;
 		case 'T': threads_text = optarg; break;
+		case 'W': a->thread_rows = atoi(optarg); break;
+		case 'q': quiet = 1; break;
 		default: die(rank, "bad option");
 		}
 	}
@@ -151,6 +176,10 @@ static void parse(int argc, char **argv, struct bench_args *a, int rank, int siz
 	    !(a->min_time >= 0 && a->min_time <= 60) || a->link_rounds < 0 || a->link_rounds > 100000)
 		die(rank, "--rows must be in [16, 16384], --repeat in [1, 1000], --min-time in [0, 60], "
 			  "--link-rounds in [0, 100000]");
+	if (!a->thread_rows)
+		a->thread_rows = 4 * a->rows < 16384 ? 4 * a->rows : 16384;
+	if (a->thread_rows < a->rows || a->thread_rows > 16384)
+		die(rank, "--thread-rows must be in [rows, 16384]");
 	a->nbs = split_list(bs_text, items, MAX_BS);
 	if (a->nbs < 1)
 		die(rank, "bad --block-sizes");
@@ -257,8 +286,8 @@ static double time_shape(enum hm_kernel kernel, const double *s, int repeat, dou
 
 	repeat = repeat < 1 ? 1 : repeat > 64 ? 64 : repeat;
 	for (int rep = -1; rep < repeat; rep++) {
-		double start = now();
-		struct hm_held_mark mark = hm_held_start(&held, start);
+		struct hm_held_mark mark = hm_held_start(&held, now);
+		double start = mark.wall;
 		long calls = 0;
 
 		do {
@@ -274,7 +303,7 @@ static double time_shape(enum hm_kernel kernel, const double *s, int repeat, dou
 			calls++;
 		} while (now() - start < min_time / 10);
 		if (rep >= 0)
-			samples[rep] = hm_held_stop(&held, mark, now()) / calls;
+			samples[rep] = hm_held_stop(&held, mark, now, NULL) / calls;
 	}
 	for (int i = 1; i < repeat; i++)
 		for (int j = i; j > 0 && samples[j - 1] > samples[j]; j--) {
@@ -454,7 +483,7 @@ static void link_rounds(const struct bench_args *a, int rank, int nproc, const l
 				int left = hm_link_schedule_rounds_left(&sched);
 				double so_far = now() - started;
 
-				fprintf(stderr, "calibrate: links between hosts, round %d of about %d (%d pairs of %d "
+				progress("calibrate: links between hosts, round %d of about %d (%d pairs of %d "
 					"hosts), %.0f s so far, about %.0f s left\n", round + 1, round + 1 + left, k, H,
 					so_far, round ? so_far / round * (1 + left) : 0);
 			}
@@ -486,7 +515,7 @@ static void link_rounds(const struct bench_args *a, int rank, int nproc, const l
 	}
 	if (rank == 0) {
 		if (round)
-			fprintf(stderr, "calibrate: links between hosts: %d pairs in %d rounds, %.0f s\n", sched.n,
+			progress("calibrate: links between hosts: %d pairs in %d rounds, %.0f s\n", sched.n,
 				round, now() - started);
 		hm_link_schedule_release(&sched);
 	}
@@ -544,7 +573,7 @@ static void measure_alone(const struct bench_args *a, int rank, int nproc, doubl
 	int count = kernel_samples_count(a, 1);
 
 	if (rank == 0)
-		fprintf(stderr, "calibrate: dgemm with one core busy per node\n");
+		progress("calibrate: dgemm with one core busy per node\n");
 	hm_idle_barrier();
 	if (rank < nproc && first_of_host(a, rank, nproc))
 		mine[0] = hm_time_lu_kernels(a->rows, a->bs, a->nbs, 1, a->repeat, a->min_time, &held, mine + 1);
@@ -564,6 +593,38 @@ enum { MAX_COLUMN_LOG = 7 };
 enum { STEP_ROW_SWAP, STEP_ALONE, STEP_DISTURBED, STEP_WAITED, STEP_HELD, STEP_LOAD, STEP_COLUMNS,
        NR_STEP_VALUES = STEP_COLUMNS + MAX_COLUMN_LOG };
 
+/* The column step of a column of the host's first 2^k ranks, every host
+ * at once (collective: every rank calls it); NAN where too many samples
+ * were disturbed, 0 for a rank in no such column. */
+static double column_of(int k, int rank, int nproc, int host, int place, int on_host, int *disturbed)
+{
+	int in = rank < nproc && place < (1 << k) && on_host >= (1 << k), more = 0;
+	MPI_Comm column;
+	double t;
+
+	hm_idle_barrier();
+	MPI_Comm_split(MPI_COMM_WORLD, in ? host : MPI_UNDEFINED, rank, &column);
+	if (!in)
+		return 0;
+	t = hm_time_column_step(column, STEP_BLOCK, STEP_SAMPLES, &held, &more);
+	*disturbed += more;
+	MPI_Comm_free(&column);
+	return t;
+}
+
+/* Columns of two that other work disturbed too often give no step: measure
+ * them again, at a later (perhaps quieter) moment, at most this often. The
+ * models read the column of two; a type without it is charged nothing. */
+enum { COLUMN_RETRIES = 2 };
+
+static int column_missed(const double mine[NR_STEP_VALUES])
+{
+	int missed = isnan(mine[STEP_COLUMNS]), any = 0;
+
+	MPI_Allreduce(&missed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	return any;
+}
+
 static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, double load_before,
 			     double mine[NR_STEP_VALUES])
 {
@@ -578,24 +639,21 @@ static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, do
 		}
 	memset(mine, 0, NR_STEP_VALUES * sizeof(double));
 	if (rank == 0)
-		fprintf(stderr, "calibrate: row interchanges and column steps of LU with ScaLAPACK\n");
+		progress("calibrate: row interchanges and column steps of LU with ScaLAPACK\n");
 	hm_idle_barrier();
 	if (rank < nproc) {
 		mine[STEP_ROW_SWAP] = hm_time_row_swap(a->rows, SWAP_WIDTH, STEP_BLOCK, a->repeat, &held);
 		mine[STEP_ALONE] = hm_time_column_step(MPI_COMM_SELF, STEP_BLOCK, STEP_SAMPLES, &held, &disturbed);
 	}
 	/* a column of the host's first 2^k ranks, every host at once */
-	for (int k = 1; k <= MAX_COLUMN_LOG; k++) {
-		int in = rank < nproc && place < (1 << k) && on_host >= (1 << k), more = 0;
-		MPI_Comm column;
-
-		hm_idle_barrier();
-		MPI_Comm_split(MPI_COMM_WORLD, in ? host : MPI_UNDEFINED, rank, &column);
-		if (!in)
-			continue;
-		mine[STEP_COLUMNS + k - 1] = hm_time_column_step(column, STEP_BLOCK, STEP_SAMPLES, &held, &more);
-		disturbed += more;
-		MPI_Comm_free(&column);
+	for (int k = 1; k <= MAX_COLUMN_LOG; k++)
+		mine[STEP_COLUMNS + k - 1] = column_of(k, rank, nproc, host, place, on_host, &disturbed);
+	for (int again = 1; again <= COLUMN_RETRIES && column_missed(mine); again++) {
+		if (rank == 0)
+			progress("calibrate: column steps disturbed by other work: measured again (%d of %d)\n", again,
+				 COLUMN_RETRIES);
+		sleep(1);
+		mine[STEP_COLUMNS] = column_of(1, rank, nproc, host, place, on_host, &disturbed);
 	}
 	mine[STEP_DISTURBED] = disturbed;
 	mine[STEP_LOAD] = load_before;
@@ -666,10 +724,10 @@ static void bench_start(struct bench *b, int argc, char **argv)
 static void phase_kernels(struct bench *b)
 {
 	if (b->rank == 0) {
-		fprintf(stderr, "calibrate: kernels on %d processors, b in", b->nproc);
+		progress("calibrate: kernels on %d processors, b in", b->nproc);
 		for (int i = 0; i < b->a.nbs; i++)
-			fprintf(stderr, " %d", b->a.bs[i]);
-		fprintf(stderr, ", in rounds of every b\n");
+			progress(" %d", b->a.bs[i]);
+		progress(", in rounds of every b\n");
 	}
 	hm_idle_barrier();
 	if (b->rank < b->nproc)
@@ -685,7 +743,7 @@ static void phase_shapes(struct bench *b)
 	static double shape_s[HM_NR_KERNELS][MAX_SHAPES];
 
 	if (b->rank == 0)
-		fprintf(stderr, "calibrate: dgemm, dtrsm and dger at %d shapes on %d processors\n",
+		progress("calibrate: dgemm, dtrsm and dger at %d shapes on %d processors\n",
 			b->sh.count[0] + b->sh.count[1] + b->sh.count[2], b->nproc);
 	hm_idle_barrier();
 	if (b->rank < b->nproc)
@@ -695,37 +753,40 @@ static void phase_shapes(struct bench *b)
 		   HM_NR_KERNELS * MAX_SHAPES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
-/* Phase 3': ranks of one thread, then of each t, at the largest b. */
+/* Phase 3': ranks of one thread, then of each t, at every b. */
 static void phase_threads(struct bench *b)
 {
-	int bmax = b->a.bs[b->a.nbs - 1];
+	size_t per_rank = (size_t)b->a.nbs * LU_NR_KERNELS;
+	double *median = malloc(per_rank * sizeof(double));
 
-	b->all_threads = b->rank == 0 ? calloc((size_t)(b->a.nthreads + 1) * b->size * LU_NR_KERNELS,
+	b->all_threads = b->rank == 0 ? calloc((size_t)(b->a.nthreads + 1) * b->size * per_rank,
 					       sizeof(double)) : NULL;
-	if (b->rank == 0 && !b->all_threads)
+	if ((b->rank == 0 && !b->all_threads) || !median)
 		die(b->rank, "out of memory");
 	for (int i = 0; i <= b->a.nthreads; i++) {
 		int t = i ? b->a.threads[i - 1] : 1;
-		double median[LU_NR_KERNELS];
 
 		if (b->rank == 0)
-			fprintf(stderr, "calibrate: ranks of %d thread%s at b = %d\n", t, t > 1 ? "s" : "", bmax);
-		hm_time_thread_team(t, b->a.hosts, b->nproc, b->rank, b->a.rows, bmax, b->a.repeat,
-				    b->a.min_time, median);
-		MPI_Gather(median, LU_NR_KERNELS, MPI_DOUBLE,
-			   b->rank == 0 ? b->all_threads + (size_t)i * b->size * LU_NR_KERNELS : NULL,
-			   LU_NR_KERNELS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+			progress("calibrate: ranks of %d thread%s, %d rows\n", t, t > 1 ? "s" : "", b->a.thread_rows);
+		hm_time_thread_team(t, b->a.hosts, b->nproc, b->rank, b->a.thread_rows, b->a.bs, b->a.nbs,
+				    b->a.repeat, b->a.min_time, median);
+		MPI_Gather(median, (int)per_rank, MPI_DOUBLE,
+			   b->rank == 0 ? b->all_threads + (size_t)i * b->size * per_rank : NULL,
+			   (int)per_rank, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 	}
+	free(median);
 }
 
-/* Rank 0: rank r's "threads" ({"1": [k3_dgemm, k3_dtrsm, k2_dgetf2] s/flop,
- * "T": ...} for the counts it led a team of), or nothing. */
+/* Rank 0: rank r's "threads" ({"1": {"B": [k3_dgemm, k3_dtrsm, k2_dgetf2]
+ * s/flop, ...}, "T": ...} for the counts it led a team of), or nothing. */
 static void add_thread_medians(const struct bench *b, cJSON *e, int r)
 {
+	size_t per_rank = (size_t)b->a.nbs * LU_NR_KERNELS;
 	cJSON *per = NULL;
 
 	for (int i = 0; b->all_threads && i <= b->a.nthreads; i++) {
-		const double *v = b->all_threads + ((size_t)i * b->size + r) * LU_NR_KERNELS;
+		const double *v = b->all_threads + ((size_t)i * b->size + r) * per_rank;
+		cJSON *by_b;
 		char key[16];
 
 		if (!(v[0] > 0))
@@ -733,7 +794,11 @@ static void add_thread_medians(const struct bench *b, cJSON *e, int r)
 		if (!per)
 			per = cJSON_AddObjectToObject(e, "threads");
 		snprintf(key, sizeof(key), "%d", i ? b->a.threads[i - 1] : 1);
-		cJSON_AddItemToObject(per, key, cJSON_CreateDoubleArray(v, LU_NR_KERNELS));
+		by_b = cJSON_AddObjectToObject(per, key);
+		for (int bi = 0; bi < b->a.nbs; bi++) {
+			snprintf(key, sizeof(key), "%d", b->a.bs[bi]);
+			cJSON_AddItemToObject(by_b, key, cJSON_CreateDoubleArray(v + bi * LU_NR_KERNELS, LU_NR_KERNELS));
+		}
 	}
 }
 
@@ -776,7 +841,7 @@ static void raw_header(struct bench *b)
 	cJSON_AddStringToObject(root, "held_time", held.corrects ? "wall time less run_delay" : held.why_not);
 	cJSON_AddNumberToObject(root, "step_block", STEP_BLOCK);
 	if (b->a.nthreads > 0)
-		cJSON_AddNumberToObject(root, "thread_block", b->a.bs[b->a.nbs - 1]);
+		cJSON_AddNumberToObject(root, "thread_rows", b->a.thread_rows);
 }
 
 /* Phase 5: ping-pongs, one pair at a time within a host. */
@@ -789,7 +854,7 @@ static void phase_pingpongs(struct bench *b)
 		double oneway[NR_SIZES] = { 0 };
 
 		if (rank == 0)
-			fprintf(stderr, "calibrate: ping-pong %s (ranks %d-%d)\n", pairs[p].scope,
+			progress("calibrate: ping-pong %s (ranks %d-%d)\n", pairs[p].scope,
 				pairs[p].a, pairs[p].b);
 		hm_idle_barrier();
 		if (rank == pairs[p].a || rank == pairs[p].b)

@@ -32,11 +32,9 @@ static double one_sample(MPI_Comm column, const int *desc, double *a, const doub
 
 	memcpy(a, a0, words * sizeof(double));
 	MPI_Barrier(column);
-	t = MPI_Wtime();
-	mark = hm_held_start(clock, t);
+	mark = hm_held_start(clock, MPI_Wtime);
 	pdgetf2_(&desc[2], &desc[3], a, &one, &one, desc, ipiv, &info);
-	t = MPI_Wtime() - t;
-	held = hm_held_stop(clock, mark, mark.wall + t);
+	held = hm_held_stop(clock, mark, MPI_Wtime, &t);
 	flag = t - held > DISTURBED_SHARE * t;
 	MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, column);
 	MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_MAX, column);

@@ -113,27 +113,40 @@ struct hm_held_mark {
 	double wall, delay;
 };
 
-static inline struct hm_held_mark hm_held_start(const struct hm_held_clock *c, double wall)
+/* The two clocks are read in an order that can only understate the wait: the
+ * wall clock first at the start, run_delay first at the stop. A turn lost
+ * between the two reads then counts in the span alone. The other order at
+ * the stop counted it as waited but not spent: a stretch shorter than one
+ * lost turn (a 1 ms sample on a busy machine) came out held for 0 s, and
+ * calibrate refused the platform. 'wall' is the caller's clock (MPI_Wtime
+ * or the benchmark's own). */
+static inline struct hm_held_mark hm_held_start(const struct hm_held_clock *c, double (*wall)(void))
 {
-	struct hm_held_mark m = { wall, c->corrects ? hm_run_delay() : 0 };
+	struct hm_held_mark m;
 
+	m.wall = wall();
+	m.delay = c->corrects ? hm_run_delay() : 0;
 	return m;
 }
 
-/* The stretch since 'm' ended at wall time 'wall': the time it held the
- * core (its wall time less what the scheduler kept it waiting). */
-static inline double hm_held_stop(struct hm_held_clock *c, struct hm_held_mark m, double wall)
+/* The stretch since 'm', ended now: the time it held the core (its wall time
+ * less what the scheduler kept it waiting); its wall time in *span when
+ * asked. */
+static inline double hm_held_stop(struct hm_held_clock *c, struct hm_held_mark m, double (*wall)(void),
+				  double *span)
 {
-	double span = wall - m.wall, waited = 0;
+	double delay = c->corrects ? hm_run_delay() : 0, spent = wall() - m.wall, waited = 0;
 
 	if (c->corrects) {
-		waited = hm_run_delay() - m.delay;
-		if (waited < 0 || waited > span)
-			waited = waited < 0 ? 0 : span;
+		waited = delay - m.delay;
+		if (waited < 0 || waited > spent)
+			waited = waited < 0 ? 0 : spent;
 	}
 	c->waited += waited;
-	c->spent += span;
-	return span - waited;
+	c->spent += spent;
+	if (span)
+		*span = spent;
+	return spent - waited;
 }
 
 #endif /* HM_HELD_TIME_H */

@@ -85,7 +85,7 @@ static double time_kernel(struct kernel_data *d, int k, struct hm_held_clock *cl
 		memcpy(d->X, d->X0, mb * sizeof(double));
 	if (k == LU_PANEL)
 		memcpy(d->P, d->P0, mb * sizeof(double));
-	mark = hm_held_start(clock, MPI_Wtime());
+	mark = hm_held_start(clock, MPI_Wtime);
 	if (k == LU_DGEMM)
 		dgemm_("N", "N", &d->m, &d->m, &d->b, &minus_one, d->A, &d->m, d->B, &d->b, &one_d,
 		       d->C, &d->m, 1, 1);
@@ -93,7 +93,7 @@ static double time_kernel(struct kernel_data *d, int k, struct hm_held_clock *cl
 		dtrsm_("L", "L", "N", "U", &d->b, &d->m, &one_d, d->L, &d->b, d->X, &d->b, 1, 1, 1, 1);
 	else
 		panel_lu(d->P, d->m, d->b);
-	return hm_held_stop(clock, mark, MPI_Wtime());
+	return hm_held_stop(clock, mark, MPI_Wtime, NULL);
 }
 
 /* One sample: kernel k repeated for at least min_time, seconds per flop. */
@@ -116,7 +116,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int hm_lu_kernel_settled(double *v, int n)
+/* 1 if the median of v[0..n-1] is settled (reorders v). */
+static int hm_lu_kernel_settled(double *v, int n)
 {
 	double median, iqr;
 

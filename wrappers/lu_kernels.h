@@ -36,7 +36,4 @@ static inline int hm_lu_kernel_rounds_max(int repeat)
 int hm_time_lu_kernels(int rows, const int *bs, int nbs, int nk, int repeat, double min_time,
 		       struct hm_held_clock *clock, double *samples);
 
-/* 1 if the median of v[0..n-1] is settled (reorders v). */
-int hm_lu_kernel_settled(double *v, int n);
-
 #endif /* HM_LU_KERNELS_H */

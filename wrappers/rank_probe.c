@@ -123,11 +123,17 @@ static void threads_as_planned(const char *rank)
 }
 
 /* LD_PRELOAD gains the span library beside this program, when it is
- * there; what the user preloads stays, ahead of it. */
+ * there; what the user preloads stays, ahead of it. ld.so splits
+ * LD_PRELOAD at blanks and colons, so a library under a folder named with
+ * either is preloaded by its bare name and found through
+ * LD_LIBRARY_PATH, which splits at colons and semicolons only; a folder
+ * named with those cannot be named at all, and the span is left out
+ * (said: the program's time then needs its own line). */
 static void preload_span_library(void)
 {
-	char self[4096], value[8192];
-	const char *old = getenv("LD_PRELOAD");
+	static const char name[] = "libhetmap-mpi-span.so";
+	char self[4096], value[8192], dir[4096];
+	const char *old = getenv("LD_PRELOAD"), *entry;
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *slash;
 
@@ -136,11 +142,27 @@ static void preload_span_library(void)
 	self[len] = '\0';
 	if (!(slash = strrchr(self, '/')))
 		return;
-	snprintf(slash + 1, sizeof(self) - (size_t)(slash + 1 - self), "libhetmap-mpi-span.so");
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - self), self);
+	snprintf(slash + 1, sizeof(self) - (size_t)(slash + 1 - self), "%s", name);
 	if (access(self, R_OK))
 		return;
+	entry = self;
+	if (strpbrk(self, " \t:")) {
+		const char *libs = getenv("LD_LIBRARY_PATH");
+
+		if (strpbrk(dir, ":;")) {
+			fprintf(stderr, "hetmap-probe: %s cannot be preloaded from a folder named with ':' or ';': "
+				"no MPI span measured\n", self);
+			return;
+		}
+		if (snprintf(value, sizeof(value), "%s%s%s", dir, libs && *libs ? ":" : "", libs ? libs : "") >=
+		    (int)sizeof(value))
+			return;
+		setenv("LD_LIBRARY_PATH", value, 1);
+		entry = name;
+	}
 	if (snprintf(value, sizeof(value), "%s%s%s", old && *old ? old : "", old && *old ? ":" : "",
-		     self) < (int)sizeof(value))
+		     entry) < (int)sizeof(value))
 		setenv("LD_PRELOAD", value, 1);
 }
 

@@ -40,9 +40,9 @@ double hm_time_row_swap(int rows, int width, int b, int samples, struct hm_held_
 			seed = seed * 1103515245u + 12345u;
 			ipiv[i] = i + 1 + (int)((seed >> 8) % (unsigned)(rows - i));
 		}
-		mark = hm_held_start(clock, MPI_Wtime());
+		mark = hm_held_start(clock, MPI_Wtime);
 		pdlaswp_("F", "R", &width, a, &one, &one, desc, &one, &b, ipiv, 1, 1);
-		held = hm_held_stop(clock, mark, MPI_Wtime());
+		held = hm_held_stop(clock, mark, MPI_Wtime, NULL);
 		if (s >= 0)
 			t[s] = held / ((double)b * width);
 	}

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "scalapack.h"
-#include "common/driver_limits.h"
+#include "models/common/driver_limits.h"
 #include "cpu_list.h"
 
 enum { EXIT_BAD_ARGS = 2, EXIT_CHECK_FAILED = 3, EXIT_SCALAPACK = 4 };

@@ -36,17 +36,18 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int rows, int b, int repeat,
-			 double min_time, double median[LU_NR_KERNELS])
+void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int rows, const int *bs, int nbs,
+			 int repeat, double min_time, double *median)
 {
 	int size, on_host = 0, j = 0, leads, fills, rounds = 0;
 	cpu_set_t mine, *all, team, saved;
 	struct hm_held_clock wall = { 0 };      /* corrects 0: wall time */
 	int rounds_max = hm_lu_kernel_rounds_max(repeat);
-	double *samples = calloc((size_t)LU_NR_KERNELS * rounds_max, sizeof(double));
+	int cells = nbs * LU_NR_KERNELS;
+	double *samples = calloc((size_t)cells * rounds_max, sizeof(double));
 
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	memset(median, 0, LU_NR_KERNELS * sizeof(double));
+	memset(median, 0, (size_t)cells * sizeof(double));
 	CPU_ZERO(&mine);
 	sched_getaffinity(0, sizeof(mine), &mine);
 	all = calloc((size_t)size, sizeof(cpu_set_t));
@@ -78,9 +79,9 @@ void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int row
 	}
 	hm_idle_barrier();
 	if (leads || fills)     /* a filler's times are dropped */
-		rounds = hm_time_lu_kernels(rows, &b, 1, LU_NR_KERNELS, repeat, min_time, &wall, samples);
+		rounds = hm_time_lu_kernels(rows, bs, nbs, LU_NR_KERNELS, repeat, min_time, &wall, samples);
 	if (leads) {
-		for (int k = 0; k < LU_NR_KERNELS; k++) {
+		for (int k = 0; k < cells; k++) {
 			double *v = samples + (size_t)k * rounds_max;
 
 			qsort(v, (size_t)rounds, sizeof(double), cmp_double);

@@ -15,10 +15,11 @@
 
 /* Rank 'rank' of 'nproc' measured ranks (host of rank r: hosts[r]): when
  * it leads a team of t, the median seconds per flop of each LU kernel at
- * block size b (rows m = 'rows', 'repeat' rounds of at least 'min_time'
- * s) into median[]; else median[] is 0. Collective over MPI_COMM_WORLD
- * (every rank calls it, the unmeasured ones too). */
-void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int rows, int b, int repeat,
-			 double min_time, double median[LU_NR_KERNELS]);
+ * each of the nbs block sizes bs[] (rows m = 'rows', 'repeat' rounds of
+ * at least 'min_time' s) into median[bi * LU_NR_KERNELS + kernel]; else
+ * median[] is 0. Collective over MPI_COMM_WORLD (every rank calls it, the
+ * unmeasured ones too). */
+void hm_time_thread_team(int t, char *const *hosts, int nproc, int rank, int rows, const int *bs, int nbs,
+			 int repeat, double min_time, double *median);
 
 #endif /* HM_THREAD_TEAM_H */

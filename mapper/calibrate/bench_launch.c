@@ -102,7 +102,8 @@ int hm_bench_launch(const struct hm_bench_site *ls, const struct hm_placement *p
 {
 	struct hm_launch x = { .pl = pl, .file = ls->file, .major = ls->launcher_major,
 				.platform = ls->platform, .host_speed = ls->host_speed };
-	struct hm_spawn_opts so = { ls->timeout, 5, hm_rank_environment, NULL, on_line, NULL, ctx, ls->dir };
+	struct hm_spawn_opts so = { .timeout = ls->timeout, .grace = 5, .env = hm_rank_environment, .on_line = on_line,
+				    .ctx = ctx, .cwd = ls->dir };
 	struct hm_spawn_result res;
 	struct hm_argv a = { 0 };
 	struct hm_error err;

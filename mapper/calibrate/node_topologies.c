@@ -132,7 +132,10 @@ static int even_packages(const int *package, int n)
 	return runs;
 }
 
-cJSON *hm_node_topology_slice(const struct hm_node_topology *t, int first, int n, int *sockets)
+/* The "topology" of a processor holding cores first .. first + n - 1 of
+ * its node (NULL when out of memory); *sockets gets the packages those
+ * cores fill evenly, package by package, else 1. */
+static cJSON *hm_node_topology_slice(const struct hm_node_topology *t, int first, int n, int *sockets)
 {
 	/* a view: first[] holds offsets into the node's cpus[] */
 	struct hm_topology part = t->cores;

@@ -31,11 +31,6 @@ void hm_node_topologies_release(struct hm_node_topologies *t);
  * loader would refuse too, with the reason in 'refused'. */
 void hm_node_topology_line(const char *line, void *ctx);
 
-/* The "topology" of a processor holding cores first .. first + n - 1 of
- * its node (NULL when out of memory); *sockets gets the packages those
- * cores fill evenly, package by package, else 1. */
-cJSON *hm_node_topology_slice(const struct hm_node_topology *t, int first, int n, int *sockets);
-
 /* The measured hosts, as calibrate lists them: rank r of the benchmark
  * ran on hosts[r], the node_index[r]-th host (the topologies' index). */
 struct hm_host_ranks {

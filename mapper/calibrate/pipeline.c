@@ -15,6 +15,7 @@
 #include "models/platform/simgrid_platform.h"
 #include "models/util/atomic_file.h"
 #include "models/util/say.h"
+#include "models/util/strbuild.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -234,9 +235,8 @@ static const char *thread_counts_auto(const struct calibration *c, char *buf, si
 		}
 	buf[0] = '\0';
 	for (int i = 0, kept = 0; i < n && kept < HM_MAX_THREAD_COUNTS; i++)
-		if (!i || t[i] != t[i - 1]) {
-			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, kept++ ? ",%d" : "%d", t[i]);
-		}
+		if (!i || t[i] != t[i - 1])
+			hm_buf_addf(buf, size, &len, kept++ ? ",%d" : "%d", t[i]);
 	return buf;
 }
 
@@ -255,10 +255,14 @@ static void bench_argv(struct hm_argv *a, const struct calibration *c)
 	hm_argv_addf(a, "--min-time=%g", cs->min_time);
 	hm_argv_addf(a, "--link-rounds=%d", cs->link_rounds);
 	hm_argv_add(a, "--shadow");
+	if (hm_verbosity < 1)
+		hm_argv_add(a, "--quiet");     /* -q: the benchmark's progress too */
 	if (!cs->split && !cs->all_busy_only && h->nr_hosts < h->n)
 		hm_argv_add(a, "--alone");     /* the busy-cores scale of nodes */
 	if (!cs->no_shapes)
 		hm_argv_add(a, "--shapes");    /* the kernel models of the simulator */
+	if (cs->threads && cs->thread_rows)
+		hm_argv_addf(a, "--thread-rows=%d", cs->thread_rows);
 	if (cs->threads && strcmp(cs->threads, "auto"))
 		hm_argv_addf(a, "--threads=%s", cs->threads);   /* ranks of t threads */
 	else if (cs->threads && *thread_counts_auto(c, counts, sizeof(counts)))
@@ -332,7 +336,8 @@ static int stage_fit(struct calibration *c)
 static void say_doubt(void *ctx, const char *type, const char *line)
 {
 	(void)ctx;
-	hm_say_error("calibrate: %s: %s", type, line);
+	/* a warning, not progress: -q keeps it */
+	hm_say_error("calibrate: warning: %s: %s", type, line);
 }
 
 /* How far each type's values can be trusted, on standard error; the
@@ -382,6 +387,28 @@ static int keep_aside(const char *out, const char *text, size_t len)
 	return ret;
 }
 
+/* The output could not be written after every measurement was made: the
+ * platform goes to a file of its own under $TMPDIR, said, so that the
+ * minutes of measuring are not lost. HM_EXIT_OUTPUT either way. */
+static int keep_measurements(const char *out, const char *text, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/hetmap-calibration-XXXXXX", dir && *dir == '/' ? dir : "/tmp");
+	if ((fd = mkstemp(path)) >= 0 && write(fd, text, len) == (ssize_t)len && !fsync(fd) && !close(fd)) {
+		hm_say_error("calibrate: %s was not written; the measurements are kept in %s (copy it there, or plan "
+			     "with it as it is)", out, path);
+		return HM_EXIT_OUTPUT;
+	}
+	if (fd >= 0)
+		close(fd), unlink(path);
+	hm_say_error("calibrate: %s was not written, nor a copy in %s: the measurements are lost", out,
+		     dir && *dir == '/' ? dir : "/tmp");
+	return HM_EXIT_OUTPUT;
+}
+
 /* write: the platform, once hetmap reads it back, or kept aside when in
  * doubt (unless --accept-unreliable). */
 static int stage_write(struct calibration *c)
@@ -406,7 +433,7 @@ static int stage_write(struct calibration *c)
 		ret = keep_aside(cs->out, text, len + 1);
 	} else if (hm_write_file_atomic(cs->out, text, len + 1, &err)) {
 		hm_say_report(&err);
-		ret = HM_EXIT_OUTPUT;
+		ret = keep_measurements(cs->out, text, len + 1);
 	} else {
 		hm_say_note("calibrate: wrote %s: %d processor%s of %d type%s\n", cs->out, check->nr_procs,
 			    check->nr_procs == 1 ? "" : "s", check->nr_types, check->nr_types == 1 ? "" : "s");
@@ -465,6 +492,18 @@ int hm_calibrate(const struct hm_calibration_setup *cs, char **extra, int nextra
 	if (!c)
 		return HM_EXIT_FAILURE;
 	c->cs = cs, c->extra = extra, c->nextra = nextra;
+	/* the output checked before any measurement: a missing folder or a
+	 * link must not end a long calibration with nothing written */
+	{
+		struct hm_error err;
+
+		hm_error_clear(&err);
+		if (cs->out && hm_atomic_check(cs->out, &err)) {
+			hm_say_report(&err);
+			free(c);
+			return HM_EXIT_OUTPUT;
+		}
+	}
 	for (int i = 0; i < NR_STAGES && ret == HM_EXIT_OK; i++) {
 		hm_say_detail("calibrate: stage %d/%d, %s: %s\n", i + 1, NR_STAGES, stages[i].name, stages[i].what);
 		ret = stages[i].run(c);

@@ -27,6 +27,7 @@ struct hm_calibration_setup {
 	const char *out, *name, *block_sizes, *bench;
 	const char *platform, *host_speed_text;        /* simulators */
 	int rows, repeat, link_rounds;
+	int thread_rows;        /* rows of the kernels timed with threads (0: the bench's 4 x rows) */
 	double tolerance, timeout, min_time;
 	int split;              /* one processor per rank, not per node */
 	int all_busy_only;      /* no busy-cores scale (no alone phase) */

@@ -7,7 +7,9 @@
 
 #include <stdio.h>
 #include "models/util/error.h"
+#include "models/util/nearest_name.h"
 #include "models/util/say.h"
+#include "models/util/strbuild.h"
 #include "search/search.h"
 #include "mapper/launch/exit_code.h"
 #include <cJSON.h>
@@ -113,11 +115,10 @@ struct hm_problem_opts {
 	const char *model;
 	int depth;              /* 0: the platform's cores (hm_problem_open) */
 	struct hm_shape shape;  /* -b, --rows-le-cols (plan, run) */
+	struct hm_opt_list history;     /* --history: results files to learn corrections from */
 };
 
 /* Defaults: each is written once, here, and the help texts say them. */
-#define HM_STR_(x) #x
-#define HM_STR(x) HM_STR_(x)
 #define HM_DEFAULT_RESULTS "hetmap-results.jsonl"
 #define HM_DEFAULT_N 2048
 #define HM_DEFAULT_METHOD "GPTM"
@@ -138,6 +139,12 @@ const char *hm_help_launchers(const char *intro, int runnable_only);
 	{ 'r', "routine", HM_OPT_STRING, &(o).routine, "R", "lu (pdgetrf) or gemm (pdgemm); default lu", 0, 0 }, \
 	{ 'n', "size", HM_OPT_DOUBLE, &(o).n, "N", "matrix order (default " HM_STR(HM_DEFAULT_N) ")", 1, 1e7 }, \
 	{ 'm', "model", HM_OPT_STRING, &(o).model, "NAME", hm_help_models(), 0, 0 }
+
+/* The option-table row of --history (plan, predict, compare, tune). */
+#define HM_HISTORY_OPTION(o) \
+	{ 0, "history", HM_OPT_LIST, &(o).history, "RESULTS", \
+	  "learn corrections from this platform's measured runs in RESULTS (repeatable; as 'hetmap learn' does) and plan with them", \
+	  0, HM_OPT_LIST_MAX }
 
 /* The option-table row of the level limit. */
 #define HM_DEPTH_OPTION(po) \
@@ -171,6 +178,9 @@ int hm_problem_open(const char *cmd, struct hm_problem_opts *o, struct hm_proble
  * else this machine's (the Slurm allocation's) calibration, made now with
  * 'calibrate' if not cached. An exit code. */
 int hm_default_platform(const char *cmd, const char **platform);
+/* Where hm_default_platform's platform came from ("named by
+ * HETMAP_PLATFORM", ...), "" when -p gave it: for the loader's messages. */
+const char *hm_default_platform_source(void);
 /* *results, when NULL: $HETMAP_RESULTS, the configuration's 'results',
  * else HM_DEFAULT_RESULTS. An exit code. */
 int hm_default_results(const char **results);
@@ -211,6 +221,10 @@ int hm_format_parse(const char *cmd, const char *text, unsigned allowed);
 /* The -f row every command with more than one output form has. */
 #define HM_FORMAT_OPTION(var, help) { 'f', "format", HM_OPT_STRING, &(var), "F", help, 0, 0 }
 
+/* HM_EXIT_OK when 'name' is a method or user, else HM_EXIT_USAGE after a
+ * message (prefixed 'cmd: ' unless NULL) with the name it likely meant:
+ * checked before any work. */
+int hm_method_check(const char *cmd, const char *name);
 /* Run method or user 'name' (case-insensitive) on 'pb'; an exit code,
  * with a message when it is not HM_EXIT_OK. */
 int hm_run_named(const char *name, const struct hm_problem *pb,
@@ -227,5 +241,7 @@ int cmd_generate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
 
 #endif /* HM_CLI_H */

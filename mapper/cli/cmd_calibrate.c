@@ -7,7 +7,7 @@
 #include "mapper/launch/launcher_detect.h"
 #include "mapper/launch/mpirun.h"
 #include "models/platform/calibration_trust.h"
-#include "wrappers/common/host_links.h"
+#include "models/common/host_links.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -90,6 +90,24 @@ static int thread_counts_valid(const char *s)
 	}
 }
 
+/* 1 after a message when the launcher's options (--launcher-args WORDS,
+ * or 'extra' after '--') choose where the benchmark's ranks go, which its
+ * own rankfile says (launcher.h). */
+static int placement_fought(const struct hm_launcher *l, const char *words, char **extra, int nextra)
+{
+	struct hm_argv given = { .v = extra, .n = nextra }, split = { 0 };
+	struct hm_error err;
+	int fights;
+
+	hm_error_clear(&err);
+	hm_argv_split(&split, words);
+	fights = hm_launcher_args_check(l, words ? &split : &given, &err);
+	hm_argv_free(&split);
+	if (fights)
+		hm_say_error("calibrate: %s (calibrate starts one rank on every core it measures)", err.msg);
+	return fights;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	/* b = 16 is not measured unless asked: LU at b = 16 on this machine's two
@@ -116,6 +134,7 @@ int cmd_calibrate(int argc, char **argv)
 			{ 0, "name", HM_OPT_STRING, &cs.name, "NAME", "platform name (default calibrated)", 0, 0 },
 			{ 0, "block-sizes", HM_OPT_STRING, &cs.block_sizes, "LIST", "block sizes to measure, the plans' candidates (default 32,64,128,256)", 0, 0 },
 			{ 0, "rows", HM_OPT_INT, &cs.rows, "M", "rows of the kernel shapes (default 1024)", 64, 16384 },
+			{ 0, "thread-rows", HM_OPT_INT, &cs.thread_rows, "M", "with --threads: rows of the kernels timed with threads, about the n / r of the runs you plan (default 4 x --rows: a short column does not earn back its threads' start)", 64, 16384 },
 			{ 0, "repeat", HM_OPT_INT, &cs.repeat, "R", "repetitions of each measurement (default 5)", 1, 1000 },
 			{ 0, "min-time", HM_OPT_DOUBLE, &cs.min_time, "S", "each sample repeats a kernel for at least S seconds (default 0.2: many periods of a CPU quota)", 0, 60 },
 			{ 0, "link-rounds", HM_OPT_INT, &cs.link_rounds, "R", "pairs of hosts measured at once in R rounds, each host against R partners, before each host still only bounded is paired with a fast one (default: every pair up to " HM_STR(HM_LINK_ALL_PAIRS_UP_TO) " hosts, else " HM_STR(HM_LINK_FIRST_ROUNDS) ")", 1, 100000 },
@@ -147,7 +166,7 @@ int cmd_calibrate(int argc, char **argv)
 		hm_say_error("calibrate: -o FILE is required (the platform to write)");
 		return HM_EXIT_USAGE;
 	}
-	if (!(cs.l = hm_calibration_launcher("calibrate", launcher)))
+	if (!(cs.l = hm_runnable_launcher("calibrate", launcher)))
 		return HM_EXIT_USAGE;
 	{
 		const struct hm_option_rule rules[] = {
@@ -159,11 +178,15 @@ int cmd_calibrate(int argc, char **argv)
 			{ launcher_args && nextra, 0, "give mpirun's options either with --launcher-args or after '--'" },
 			{ cs.threads != NULL, !cs.l->simulated && !cs.split,
 			  "--threads times ranks of several cores of a real node: not with a simulator nor --split-cores" },
+			{ cs.thread_rows != 0, cs.threads != NULL, "--thread-rows is the rows of the kernels --threads times: give --threads" },
+			{ cs.thread_rows != 0, cs.thread_rows >= cs.rows, "--thread-rows must be at least --rows" },
 		};
 		/* the block sizes reach the benchmark as one argument: check them here */
 		const char *s = cs.block_sizes;
 
 		if (HM_OPTION_RULES_CHECK("calibrate", rules))
+			return HM_EXIT_USAGE;
+		if (placement_fought(cs.l, launcher_args, extra, nextra))
 			return HM_EXIT_USAGE;
 		if (!*s || strspn(s, "0123456789,") != strlen(s) || strstr(s, ",,") || *s == ',' ||
 		    s[strlen(s) - 1] == ',') {

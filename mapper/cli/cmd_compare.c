@@ -2,6 +2,7 @@
  * on one problem, with the ratio of each to the exhaustive optimum. */
 #include "cli.h"
 #include "mapper/launch/plan.h"
+#include "models/platform/threads.h"
 #include "models/util/clock.h"
 
 #include <math.h>
@@ -33,43 +34,64 @@ static int is_exact(const char *name)
 	return !strcmp(name, "exact") || !strcmp(name, "exhaustive");
 }
 
-/* Run every name of the comma-separated 'list'; rows filled, an exit code.
- * The time budget is the comparison's: each run gets an equal share of
- * what is left (a run that ends early leaves its share to the others),
- * so the whole stays within it. */
-static int run_list(const char *list, const struct hm_problem *pb, const struct hm_budget *budget,
-		    struct hm_result *rows, int *nr, double *shares)
-{
-	char names[512], *name[MAX_ROWS], *next;
-	int count = 0;
-	double start = hm_now();
+/* The comma-separated 'list' into 'names' (its copy) and name[]; every
+ * name between commas counts (",BTM" or "BTM,,GU" is an error, not a
+ * shorter list) and must be a method's: checked before any work. */
+struct method_list {
+	char names[512];
+	const char *name[MAX_ROWS];
+	int count;
+};
 
-	if (strlen(list) >= sizeof(names)) {
+static int parse_list(const char *list, struct method_list *ml)
+{
+	char *next;
+	int ret;
+
+	ml->count = 0;
+	if (strlen(list) >= sizeof(ml->names)) {
 		hm_say_error("compare: --methods list too long");
 		return HM_EXIT_USAGE;
 	}
-	strcpy(names, list);
-	/* every name between commas counts: ",BTM" or "BTM,,GU" is an error,
-	 * not a shorter list */
-	for (char *n = names; n; n = next) {
-		const struct hm_method *m;
-		struct hm_error err;
-
+	strcpy(ml->names, list);
+	for (char *n = ml->names; n; n = next) {
 		if ((next = strchr(n, ',')))
 			*next++ = '\0';
 		if (!*n) {
 			hm_say_error("compare: empty method name in --methods '%s'", list);
 			return HM_EXIT_USAGE;
 		}
-		if (count == MAX_ROWS) {
+		if (ml->count == MAX_ROWS) {
 			hm_say_error("compare: at most %d methods", MAX_ROWS);
 			return HM_EXIT_USAGE;
 		}
-		if ((m = hm_method_find(n)) && hm_method_applies(m, pb, &err))
+		if ((ret = hm_method_check("compare", n)))
+			return ret;
+		ml->name[ml->count++] = n;
+	}
+	return HM_EXIT_OK;
+}
+
+/* Run every method of 'ml' that takes the problem; rows filled, an exit
+ * code. The time budget is the comparison's: each run gets an equal share
+ * of what is left (a run that ends early leaves its share to the others),
+ * so the whole stays within it. */
+static int run_list(const struct method_list *ml, const struct hm_problem *pb, const struct hm_budget *budget,
+		    struct hm_result *rows, int *nr, double *shares)
+{
+	const char *name[MAX_ROWS];
+	int count = 0;
+	double start = hm_now();
+
+	for (int k = 0; k < ml->count; k++) {
+		const struct hm_method *m = hm_method_find(ml->name[k]);
+		struct hm_error err;
+
+		if (hm_method_applies(m, pb, &err))
 			/* one method that cannot take the problem does not stop the rest */
 			fprintf(stderr, "hetmap: compare: %s skipped: %s\n", m->name, err.msg);
 		else
-			name[count++] = n;
+			name[count++] = ml->name[k];
 	}
 	for (int i = 0; i < count; i++) {
 		struct hm_budget b = *budget;
@@ -107,8 +129,9 @@ static void print_text(const struct hm_problem *pb, struct hm_result *rows, int 
 {
 	int i;
 
-	printf("%s n=%.0f on %s (%d processors), depth %d, model %s\n", hm_routine_name(pb->routine),
-	       pb->n, pb->platform->name, pb->platform->nr_procs, pb->depth, pb->model->name);
+	printf("%s n=%.0f on %s (%d processor%s), depth %d, model %s\n", hm_routine_name(pb->routine),
+	       pb->n, pb->platform->name, pb->platform->nr_procs, HM_PLURAL(pb->platform->nr_procs), pb->depth,
+	       pb->model->name);
 	printf("ratio: predicted time / %s\n\n", ref_exact ? "the model optimum"
 			: "the best time found (NO exact run completed)");
 	printf("%-10s %-28s %-10s %5s %4s %7s %12s %8s %10s %10s %9s %5s\n", "method", "d", "threads", "D", "b",
@@ -182,7 +205,9 @@ int cmd_compare(int argc, char **argv)
 	const char *format = "text";
 	struct hm_result rows[MAX_ROWS];
 	double shares[MAX_ROWS];
-	const char *methods = DEFAULT_METHODS, *json_out = NULL;
+	static const char default_methods[] = DEFAULT_METHODS;
+	const char *methods = default_methods, *json_out = NULL;
+	struct method_list ml;
 	struct hm_problem pb;
 	struct hm_platform *p = NULL;
 	int stop, fmt, ret, nr = 0, i, ref_exact;
@@ -192,10 +217,11 @@ int cmd_compare(int argc, char **argv)
 	{
 		const struct hm_option opts[] = {
 			HM_PROBLEM_OPTIONS(po),
+			HM_HISTORY_OPTION(po),
 			HM_DEPTH_OPTION(po),
 			{ 0, "max-nodes", HM_OPT_LONG, &budget.max_nodes, "N", "node budget of each run (default: none)", 0, 1e15 },
 			{ 0, "max-time", HM_OPT_DOUBLE, &budget.max_seconds, "S", "time budget of the whole comparison, shared by the runs (default " HM_STR(HM_DEFAULT_MAX_TIME) " s; 0 = none)", 0, 1e9 },
-			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ")", 0, 0 },
+			{ 'M', "methods", HM_OPT_STRING, &methods, "LIST", "methods and users to run (default " DEFAULT_METHODS ", and HU where a type has thread speed-ups)", 0, 0 },
 			HM_FORMAT_OPTION(format, "text, csv or json"),
 			{ 'o', "output", HM_OPT_STRING, &json_out, "FILE", "also write the JSON document there (atomically)", 0, 0 },
 			HM_OPT_TABLE_END,
@@ -207,10 +233,16 @@ int cmd_compare(int argc, char **argv)
 		return stop;
 	if ((fmt = hm_format_parse("compare", format, 1 | 2 | 4)) < 0)
 		return HM_EXIT_USAGE;
+	if ((ret = parse_list(methods, &ml)))
+		return ret;
 	ret = hm_problem_open("compare", &po, &pb, &p);
 	if (ret)
 		return ret;
-	if ((ret = run_list(methods, &pb, &budget, rows, &nr, shares)))
+	/* HPL's habit (a rank per socket, its cores as threads) is a user's
+	 * choice wherever a type knows ranks of threads */
+	if (methods == default_methods && hm_platform_has_threads(p) && ml.count < MAX_ROWS)
+		ml.name[ml.count++] = "HU";
+	if ((ret = run_list(&ml, &pb, &budget, rows, &nr, shares)))
 		goto cleanup;
 	/* the reference: the first exact run that completed, else the best found */
 	ref_exact = 0;

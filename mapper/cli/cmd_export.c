@@ -73,7 +73,7 @@ int cmd_export(int argc, char **argv)
 	struct hm_usage u = usage;
 	const struct hm_option opts[] = {
 		{ 'p', "platform", HM_OPT_STRING, &platform, "FILE", "platform JSON, or builtin:NAME", 0, 0 },
-		{ 'b', "block", HM_OPT_INT, &b, "B", "block size at which speeds are taken", 1, HM_MAX_BLOCK },
+		{ 'b', "block-size", HM_OPT_INT, &b, "B", "block size at which speeds are taken", 1, HM_MAX_BLOCK },
 		{ 0, "kernels", HM_OPT_STRING, &kernels_name, "MODE", "executed (default), modeled or modeled-as-executed: the simulator's kernels", 0, 0 },
 		{ 'o', "output", HM_OPT_STRING, &out, "FILE", "write there (atomically) instead of stdout", 0, 0 },
 		HM_OPT_TABLE_END,

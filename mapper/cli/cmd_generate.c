@@ -106,8 +106,9 @@ int cmd_generate(int argc, char **argv)
 		free(text);
 		return HM_EXIT_INPUT;
 	}
-	hm_say_note("hetmap: generate: %s: %d processors of %d types on %d hosts\n", p->name,
-		p->nr_procs, p->nr_types, p->nr_hosts);
+	hm_say_note("hetmap: generate: %s: %d processor%s of %d type%s on %d host%s\n", p->name,
+		p->nr_procs, HM_PLURAL(p->nr_procs), p->nr_types, HM_PLURAL(p->nr_types), p->nr_hosts,
+		HM_PLURAL(p->nr_hosts));
 	hm_platform_free(p);
 	ret = HM_EXIT_OK;
 	if (out) {

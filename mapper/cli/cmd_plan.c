@@ -10,6 +10,7 @@
 #include "mapper/launch/sim_setup.h"
 #include "models/util/clock.h"
 #include "mapper/launch/placement.h"
+#include "mapper/launch/placement_picture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,9 @@ static int write_launch_dir(const char *out, const struct hm_plan_inputs *in, co
 	hm_error_clear(&err);
 	/* files for another machine: the launcher need not be here */
 	hm_launcher_detect(launcher, lo->mpirun, lo->launcher_version, 0, &lf, &err);
+	if (lf.failure[0])      /* said once, and what it means for the files */
+		hm_say_error("plan: warning: %s: the launcher's version was not checked here (the files are "
+			     "written for its default syntax; --launcher-version V names it)", lf.failure);
 	if ((ret = hm_launch_request(&rq, lo, &pl, launcher, out, 1, 0, 0)))
 		goto out;
 	rq.launcher_program = lf.program, rq.launcher_major = lf.major;
@@ -113,6 +117,20 @@ static void print_plan(int fmt, const struct hm_problem *pb, const struct hm_res
 	hm_report_depth_limit(stdout, pb, res, max_seconds, plan);
 }
 
+/* --picture: the plan's placement, drawn (beside a JSON plan, on standard error). */
+static void draw_placement(FILE *f, const struct hm_plan_inputs *in, const struct hm_result *res)
+{
+	struct hm_placement pl = { 0 };
+	struct hm_error err;
+
+	hm_error_clear(&err);
+	if (hm_placement_from_result(&pl, in, res, &err))
+		hm_say_report(&err);
+	else
+		hm_placement_picture(f, &pl);
+	hm_placement_release(&pl);
+}
+
 /* -o: the plan file, or with a launcher its launch directory. An exit code. */
 static int write_plan(const char *out, const struct hm_plan_inputs *in, const struct hm_result *res,
 		      cJSON *json, const struct hm_launcher *launcher, const struct hm_launch_opts *lo,
@@ -143,7 +161,7 @@ int cmd_plan(int argc, char **argv)
 	struct hm_sim_opts so = HM_SIM_OPTS_INIT;
 	struct hm_judge jd = { 0 };
 	struct hm_plan_inputs in = { NULL, &pb, &budget };
-	int stop, fmt, ret, judge_ret = HM_EXIT_OK;
+	int stop, fmt, ret, judge_ret = HM_EXIT_OK, picture = 0;
 	cJSON *json = NULL, *judged = NULL;
 	double start = hm_now();
 
@@ -152,8 +170,10 @@ int cmd_plan(int argc, char **argv)
 	{
 		const struct hm_option opts[] = {
 			HM_PROBLEM_OPTIONS(po),
+			HM_HISTORY_OPTION(po),
 			HM_SEARCH_OPTIONS(method, po, budget),
 			{ 'o', "output", HM_OPT_STRING, &out, "PATH", "write the plan JSON there (atomically); with --launcher, a directory", 0, 0 },
+			{ 0, "picture", HM_OPT_FLAG, &picture, NULL, "also draw where the ranks go: each processor's cores and the ranks on them", 0, 0 },
 			HM_LAUNCH_OPTIONS(lo, hm_help_launchers("write the launch directory for this launcher (with -o DIR)", 0)),
 			HM_FORMAT_OPTION(format, "text or json on standard output"),
 			HM_JUDGE_OPTIONS(jo),
@@ -179,7 +199,9 @@ int cmd_plan(int argc, char **argv)
 		};
 
 		if (lo.launcher_name && !launcher) {
-			hm_say_error("plan: unknown launcher '%s' (%s)", lo.launcher_name,
+			const char *near = hm_launcher_nearest(lo.launcher_name);
+
+			hm_say_error("plan: unknown launcher '%s'%s%s%s (%s)", lo.launcher_name, HM_DID_YOU_MEAN(near),
 				     hm_help_launchers("known", 0));
 			return HM_EXIT_USAGE;
 		}
@@ -188,7 +210,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	if ((fmt = hm_format_parse("plan", format, 1 | 4)) < 0)
 		return HM_EXIT_USAGE;
-	if ((ret = hm_sim_opts_check("plan", &so, launcher)))
+	if ((ret = hm_sim_opts_check("plan", &so, launcher)) || (ret = hm_method_check("plan", method)))
 		return ret;
 	ret = hm_problem_open("plan", &po, &pb, &p);
 	if (ret)
@@ -218,6 +240,8 @@ int cmd_plan(int argc, char **argv)
 		goto release;
 	}
 	print_plan(fmt, &pb, &res, budget.max_seconds, json, judged);
+	if (picture && res.found)
+		draw_placement(fmt == HM_FORMAT_JSON ? stderr : stdout, &in, &res);
 	if (res.stopped && res.found)
 		hm_say_error("plan: %s stopped by the %s after %ld nodes: the plan is the best found so far",
 			     res.method, hm_stop_name(res.stopped), res.evaluated);

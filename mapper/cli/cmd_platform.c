@@ -1,6 +1,8 @@
 /* mapper/cli/cmd_platform.c - 'hetmap platform show|check|list'. */
 #include "cli.h"
+#include "models/util/strbuild.h"
 #include "models/platform/calibration_trust.h"
+#include "models/platform/threads.h"
 #include "models/util/read_file.h"
 
 #include <stdlib.h>
@@ -35,9 +37,31 @@ static void show_lu_steps(const struct hm_proc_type *ty)
 
 	if (ty->has_column_step)
 		snprintf(step, sizeof(step), "%.3g us beyond its message", ty->column_step * 1e6);
+	else if (ty->column_step_priced)
+		snprintf(step, sizeof(step), "not measured, priced %.3g us", ty->column_step * 1e6);
 	if (ty->has_k1_dswap)
 		snprintf(swap, sizeof(swap), "%.3g ns per element", ty->k1_dswap * 1e9);
 	printf("    %-10s column step %s, row interchange %s\n", "LU steps", step, swap);
+}
+
+/* What a rank of t BLAS threads gains over a rank of one, per kernel
+ * group, as calibrate --threads measured it (models/README.md). */
+static void show_thread_speedups(const struct hm_proc_type *ty)
+{
+	const char *const *groups = hm_thread_kernel_names();
+
+	for (int k = 0; k < ty->nr_threads; k++) {
+		printf("    %-10s %s%d threads a rank:", k ? "" : "threads", ty->threads[k].t < 10 ? " " : "",
+		       ty->threads[k].t);
+		for (int g = 0; g < HM_NR_THREAD_KERNELS; g++) {
+			const struct hm_table *s = &ty->threads[k].s[g];
+
+			printf("%s %s x%.3g", g ? "," : "", groups[g], s->k[0]);
+			for (int i = 1; i < s->n; i++)  /* by block size: the type line's b */
+				printf("/%.3g", s->k[i]);
+		}
+		printf(" (over one thread%s)\n", ty->threads[k].s[0].n > 1 ? ", at each b" : "");
+	}
 }
 
 static void show_types(const struct hm_platform *p)
@@ -65,13 +89,26 @@ static void show_types(const struct hm_platform *p)
 				printf(" %d: k x %.3g", b->b[i], b->k[i]);
 			printf("\n");
 		}
-		if (p->types[t].has_column_step || p->types[t].has_k1_dswap)
+		if (p->types[t].has_column_step || p->types[t].column_step_priced || p->types[t].has_k1_dswap)
 			show_lu_steps(&p->types[t]);
 		if (p->types[t].stacked[HM_ROUTINE_LU] != 1 || p->types[t].stacked[HM_ROUTINE_GEMM] != 1)
 			printf("    %-10s a shared core costs the rule's x %.3g (lu), x %.3g (gemm)\n",
 			       "stacked", p->types[t].stacked[HM_ROUTINE_LU],
 			       p->types[t].stacked[HM_ROUTINE_GEMM]);
+		show_thread_speedups(&p->types[t]);
 	}
+}
+
+/* A list's next item into buf (size bytes, *len used), or, where the item
+ * and then 'cut' would not fit, 'cut' instead: 0, or -1 once cut. */
+static int add_or_cut(char *buf, size_t size, size_t *len, const char *item, const char *cut)
+{
+	if (*len + strlen(item) + strlen(cut) >= size) {
+		hm_buf_addf(buf, size, len, "%s", cut);
+		return -1;
+	}
+	hm_buf_addf(buf, size, len, "%s", item);
+	return 0;
 }
 
 /* The first CPU of each core, runs of consecutive numbers as "a-b", into
@@ -88,12 +125,52 @@ static void first_cpus(const struct hm_topology *t, char *buf, size_t size)
 		while (k + 1 < t->cores && hm_topology_cpu(t, k + 1) == hm_topology_cpu(t, k) + 1)
 			k++;
 		snprintf(item, sizeof(item), k > j ? "%s%d-%d" : "%s%d", j ? "," : "", lo, hm_topology_cpu(t, k));
-		if (len + strlen(item) + 4 >= size) {
-			snprintf(buf + len, size - len, ",...");
+		if (add_or_cut(buf, size, &len, item, ",..."))
 			return;
-		}
-		len += (size_t)snprintf(buf + len, size - len, "%s", item);
 		j = k;
+	}
+}
+
+/* Each core's CPUs ("0,8 1,9 ..."), cut with "..." where it does not fit. */
+static void core_cpus(const struct hm_topology *t, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int j = 0; j < t->cores; j++)
+		for (int i = t->first[j]; i < t->first[j + 1]; i++) {
+			char item[16];
+
+			snprintf(item, sizeof(item), "%s%d", i > t->first[j] ? "," : j ? " " : "", t->cpus[i]);
+			if (add_or_cut(buf, size, &len, item, " ..."))
+				return;
+		}
+}
+
+/* The nodes' topologies, as hwloc read them where calibrate ran. */
+static void show_topologies(const struct hm_platform *p)
+{
+	int any = 0;
+
+	for (int i = 0; i < p->nr_procs; i++) {
+		const struct hm_processor *pr = &p->procs[i];
+		const struct hm_topology *t = pr->topology;
+		char cpus[96];
+
+		if (!t)
+			continue;
+		if (!any++)
+			printf("\ntopology (hwloc, where calibrate ran; each core's CPUs):\n");
+		core_cpus(t, cpus, sizeof(cpus));
+		printf("  %-12s %d core%s", pr->name, t->cores, HM_PLURAL(t->cores));
+		if (t->numa_nodes)
+			printf(", %d NUMA node%s", t->numa_nodes, HM_PLURAL(t->numa_nodes));
+		if (t->threads_per_core)
+			printf(", %d hardware thread%s a core%s", t->threads_per_core, HM_PLURAL(t->threads_per_core),
+			       t->threads_as_cores ? " (each counted as a core: --smt)" : "");
+		if (t->allowed)
+			printf(", CPUs %s allowed", t->allowed);
+		printf(": %s\n", cpus);
 	}
 }
 
@@ -114,6 +191,7 @@ static void show_processors(const struct hm_platform *p)
 		printf("  %-12s %-16s %-10s %5d %7d %12s  %s\n", pr->name, pr->host,
 		       p->types[pr->type].name, pr->cores, pr->sockets, mem, cpus);
 	}
+	show_topologies(p);
 }
 
 /* One link: latency in us, and t_w per 8-byte word as a bandwidth; the
@@ -240,8 +318,9 @@ static int show(const char *file, int fmt)
 	printf("platform %s (%s)\n", p->name, p->source);
 	if (p->description[0])
 		printf("  %s\n", hm_printable(p->description, text, sizeof(text)));
-	printf("  %d processors on %d hosts, %d types, %d candidate block sizes\n\n",
-	       p->nr_procs, p->nr_hosts, p->nr_types, p->nr_block_sizes);
+	printf("  %d processor%s on %d host%s, %d type%s, %d candidate block size%s\n\n",
+	       p->nr_procs, HM_PLURAL(p->nr_procs), p->nr_hosts, HM_PLURAL(p->nr_hosts), p->nr_types,
+	       HM_PLURAL(p->nr_types), p->nr_block_sizes, HM_PLURAL(p->nr_block_sizes));
 	show_types(p);
 	printf("\n");
 	show_processors(p);
@@ -293,8 +372,8 @@ static int check(int argc, char **argv, int fmt)
 		if (fmt == HM_FORMAT_JSON)
 			print_check_json(argv[i], p, i == 0, i == argc - 1);
 		else
-			printf("%s: ok (%s, %d processors, %d types)\n", argv[i], p->name,
-			       p->nr_procs, p->nr_types);
+			printf("%s: ok (%s, %d processor%s, %d type%s)\n", argv[i], p->name,
+			       p->nr_procs, HM_PLURAL(p->nr_procs), p->nr_types, HM_PLURAL(p->nr_types));
 		hm_platform_free(p);
 	}
 	return ret;
@@ -362,7 +441,10 @@ int cmd_platform(int argc, char **argv)
 		HM_FORMAT_OPTION(format, "text or json; csv for list"),
 		HM_OPT_TABLE_END,
 	};
-	int first = hm_options_parse(&usage, opts, argc, argv), fmt;
+	int first, fmt;
+
+	hm_options_anywhere = 1;        /* 'platform check FILE -q', 'platform list -f json' */
+	first = hm_options_parse(&usage, opts, argc, argv);
 
 	if (first == -2)
 		return HM_EXIT_OK;

@@ -4,9 +4,11 @@
  * are three writers of it. */
 #include "cli.h"
 #include "mapper/launch/mpirun.h"
+#include "mapper/launch/record.h"
 #include "mapper/launch/spawn.h"
 #include "models/util/atomic_file.h"
 #include "models/util/json_read.h"
+#include "models/util/median.h"
 #include "models/util/read_file.h"
 #include "models/util/strbuild.h"
 
@@ -16,25 +18,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct hm_usage usage = {
 	"report",
-	"hetmap report [-f text|csv|json] [--plot FILE.png] RESULTS.jsonl... | JUDGED-PLAN.json...",
-	"One row per run recorded in the results files (what 'hetmap run' appends):\n"
-	"when, the program, the launcher, the problem and the plan, the predicted\n"
-	"and measured times, their ratio, what measured it and the program's\n"
-	"verdict. Given plans that 'plan --judge K' wrote, one row per candidate\n"
-	"the judge weighed: its configuration, predicted and simulated times,\n"
-	"their ratio, its status and wall time. --plot draws measured (simulated)\n"
-	"against predicted time (log-log, one colour per launcher (method), the\n"
-	"line where they agree) with gnuplot.",
+	"hetmap report [-f text|csv|json] [--sort COLUMN] [--plot FILE.png [--by COLUMN]] [RESULTS.jsonl... | JUDGED-PLAN.json...]",
+	"One row per run recorded in the results files (what 'hetmap run' appends;\n"
+	"none named: the results file run appends to, HETMAP_RESULTS or the\n"
+	"configuration's): when, the program, the launcher, the platform, the\n"
+	"problem and the configuration (who chose it, threads per rank), the\n"
+	"predicted and measured times, their ratio, what measured it and the\n"
+	"program's verdict; in text, a summary per program under the table. Given\n"
+	"plans that 'plan --judge K' wrote, one row per candidate the judge\n"
+	"weighed: its configuration, predicted and simulated times, their ratio,\n"
+	"its status and wall time. --plot draws measured (simulated) against\n"
+	"predicted time (log-log, one colour per program, or per --by column:\n"
+	"launcher, method, platform; the line where they agree) with gnuplot;\n"
+	"runs whose ratio is withheld are left out of it and counted.",
 	"measured_by: profile (the program's own time, read by its profile),\n"
 	"time-line (its '" "hetmap-time: SECONDS' line), time-regex (--time-regex),\n"
 	"mpi-span (the longest rank's MPI_Init to MPI_Finalize). A ratio is left\n"
 	"empty when the time is under ten ticks of the program's timer.\n"
+	"--sort takes a column's name (default time: the order the runs ran in;\n"
+	"measured_s, ratio, ... ascending).\n"
 	"examples:\n"
 	"  hetmap report hetmap-results.jsonl\n"
+	"  hetmap report --sort measured_s --plot runs.png --by method runs.jsonl\n"
 	"  hetmap report -f csv --plot runs.png a.jsonl b.jsonl > runs.csv",
 };
 
@@ -72,10 +83,10 @@ static const cJSON *member(const cJSON *rec, const char *path)
 
 static void program_name(const cJSON *rec, struct cell *c)
 {
-	const char *path = cJSON_GetStringValue(member(rec, "program.path"));
+	const char *path = cJSON_GetStringValue(member(rec, HM_REC_PROGRAM "." HM_REC_PROG_PATH));
 	const char *base = path ? strrchr(path, '/') : NULL;
 
-	snprintf(c->text, sizeof(c->text), "%s", base ? base + 1 : path ? path : "");
+	hm_printable(base ? base + 1 : path ? path : "", c->text, sizeof(c->text));
 }
 
 /* "r x c" from the members at 'r' and 'c'. */
@@ -87,9 +98,25 @@ static void grid_at(const cJSON *rec, const char *r_path, const char *c_path, st
 		snprintf(c->text, sizeof(c->text), "%dx%d", r->valueint, cc->valueint);
 }
 
+/* The most BLAS threads a rank of the plan runs (1 when none said). */
+static void run_threads(const cJSON *rec, struct cell *c)
+{
+	const cJSON *e;
+	double most = 1;
+
+	cJSON_ArrayForEach(e, member(rec, HM_REC_PLAN ".processes")) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "threads");
+
+		if (cJSON_IsNumber(t) && t->valuedouble > most)
+			most = t->valuedouble;
+	}
+	c->is_number = 1, c->number = most;
+	snprintf(c->text, sizeof(c->text), "%.0f", most);
+}
+
 static void run_grid(const cJSON *rec, struct cell *c)
 {
-	grid_at(rec, "plan.r", "plan.c", c);
+	grid_at(rec, HM_REC_PLAN ".r", HM_REC_PLAN ".c", c);
 }
 
 static void candidate_grid(const cJSON *rec, struct cell *c)
@@ -124,20 +151,24 @@ static void candidate_status(const cJSON *rec, struct cell *c)
 
 /* A run of a results file. */
 static const struct column run_columns[] = {
-	{ "time", -20, "time", NULL },
+	{ "time", -20, HM_REC_TIME, NULL },
 	{ "program", -16, NULL, program_name },
-	{ "launcher", -8, "launcher.name", NULL },
-	{ "routine", -7, "inputs.routine", NULL },
-	{ "n", 7, "inputs.n", NULL },
-	{ "D", 4, "plan.D", NULL },
+	{ "launcher", -11, HM_REC_LAUNCHER "." HM_REC_LAUNCHER_NAME, NULL },
+	{ "platform", -12, HM_REC_INPUTS "." HM_REC_IN_PLATFORM_NAME, NULL },
+	{ "routine", -7, HM_REC_INPUTS "." HM_REC_IN_ROUTINE, NULL },
+	{ "n", 7, HM_REC_INPUTS "." HM_REC_IN_N, NULL },
+	{ "method", -8, HM_REC_PLAN ".method", NULL },
+	{ "D", 4, HM_REC_PLAN ".D", NULL },
+	{ "threads", 7, NULL, run_threads },
 	{ "grid", 6, NULL, run_grid },
-	{ "b", 4, "plan.b", NULL },
-	{ "predicted_s", 11, "predicted_s", NULL },
-	{ "measured_s", 11, "measured_s", NULL },
-	{ "ratio", 7, "measured_over_predicted", NULL },
-	{ "measured_by", -11, "measured_by", NULL },
-	{ "verdict", -8, "program.verdict", NULL },
-	{ "exit", 4, "exit_code", NULL },
+	{ "b", 4, HM_REC_PLAN ".b", NULL },
+	{ "predicted_s", 11, HM_REC_PREDICTED, NULL },
+	{ "measured_s", 11, HM_REC_MEASURED, NULL },
+	{ "ratio", 7, HM_REC_RATIO, NULL },
+	{ "load", 5, HM_REC_LOAD ".share_largest", NULL },
+	{ "measured_by", -11, HM_REC_MEASURED_BY, NULL },
+	{ "verdict", -8, HM_REC_PROGRAM "." HM_REC_PROG_VERDICT, NULL },
+	{ "exit", 4, HM_REC_EXIT, NULL },
 };
 
 /* A candidate of a judge's record in a plan (mapper/README.md, "The simulator as judge"). */
@@ -154,25 +185,39 @@ static const struct column candidate_columns[] = {
 	{ "wall_s", 8, "wall_s", NULL },
 };
 
-/* What a report lists: its columns, and which of them the plot takes
- * (one colour per value of 'group', y against x). */
+/* What a report lists: its columns, and which of them the plot takes (y
+ * against x, one colour per value of the column named 'group' unless
+ * --by names another; 'ratio' empty where both times are: withheld), the
+ * summary's rows (one per value of 'summary', NULL: none) and the order. */
 struct column_set {
 	const char *rows;               /* what a row is, plural */
 	const struct column *columns;
 	int n;
-	int group, x, y;
+	const char *group, *x, *y, *ratio, *summary, *sort;
 	const char *y_label;
 };
 
 #define COLUMNS(table) table, (int)(sizeof(table) / sizeof(table[0]))
-static const struct column_set runs = { "runs", COLUMNS(run_columns), 2, 8, 9, "measured" };
-static const struct column_set candidates = { "candidates", COLUMNS(candidate_columns), 1, 5, 6, "simulated" };
-#define MAX_COLUMNS 16
+static const struct column_set runs = { "runs", COLUMNS(run_columns), "program", "predicted_s", "measured_s",
+					"ratio", "program", "time", "measured" };
+static const struct column_set candidates = { "candidates", COLUMNS(candidate_columns), "method", "predicted_s",
+					      "simulated_s", "ratio", NULL, NULL, "simulated" };
+
+/* The index of the column 'name' of 'set', or -1. */
+static int column_named(const struct column_set *set, const char *name)
+{
+	for (int k = 0; name && k < set->n; k++)
+		if (!strcmp(set->columns[k].name, name))
+			return k;
+	return -1;
+}
+#define MAX_COLUMNS 20
 _Static_assert(sizeof(run_columns) / sizeof(run_columns[0]) <= MAX_COLUMNS, "a row holds every column");
 _Static_assert(sizeof(candidate_columns) / sizeof(candidate_columns[0]) <= MAX_COLUMNS, "a row holds every column");
 
 struct row {
 	struct cell cells[MAX_COLUMNS];
+	int order;              /* as read: ties keep it */
 };
 
 static void fill_row(const struct column_set *set, const cJSON *rec, struct row *row)
@@ -202,6 +247,7 @@ struct table {
 	const struct column_set *set;   /* runs or candidates: one kind per report */
 	struct row *rows;
 	int n, cap;
+	int x, y, group, ratio;         /* the plot's columns, once the kind is known */
 };
 
 /* Room for one more row of 'set' (the kind of the table's rows so far);
@@ -223,6 +269,7 @@ static int add_row(struct table *t, const struct column_set *set, const char *pa
 		}
 		t->rows = more, t->cap = t->cap ? 2 * t->cap : 64;
 	}
+	t->rows[t->n].order = t->n;
 	fill_row(set, rec, &t->rows[t->n++]);
 	return HM_EXIT_OK;
 }
@@ -267,6 +314,24 @@ static int read_plan_file(const char *path, struct table *t)
 	return ret;
 }
 
+/* A line past its zero block (hm_line_after_zeros): the record after the
+ * NUL bytes is read, and the bytes skipped are said. NULL when a NUL byte
+ * is inside the line itself (said too): it is no record. */
+static const char *after_zero_block(const char *path, long number, const char *line, size_t len)
+{
+	size_t zeros;
+	const char *text = hm_line_after_zeros(line, len, &zeros);
+
+	if (!text) {
+		hm_say_error("report: %s: line %ld holds a NUL byte inside it: not a record", path, number);
+		return NULL;
+	}
+	if (zeros)
+		hm_say_error("report: warning: %s: line %ld: %zu NUL bytes (a crash's zero block) skipped%s",
+			     path, number, zeros, text[strspn(text, " \t\r\n")] ? " before a record" : "");
+	return text;
+}
+
 /* The records of 'path' appended to t, or a judged plan's candidates; an
  * exit code. A line that is not a record is an error naming it: a report
  * must not skip runs silently. */
@@ -274,27 +339,38 @@ static int read_results(const char *path, struct table *t)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, len;
 	long number = 0;
-	int ret = HM_EXIT_OK;
+	int ret = HM_EXIT_OK, got;
 
 	if (!f) {
 		hm_say_error("report: %s: %s", path, strerror(errno));
 		return HM_EXIT_INPUT;
 	}
-	while (!ret && getline(&line, &cap, f) > 0) {
+	while (!ret && (got = hm_read_line(f, &line, &cap, &len)) > 0) {
+		const char *text;
 		cJSON *rec;
 
 		number++;
-		if (line[strspn(line, " \t\r\n")] == '\0')
+		if (!(text = after_zero_block(path, number, line, len))) {
+			ret = HM_EXIT_INPUT;
+			break;
+		}
+		if (text[strspn(text, " \t\r\n")] == '\0')
 			continue;
-		rec = cJSON_Parse(line);
-		if (number == 1 && !rec && line[strspn(line, " \t")] == '{') {
+		rec = cJSON_Parse(text);
+		if (number == 1 && cJSON_IsObject(rec) && cJSON_IsNumber(member(rec, "hetmap_plan"))) {
+			/* a plan on one line (compact JSON): read whole, as any plan */
+			cJSON_Delete(rec);
+			ret = read_plan_file(path, t);
+			break;
+		}
+		if (number == 1 && !rec && text[strspn(text, " \t")] == '{') {
 			/* a document over several lines: a plan, read whole */
 			ret = read_plan_file(path, t);
 			break;
 		}
-		if (!cJSON_IsObject(rec) || !cJSON_IsNumber(member(rec, "hetmap_result"))) {
+		if (!cJSON_IsObject(rec) || !cJSON_IsNumber(member(rec, HM_REC_MARK))) {
 			hm_say_error("report: %s: line %ld is not a hetmap run record", path, number);
 			ret = HM_EXIT_INPUT;
 		} else {
@@ -302,13 +378,92 @@ static int read_results(const char *path, struct table *t)
 		}
 		cJSON_Delete(rec);
 	}
-	if (!ret && ferror(f)) {
-		hm_say_error("report: %s: %s", path, strerror(errno));
-		ret = HM_EXIT_INPUT;
+	if (!ret && got < 0) {
+		int e = errno;
+
+		if (e == EFBIG)
+			hm_say_error("report: %s: line %ld is longer than %zu bytes: not a record", path, number + 1,
+				     HM_LINE_MAX);
+		else
+			hm_say_error("report: %s: line %ld: %s", path, number + 1,
+				     e == ENOMEM ? "out of memory (a line too long to hold)" : strerror(e));
+		ret = e == ENOMEM ? HM_EXIT_FAILURE : HM_EXIT_INPUT;
 	}
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+/* Rows by one column: numbers ascending, then text, empty cells last;
+ * ties in the order read. qsort has no context: the column is here. */
+static int sort_column;
+
+static int by_sort_column(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	const struct cell *cx = &x->cells[sort_column], *cy = &y->cells[sort_column];
+	int ex = !cx->text[0], ey = !cy->text[0], d;
+
+	if (ex != ey)
+		return ex - ey;
+	if (cx->is_number && cy->is_number && cx->number != cy->number)
+		return cx->number < cy->number ? -1 : 1;
+	if (cx->is_number != cy->is_number)
+		return cy->is_number - cx->is_number;
+	if ((d = strcmp(cx->text, cy->text)))
+		return d;
+	return x->order - y->order;
+}
+
+static const char *range_text(double lo, double hi)
+{
+	static char text[48];
+
+	snprintf(text, sizeof(text), "%.3f-%.3f", lo, hi);
+	return text;
+}
+
+/* Under the text table, one line per program: its runs, the median and
+ * range of measured over predicted, the runs that failed. */
+static void print_summary(const struct table *t)
+{
+	int key = column_named(t->set, t->set->summary), ratio = t->ratio, exit = column_named(t->set, "exit");
+	double *r = key >= 0 ? malloc(sizeof(double) * (size_t)t->n) : NULL;
+
+	if (!r || !t->n) {
+		free(r);
+		return;
+	}
+	printf("\nper %s (measured / predicted):\n  %-24s %5s %8s  %-15s %6s\n", t->set->summary, t->set->summary,
+	       "runs", "median", "min-max", "failed");
+	for (int i = 0; i < t->n; i++) {
+		const char *name = t->rows[i].cells[key].text;
+		int seen = 0, count = 0, failed = 0, k = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(t->rows[j].cells[key].text, name);
+		if (seen)
+			continue;
+		for (int j = i; j < t->n; j++) {
+			const struct cell *c = t->rows[j].cells;
+
+			if (strcmp(c[key].text, name))
+				continue;
+			count++;
+			failed += exit >= 0 && c[exit].is_number && c[exit].number != 0;
+			if (ratio >= 0 && c[ratio].is_number)
+				r[k++] = c[ratio].number;
+		}
+		if (k) {
+			double median = hm_median(r, k);        /* sorts r: its ends are the range */
+
+			printf("  %-24s %5d %8.3f  %-15s %6d\n", name[0] ? name : "-", count, median,
+			       range_text(r[0], r[k - 1]), failed);
+		} else {
+			printf("  %-24s %5d %8s  %-15s %6d\n", name[0] ? name : "-", count, "-", "-", failed);
+		}
+	}
+	free(r);
 }
 
 static void print_text(const struct table *t)
@@ -328,7 +483,15 @@ static void print_text(const struct table *t)
 		printf("(no %s recorded)\n", t->set->rows);
 }
 
-/* CSV: RFC 4180 quoting where a cell needs it. */
+/* A text cell that a spreadsheet would take for a formula (OWASP's "CSV
+ * injection": a first character of = + - @, a tab or a carriage return)
+ * gets a leading single quote, which shows it as text. */
+static int formula_like(const char *text)
+{
+	return text[0] && strchr("=+-@\t\r", text[0]);
+}
+
+/* CSV: RFC 4180 quoting where a cell needs it; text never read as a formula. */
 static void print_csv(const struct table *t)
 {
 	const struct column *columns = t->set->columns;
@@ -339,17 +502,17 @@ static void print_csv(const struct table *t)
 	for (int i = 0; i < t->n; i++) {
 		for (int k = 0; k < t->set->n; k++) {
 			const struct cell *c = &t->rows[i].cells[k];
+			int quote = strpbrk(c->text, ",\"\n\r") != NULL;
 
 			printf("%s", k ? "," : "");
-			if (c->is_number)
+			if (c->is_number) {
 				printf("%.9g", c->number);
-			else if (strpbrk(c->text, ",\"")) {
-				printf("\"");
-				for (const char *s = c->text; *s; s++)
-					printf(*s == '"' ? "\"\"" : "%c", *s);
-				printf("\"");
-			} else
-				printf("%s", c->text);
+				continue;
+			}
+			printf("%s%s", quote ? "\"" : "", formula_like(c->text) ? "'" : "");
+			for (const char *s = c->text; *s; s++)
+				printf(*s == '"' ? "\"\"" : "%c", *s);
+			printf("%s", quote ? "\"" : "");
 		}
 		printf("\n");
 	}
@@ -388,68 +551,111 @@ static int print_json(const struct table *t)
 }
 
 #define MAX_GROUPS 32         /* colours in one plot; a 33rd group's rows are left out */
+/* What a log-log plot can draw: a time beyond these (a program that
+ * printed 1e308) makes an infinite axis, and gnuplot gives up */
+#define PLOT_MIN 1e-250
+#define PLOT_MAX 1e250
 
-/* gnuplot's input: one block per group (launcher, method: "index i"),
- * rows with both times; the groups' names into 'names' (gnuplot's word
- * list). */
-static int plot_data(const struct table *t, struct hm_text *data, char *names, size_t size)
+static int drawable(const struct table *t, const struct cell *c)
 {
-	const struct column_set *set = t->set;
-	const char *group[MAX_GROUPS];
+	double x = c[t->x].number, y = c[t->y].number;
+
+	return x >= PLOT_MIN && x <= PLOT_MAX && y >= PLOT_MIN && y <= PLOT_MAX;
+}
+
+/* Both times, but no ratio: under ten ticks of the program's timer, where
+ * the ratio says nothing (the record's ratio_withheld). */
+static int withheld(const struct table *t, const struct cell *c)
+{
+	return drawable(t, c) && t->ratio >= 0 && !c[t->ratio].is_number;
+}
+
+/* A point of the plot. */
+static int plotted(const struct table *t, const struct cell *c)
+{
+	return drawable(t, c) && !withheld(t, c);
+}
+
+/* 'text' as a gnuplot string literal: single-quoted, where only '' is
+ * special; control characters shown as \xNN, never a line break. Data
+ * never becomes script: a record's names are written so and nothing else. */
+static void gnuplot_string(struct hm_text *out, const char *text)
+{
+	char shown[4 * sizeof(((struct cell *)0)->text)];
+
+	hm_printable(text, shown, sizeof(shown));
+	hm_text_addf(out, "'");
+	for (const char *s = shown; *s; s++)
+		hm_text_addf(out, *s == '\'' ? "''" : "%c", *s);
+	hm_text_addf(out, "'");
+}
+
+/* The groups (launcher, method) in order of first appearance, rows with
+ * both times drawable: a pass over the rows for each (a results file names
+ * a few). Returns how many, names into group[]. */
+static int plot_groups(const struct table *t, const char **group)
+{
 	int blocks = 0;
 
-	names[0] = '\0';
-	/* the groups in order of first appearance: a pass over the rows for
-	 * each (a results file names a few) */
 	for (int i = 0; i < t->n; i++) {
 		const struct cell *c = t->rows[i].cells;
-		const char *g = c[set->group].text;
-		int known = !(c[set->x].number > 0 && c[set->y].number > 0);        /* no point: no colour */
+		int known = !plotted(t, c);             /* no point: no colour */
 
 		for (int k = 0; k < blocks && !known; k++)
-			known = !strcmp(group[k], g);
+			known = !strcmp(group[k], c[t->group].text);
 		if (!known && blocks < MAX_GROUPS)
-			group[blocks++] = g;
-	}
-	for (int k = 0; k < blocks; k++) {
-		for (int j = 0; j < t->n; j++) {
-			const struct cell *c = t->rows[j].cells;
-
-			if (!strcmp(c[set->group].text, group[k]) && c[set->x].number > 0 && c[set->y].number > 0)
-				hm_text_addf(data, "%.9g %.9g\n", c[set->x].number, c[set->y].number);
-		}
-		hm_text_addf(data, "\n\n");
-		snprintf(names + strlen(names), size - strlen(names), "%s%s", k ? " " : "",
-			 group[k][0] ? group[k] : "none");
+			group[blocks++] = c[t->group].text;
 	}
 	return blocks;
 }
 
-static const char plot_script[] =
-	"set terminal pngcairo size 800,600\n"
-	"set output 'plot.png'\n"
-	"set logscale xy\n"
-	"set xlabel 'predicted time (s)'\n"
-	"set ylabel '%s time (s)'\n"
-	"set key bottom right\n"
-	"set grid\n"
-	"set xrange [%g:%g]\n"
-	"set yrange [%g:%g]\n"
-	"set size square\n"
-	"set title 'hetmap report: %d %s with both times'\n"
-	"names = '%s'\n"
-	"plot for [i=0:%d] 'runs.dat' index i using 1:2 with points pointsize 1.5 title word(names, i+1), \\\n"
-	"     x with lines dashtype 2 lc 'grey' title '%s = predicted'\n";
+/* gnuplot's input: one block per group ("index i"), and its script, the
+ * groups' names as string literals of its plot command. */
+static void plot_files(const struct table *t, double lo, double hi, int points, int held_back, struct hm_text *data,
+		       struct hm_text *script)
+{
+	const struct column_set *set = t->set;
+	const char *group[MAX_GROUPS];
+	int blocks = plot_groups(t, group);
+	char title[256];
+
+	for (int k = 0; k < blocks; k++) {
+		for (int j = 0; j < t->n; j++) {
+			const struct cell *c = t->rows[j].cells;
+
+			if (!strcmp(c[t->group].text, group[k]) && plotted(t, c))
+				hm_text_addf(data, "%.9g %.9g\n", c[t->x].number, c[t->y].number);
+		}
+		hm_text_addf(data, "\n\n");
+	}
+	/* what is plotted, in words: the reader of a picture has no --help. Two
+	 * lines in a double-quoted string, made of this file's words and
+	 * numbers only (no record's text: that goes through gnuplot_string) */
+	snprintf(title, sizeof(title), "%s against predicted time, one colour per %s\\n%d %s%s%.0d%s", set->y_label,
+		 set->columns[t->group].name, points, set->rows, held_back ? "; " : "", held_back,
+		 held_back ? " left out: ratio withheld (under ten ticks of their timer)" : "");
+	hm_text_addf(script, "set terminal pngcairo size 900,700 noenhanced\nset output 'plot.png'\n"
+		     "set logscale xy\nset format x '%%g'\nset format y '%%g'\nset mxtics 10\nset mytics 10\n"
+		     "set xlabel 'predicted time (s)'\nset ylabel '%s time (s)'\n"
+		     "set key bottom right\nset grid\nset xrange [%g:%g]\nset yrange [%g:%g]\nset size square\n"
+		     "set title \"%s\"\nplot ", set->y_label, lo / 2, hi * 2, lo / 2, hi * 2, title);
+	for (int k = 0; k < blocks; k++) {
+		hm_text_addf(script, "'runs.dat' index %d using 1:2 with points pointsize 1.5 title ", k);
+		gnuplot_string(script, group[k][0] ? group[k] : "none");
+		hm_text_addf(script, ", \\\n     ");
+	}
+	hm_text_addf(script, "x with lines dashtype 2 lc 'grey' title '%s = predicted'\n", set->y_label);
+}
 
 /* Write the files, run gnuplot in 'dir', read its PNG; an exit code. */
 static int draw(const struct table *t, const char *dir, char **png, size_t *len)
 {
 	struct hm_text data = { 0 }, script = { 0 };
-	char names[1024], path[4200], *d, *s;
-	int blocks = plot_data(t, &data, names, sizeof(names)), points = 0, ret;
+	char path[4200], *d, *s;
+	int points = 0, left_out = 0, held_back = 0, ret;
 	double lo = INFINITY, hi = 0;
 	struct hm_error err;
-	struct hm_spawn_opts so = { 60, 2, NULL, NULL, NULL, NULL, NULL, dir };
+	struct hm_spawn_opts so = { .timeout = 60, .grace = 2, .cwd = dir };
 	struct hm_spawn_result res;
 	char *argv[] = { "gnuplot", "plot.gp", NULL };
 	enum hm_read_status st;
@@ -457,17 +663,25 @@ static int draw(const struct table *t, const char *dir, char **png, size_t *len)
 	/* both axes over every time, a third of a decade beyond: the
 	 * diagonal is the diagonal */
 	for (int i = 0; i < t->n; i++) {
-		double p = t->rows[i].cells[t->set->x].number, m = t->rows[i].cells[t->set->y].number;
+		const struct cell *c = t->rows[i].cells;
+		double p = c[t->x].number, m = c[t->y].number;
 
-		if (p > 0 && m > 0) {
+		if (plotted(t, c)) {
 			points++;
 			lo = fmin(lo, fmin(p, m)), hi = fmax(hi, fmax(p, m));
+		} else if (withheld(t, c)) {
+			held_back++;
+		} else if (p > 0 && m > 0) {
+			left_out++;
 		}
 	}
+	if (left_out)
+		hm_say_error("report: warning: %d of the %s left out of the plot: a time beyond %g s or under %g s",
+			     left_out, t->set->rows, PLOT_MAX, PLOT_MIN);
 	if (!points)
 		lo = 0.1, hi = 1;
-	hm_text_addf(&script, plot_script, t->set->y_label, lo / 2, hi * 2, lo / 2, hi * 2, points, t->set->rows,
-		     names, blocks > 0 ? blocks - 1 : 0, t->set->y_label);
+	plot_files(t, lo, hi, points, held_back, &data, &script);
+	hm_text_add(&data, "", 0);      /* no point at all is an empty file, not a failure */
 	d = hm_text_done(&data), s = hm_text_done(&script);
 	hm_error_clear(&err);
 	ret = !d || !s ? HM_EXIT_FAILURE : HM_EXIT_OK;
@@ -523,17 +737,101 @@ static int plot(const struct table *t, const char *out)
 	return ret;
 }
 
+/* The plot must not replace what it is drawn from: an output that is one
+ * of the inputs (the same file, under any name), or that reads like
+ * results rather than a picture (named .json or .jsonl, or a file there
+ * already that is not a PNG), is refused. HM_EXIT_OK, or HM_EXIT_OUTPUT
+ * after a message. */
+static int check_plot_output(const char *out, char **inputs, int n)
+{
+	static const unsigned char png[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	const char *dot = strrchr(out, '.');
+	unsigned char head[8] = { 0 };
+	struct stat so, si;
+	FILE *f;
+
+	if (dot && (!strcasecmp(dot, ".json") || !strcasecmp(dot, ".jsonl"))) {
+		hm_say_error("report: --plot %s: a plot is a PNG, not a results file (name it .png)", out);
+		return HM_EXIT_OUTPUT;
+	}
+	if (stat(out, &so))
+		return HM_EXIT_OK;      /* a new file */
+	for (int i = 0; i < n; i++)
+		if (!stat(inputs[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			hm_say_error("report: --plot %s is %s, which the report reads: it would be replaced", out,
+				     inputs[i]);
+			return HM_EXIT_OUTPUT;
+		}
+	if (S_ISREG(so.st_mode) && so.st_size > 0 && (f = fopen(out, "rb"))) {
+		size_t got = fread(head, 1, sizeof(head), f);
+
+		fclose(f);
+		if (got < sizeof(head) || memcmp(head, png, sizeof(png))) {
+			hm_say_error("report: --plot %s holds something other than a PNG: not replaced", out);
+			return HM_EXIT_OUTPUT;
+		}
+	}
+	return HM_EXIT_OK;
+}
+
+/* The columns --sort and --by name, and the plot's, once the kind of
+ * rows is known; an exit code. */
+static int resolve_columns(struct table *t, const char *sort, const char *by)
+{
+	const struct column_set *set = t->set;
+	char names[512];
+	size_t len = 0;
+
+	for (int k = 0; k < set->n; k++)
+		len += (size_t)snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0, "%s%s",
+					k ? ", " : "", set->columns[k].name);
+	t->x = column_named(set, set->x), t->y = column_named(set, set->y);
+	t->ratio = column_named(set, set->ratio), t->group = column_named(set, by ? by : set->group);
+	if (t->group < 0) {
+		hm_say_error("report: --by %s: not a column of %s (%s)", by, set->rows, names);
+		return HM_EXIT_USAGE;
+	}
+	sort = sort ? sort : set->sort;
+	if (sort && (sort_column = column_named(set, sort)) < 0) {
+		hm_say_error("report: --sort %s: not a column of %s (%s)", sort, set->rows, names);
+		return HM_EXIT_USAGE;
+	}
+	if (sort)
+		qsort(t->rows, (size_t)t->n, sizeof(t->rows[0]), by_sort_column);
+	return HM_EXIT_OK;
+}
+
+/* No file named: the results file 'run' appends to (HETMAP_RESULTS, the
+ * configuration's, else hetmap-results.jsonl here), when there is one. */
+static int default_results(const char **file)
+{
+	int ret = hm_default_results(file);
+
+	if (ret)
+		return ret;
+	if (access(*file, F_OK)) {
+		hm_say_error("report: no results file named, and %s (where 'run' appends) is not there: name one "
+			     "(see 'hetmap report --help')", *file);
+		return HM_EXIT_USAGE;
+	}
+	hm_say_note("hetmap: report: %s (the results file 'run' appends to)\n", *file);
+	return HM_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	const char *format = "text", *plot_file = NULL;
+	const char *format = "text", *plot_file = NULL, *sort = NULL, *by = NULL, *fallback = NULL;
 	const struct hm_option opts[] = {
 		HM_FORMAT_OPTION(format, "text, csv or json"),
+		{ 0, "sort", HM_OPT_STRING, &sort, "COLUMN", "rows in this column's order (default: time, as they ran)", 0, 0 },
 		{ 0, "plot", HM_OPT_STRING, &plot_file, "FILE", "also draw measured against predicted time (PNG, gnuplot)", 0, 0 },
+		{ 0, "by", HM_OPT_STRING, &by, "COLUMN", "the plot's colours: one per value of this column (default: program; a judge's candidates: method)", 0, 0 },
 		HM_OPT_TABLE_END,
 	};
 	struct table t = { 0 };
 	struct hm_error err;
-	int first, fmt, ret = HM_EXIT_OK;
+	char **files;
+	int first, fmt, nfiles, ret = HM_EXIT_OK;
 
 	hm_options_anywhere = 1;        /* 'report runs.jsonl --plot runs.png' */
 	first = hm_options_parse(&usage, opts, argc, argv);
@@ -542,23 +840,36 @@ int cmd_report(int argc, char **argv)
 		return HM_EXIT_OK;
 	if (first < 0 || (fmt = hm_format_parse("report", format, 1 | 2 | 4)) < 0)
 		return HM_EXIT_USAGE;
-	if (first >= argc) {
-		hm_say_error("report: name one results file at least (see 'hetmap report --help')");
+	if (by && !plot_file) {
+		hm_say_error("report: --by chooses the plot's colours: give --plot FILE.png");
 		return HM_EXIT_USAGE;
 	}
+	files = argv + first, nfiles = argc - first;
+	if (!nfiles) {
+		if ((ret = default_results(&fallback)))
+			return ret;
+		files = (char **)&fallback, nfiles = 1;
+	}
 	hm_error_clear(&err);
-	if (plot_file && hm_atomic_check(plot_file, &err)) {
-		hm_say_report(&err);
+	if (plot_file && (hm_atomic_check(plot_file, &err) || (ret = check_plot_output(plot_file, files, nfiles)))) {
+		if (!ret)
+			hm_say_report(&err);
 		return HM_EXIT_OUTPUT;
 	}
-	for (int i = first; i < argc && !ret; i++)
-		ret = read_results(argv[i], &t);
+	for (int i = 0; i < nfiles && !ret; i++)
+		ret = read_results(files[i], &t);
 	if (!t.set)
 		t.set = &runs;          /* empty files: an empty table of runs */
+	if (!ret)
+		ret = resolve_columns(&t, sort, by);
 	if (!ret && fmt == HM_FORMAT_JSON)
 		ret = print_json(&t);
-	else if (!ret)
-		(fmt == HM_FORMAT_CSV ? print_csv : print_text)(&t);
+	else if (!ret && fmt == HM_FORMAT_CSV)
+		print_csv(&t);
+	else if (!ret) {
+		print_text(&t);
+		print_summary(&t);
+	}
 	if (!ret && plot_file)
 		ret = plot(&t, plot_file);
 	free(t.rows);

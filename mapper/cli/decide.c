@@ -2,6 +2,20 @@
  * way 'plan', 'run' and 'compare' all decide. */
 #include "cli.h"
 
+int hm_method_check(const char *cmd, const char *name)
+{
+	char searches[256], users[64];
+	const char *near;
+
+	if (hm_method_find(name))
+		return HM_EXIT_OK;
+	near = hm_method_nearest(name);
+	hm_say_error("%s%sunknown method '%s'%s%s%s (methods: %s; users: %s)", cmd ? cmd : "", cmd ? ": " : "",
+		     name, HM_DID_YOU_MEAN(near), hm_method_names(HM_METHOD_SEARCH, searches, sizeof(searches)),
+		     hm_method_names(HM_METHOD_USER, users, sizeof(users)));
+	return HM_EXIT_USAGE;
+}
+
 int hm_run_named(const char *name, const struct hm_problem *pb,
 		 const struct hm_budget *budget, struct hm_result *res)
 {
@@ -9,14 +23,8 @@ int hm_run_named(const char *name, const struct hm_problem *pb,
 	struct hm_error err;
 
 	hm_error_clear(&err);
-	if (!m) {
-		char searches[256], users[64];
-
-		hm_say_error("unknown method '%s' (methods: %s; users: %s)", name,
-			     hm_method_names(HM_METHOD_SEARCH, searches, sizeof(searches)),
-			     hm_method_names(HM_METHOD_USER, users, sizeof(users)));
-		return HM_EXIT_USAGE;
-	}
+	if (!m)
+		return hm_method_check(NULL, name);
 	switch (hm_search(m, pb, budget, res, &err)) {
 	case 0:
 		return HM_EXIT_OK;

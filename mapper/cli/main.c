@@ -17,6 +17,8 @@ static const struct hm_command_entry commands[] = {
 	{ "export", cmd_export, "write a platform for another tool (SimGrid's XML for SMPI)" },
 	{ "calibrate", cmd_calibrate, "measure the system parameters of hosts, write a platform" },
 	{ "run", cmd_run, "plan and run a program (yours, HPL, ScaLAPACK's tester, or the driver) through a launcher below; record the result" },
+	{ "tune", cmd_tune, "let real runs decide among the model's close candidates; write the winner as a plan" },
+	{ "learn", cmd_learn, "learn corrections to a platform's terms from its measured runs" },
 	{ "report", cmd_report, "the recorded runs as a table (text, csv, json) and a plot of measured against predicted" },
 	{ NULL, NULL, NULL },
 };
@@ -83,6 +85,17 @@ static int help(int argc, char **argv)
 	if (argc == 2 && (c = find_command(argv[1]))) {
 		args[0] = argv[1];
 		return c->fn(2, args);
+	}
+	/* the topics that are not commands answer too: 'help help' and 'help
+	 * --help' (this command's use), 'help version' (the version) */
+	if (argc == 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: hetmap help [COMMAND | --man]\n\nThe help of COMMAND (as 'hetmap COMMAND --help'), "
+		       "or with --man the manual page (roff);\nwithout a topic, the list of commands.\n");
+		return HM_EXIT_OK;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("hetmap %s\n", HM_VERSION);
+		return HM_EXIT_OK;
 	}
 	if (argc > 2)
 		hm_say_error("help: one topic at most: a command or --man (see 'hetmap --help')");

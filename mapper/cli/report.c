@@ -1,15 +1,31 @@
 /* mapper/cli/report.c - human-readable results and output formats. */
 #include "cli.h"
+#include "mapper/launch/plan.h"
 
 #include <cJSON.h>
 
 #include <string.h>
 #include <strings.h>
 
+/* No configuration fits: what the matrices need against what the
+ * processors hold (those that give their memory). */
+static void say_memory(FILE *f, const struct hm_problem *pb, const char *method)
+{
+	const struct hm_platform *p = pb->platform;
+	double need = hm_bytes_per_process(pb->routine, pb->n, 1), have = 0;
+
+	for (int i = 0; i < p->nr_procs; i++)
+		have += p->procs[i].memory;
+	fprintf(f, "%s: no configuration fits in memory: %s n=%.0f needs %.3g GiB of matrices and workspace "
+		"in all, the processors hold %.3g GiB (within the depth limit %d)\n", method,
+		hm_routine_name(pb->routine), pb->n, need / 1073741824.0, have / 1073741824.0, pb->depth);
+}
+
 void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_result *res)
 {
 	const struct hm_platform *p = pb->platform;
 	const struct hm_prediction *t = &res->pred;
+	char unmeasured[512];
 	int i, shown = 0;
 
 	if (!res->found) {
@@ -17,12 +33,14 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 			fprintf(f, "%s: stopped by the %s before any configuration was found\n",
 				res->method, res->stopped == HM_STOP_NODES ? "node budget" : "time budget");
 		else
-			fprintf(f, "%s: no configuration fits in memory\n", res->method);
+			say_memory(f, pb, res->method);
 		return;
 	}
-	fprintf(f, "%s plan for %s n=%.0f on %s (%d processors), model %s\n",
-		res->method, hm_routine_name(pb->routine), pb->n, p->name, p->nr_procs,
+	fprintf(f, "%s plan for %s n=%.0f on %s (%d processor%s), model %s\n",
+		res->method, hm_routine_name(pb->routine), pb->n, p->name, p->nr_procs, HM_PLURAL(p->nr_procs),
 		pb->model->name);
+	if (p->corrections_note[0])     /* the platform's learned corrections (hetmap learn) */
+		fprintf(f, "  corrected    %s\n", p->corrections_note);
 	fprintf(f, "  processes    D = %d on a %d x %d grid, block size b = %d\n",
 		res->D, res->r, res->c, res->b);
 	fprintf(f, "  placement   ");
@@ -45,10 +63,12 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 		fprintf(f, ",\n                            column steps %.6g s, row interchanges %.6g s",
 			t->comp_steps, t->comp_swaps);
 	fprintf(f, "\n");
+	if (hm_plan_unmeasured(pb, res->d, unmeasured, sizeof(unmeasured))[0])
+		fprintf(f, "               not measured: %s\n", unmeasured);
 	fprintf(f, "               communication: latency %.6g s, bandwidth %.6g s\n",
 		t->comm_latency, t->comm_bandwidth);
-	fprintf(f, "  search       %ld nodes evaluated, %ld pruned, level %d reached, %.3g s (best after %.3g s)%s%s\n",
-		res->evaluated, res->pruned, res->level_reached, res->seconds,
+	fprintf(f, "  search       %ld node%s evaluated, %ld pruned, level %d reached, %.3g s (best after %.3g s)%s%s\n",
+		res->evaluated, HM_PLURAL(res->evaluated), res->pruned, res->level_reached, res->seconds,
 		res->seconds_to_best, res->stopped ? ", STOPPED by the " : "",
 		res->stopped == HM_STOP_NODES ? "node budget" :
 		res->stopped == HM_STOP_TIME ? "time budget" : "");
@@ -61,13 +81,15 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 
 int hm_format_parse(const char *cmd, const char *text, unsigned allowed)
 {
-	static const char *const names[] = { "text", "csv", "json" };
+	static const char *const names[] = { "text", "csv", "json", NULL };
+	const char *near;
 	int i;
 
 	for (i = 0; i < 3; i++)
 		if (!strcasecmp(text, names[i]) && (allowed & (1u << i)))
 			return i;
-	hm_say_error("%s: unknown format '%s' (expected %s%s%s)", cmd, text,
+	near = hm_nearest_name(text, names);
+	hm_say_error("%s: unknown format '%s'%s%s%s (expected %s%s%s)", cmd, text, HM_DID_YOU_MEAN(near),
 		     "text", allowed & 2 ? ", csv" : "", allowed & 4 ? " or json" : "");
 	return -1;
 }
@@ -140,13 +162,20 @@ void hm_report_depth_limit(FILE *f, const struct hm_problem *pb, const struct hm
 		hm_result_release(&more);
 		return;
 	}
-	if (more.eet < res->eet)
-		fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; with up to %d "
-			"the model predicts %.6g s (%.1f %% less): raise -d\n", pb->depth, wider.depth,
-			more.eet, 100 * (1 - more.eet / res->eet));
-	else
-		fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; up to %d "
-			"gave no better plan (GPTM)\n", pb->depth, wider.depth);
+	/* said beside a text plan, and beside a JSON one unless -q (its
+	 * "depth_limit" member says it too) */
+	if (f == stdout || hm_verbosity > 0) {
+		long cores = hm_platform_cores(pb->platform);
+
+		if (more.eet < res->eet)
+			fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; with up to "
+				"%d the model predicts %.6g s (%.1f %% less): raise -d\n", pb->depth,
+				wider.depth, more.eet, 100 * (1 - more.eet / res->eet));
+		else
+			fprintf(f, "  depth limit  the plan uses all %d processes the depth allows; up to %d "
+				"gave no better plan (GPTM%s)\n", pb->depth, wider.depth,
+				wider.depth > cores ? ": past the platform's cores, ranks would share them" : "");
+	}
 	if (plan && (note = cJSON_AddObjectToObject(plan, "depth_limit"))) {
 		cJSON_AddBoolToObject(note, "reached", 1);
 		cJSON_AddNumberToObject(note, "wider_depth", wider.depth);

@@ -2,6 +2,7 @@
 #include "host_speed.h"
 #include "job.h"
 #include "models/platform/calibration.h"
+#include "models/util/median.h"
 #include "spawn.h"
 
 #include <cJSON.h>
@@ -11,13 +12,6 @@
 #include <string.h>
 
 enum { ROWS = 1024, REPEAT = 5 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* The median of processors[0].KERNEL[0] (s/flop), or 0. */
 static double median_k(const cJSON *doc, const char *kernel)
@@ -34,7 +28,7 @@ static double median_k(const cJSON *doc, const char *kernel)
 			v[n++] = s->valuedouble;
 	if (!n)
 		return 0;
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	qsort(v, (size_t)n, sizeof(v[0]), hm_cmp_double);
 	return v[n / 2];
 }
 
@@ -46,7 +40,8 @@ double hm_measure_host_speed(int b, const char *kernel, struct hm_error *err)
 			 "--min-time", "0.05", "--hosts", "localhost", NULL };
 	const char *env[] = { "OPENBLAS_NUM_THREADS=1", NULL };
 	cJSON *doc = NULL;
-	struct hm_spawn_opts so = { 120, 2, env, NULL, hm_calibration_raw_line, NULL, &doc, NULL };
+	struct hm_spawn_opts so = { .timeout = 120, .grace = 2, .env = env, .on_line = hm_calibration_raw_line,
+				    .ctx = &doc };
 	struct hm_spawn_result res;
 	double k;
 

@@ -1,13 +1,16 @@
 /* mapper/launch/job.c - one launch under a plan (see job.h). */
 #define _GNU_SOURCE /* asprintf */
 #include "job.h"
+#include "spawn.h"
 #include "launcher_detect.h"
 #include "models/util/atomic_file.h"
 #include "models/util/decimal.h"
 #include "models/util/read_file.h"
+#include "models/platform/hostname.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +113,7 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 {
 	struct hm_run_values v = { j->pl, rq->seed, j->dir };
 	struct hm_argv args = { 0 };
-	char buf[PATH_MAX], self[PATH_MAX];
+	char buf[PATH_MAX], self[PATH_MAX], found[PATH_MAX];
 	const char *program;
 	int ret = 0;
 
@@ -121,8 +124,13 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		if (program[0] == '-')
 			return hm_error_set(err, "program '%s': a name that starts with '-' would reach the "
 					    "launcher as an option (write ./%s)", program, program);
-		if (!strchr(program, '/') && rq->program_here && hm_find_program(program))
-			return hm_error_set(err, "program '%s': not found in PATH (give its path)", program);
+		/* found as exec finds it, once: the checks before the launch read the
+		 * file the launcher will run */
+		if (!strchr(program, '/') && rq->program_here) {
+			if (hm_program_path(program, found, sizeof(found)) != HM_PROGRAM_OK)
+				return hm_error_set(err, "program '%s': not found in PATH (give its path)", program);
+			program = found;
+		}
 	} else {
 		char name[64];
 
@@ -136,9 +144,12 @@ static int set_program(struct hm_job *j, const struct hm_job_request *rq, struct
 		hm_error_clear(err);
 	}
 	if (strchr(program, '/') && rq->program_here) {
-		if (!realpath(program, buf) || access(buf, X_OK))
-			return hm_error_set(err, "program '%s': %s", program,
-					    errno ? strerror(errno) : "not executable");
+		int status = hm_program_path(program, buf, sizeof(buf));
+
+		if (status != HM_PROGRAM_OK)
+			return hm_error_set(err, "program '%s': %s", program, hm_program_path_error(status));
+		if (!realpath(program, buf))
+			return hm_error_set(err, "program '%s': %s", program, strerror(errno));
 		program = buf;
 	} else if (strchr(program, '/') && program[0] != '/') {
 		char cwd[PATH_MAX];
@@ -255,6 +266,81 @@ static int bind_ranks_themselves(struct hm_job *j, const struct hm_job_request *
 	return add_file(j, HM_RANK_CPUS_FILE, hm_rank_cpus_text(j->pl), "the ranks' CPUs", err);
 }
 
+#define BATCH_RULE HM_STR(HM_BATCH_MARGIN) " times the prediction\n# and " HM_STR(HM_BATCH_START_MINUTES) " to start"
+
+/* The batch job's time limit: the one given, else the rule's, in whole minutes. */
+static int batch_minutes(double predicted, int given)
+{
+	double m = ceil(HM_BATCH_MARGIN * predicted / 60 + HM_BATCH_START_MINUTES);
+
+	return given > 0 ? given : m < 1e6 ? (int)m : 1000000;
+}
+
+/* 'path' as named from anywhere: relative ones from here (a batch job
+ * starts in the launch directory). */
+static void add_absolute(struct hm_argv *a, const char *prefix, const char *path)
+{
+	char here[PATH_MAX];
+
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (path[0] == '/' || !getcwd(here, sizeof(here)))
+		hm_argv_addf(a, "%s%s", prefix, path);
+	else
+		hm_argv_addf(a, "%s%s/%s", prefix, here, path);
+}
+
+/* The batch script's command: this hetmap, 'run --plan' of the launch
+ * directory's plan there, with the request's launcher, options, inputs and
+ * program as given (run renders them again on the nodes). */
+static int batch_command(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
+{
+	char self[PATH_MAX + 1];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct hm_argv *a = &j->batch_run;
+
+	if (n <= 0 || (size_t)n >= sizeof(self) - 1)
+		return hm_error_set(err, "hetmap cannot read its own path (/proc/self/exe) for %s", j->l->batch_file);
+	self[n] = '\0';
+	hm_argv_add(a, self);
+	hm_argv_add(a, "run");
+	hm_argv_add(a, "--plan");
+	hm_argv_addf(a, "%s/plan.json", j->dir);
+	hm_argv_add(a, "-o");
+	hm_argv_add(a, j->dir);
+	hm_argv_add(a, "--launcher");
+	hm_argv_add(a, j->l->name);
+	if (rq->launcher_args) {
+		hm_argv_add(a, "--launcher-args");
+		hm_argv_add(a, rq->launcher_args);
+	}
+	if (rq->profile) {
+		hm_argv_add(a, "--profile");
+		hm_argv_add(a, rq->profile);
+	}
+	if (rq->column_major >= 0) {
+		hm_argv_add(a, "--grid-order");
+		hm_argv_add(a, rq->column_major ? "column" : "row");
+	}
+	for (int i = 0; i < rq->ninputs; i++) {
+		hm_argv_add(a, "--input");
+		add_absolute(a, "", rq->inputs[i]);
+	}
+	if (rq->nprogram) {
+		hm_argv_add(a, "--");
+		/* a program named by a path: from anywhere; a bare name: from PATH */
+		if (strchr(rq->program[0], '/'))
+			add_absolute(a, "", rq->program[0]);
+		else
+			hm_argv_add(a, rq->program[0]);
+		for (int i = 1; i < rq->nprogram; i++)
+			hm_argv_add(a, rq->program[i]);
+	}
+	j->batch_given = rq->batch_minutes > 0;
+	j->batch_minutes = batch_minutes(j->pl->predicted, rq->batch_minutes);
+	return 0;
+}
+
 int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_error *err)
 {
 	struct hm_run_values v = { rq->pl, rq->seed, NULL };
@@ -320,7 +406,9 @@ int hm_job_prepare(struct hm_job *j, const struct hm_job_request *rq, struct hm_
 	}
 	if (bind_ranks_themselves(j, rq, threads, err))
 		goto fail;
-	if (j->env.failed || j->launcher_args.failed) {
+	if (j->l->batch_file && batch_command(j, rq, err))
+		goto fail;
+	if (j->env.failed || j->launcher_args.failed || j->batch_run.failed) {
 		hm_error_set(err, "out of memory");
 		goto fail;
 	}
@@ -369,19 +457,28 @@ char *hm_job_launcher_variable(const struct hm_job *j)
 	return s;
 }
 
+/* One word of a script, quoted for the shell. */
+static void shell_word(struct hm_text *t, const char *w)
+{
+	char *q = malloc(4 * strlen(w) + 3);
+
+	if (!q) {
+		t->failed = 1;
+		return;
+	}
+	hm_shell_quote(q, 0, w);
+	hm_text_addf(t, "%s", q);
+	free(q);
+}
+
 /* One word of run.sh, quoted, with every mention of the job's directory
  * (a word of its own, a launcher file inside an option's value, {dir}
  * inside an argument) made "$here", so that the script travels. */
 static void script_word(struct hm_text *t, const char *dir, const char *w)
 {
 	size_t n = strlen(dir);
-	char *q = malloc(4 * strlen(w) + 3);
 	const char *p, *from = w;
 
-	if (!q) {
-		t->failed = 1;
-		return;
-	}
 	if (!*w)
 		hm_text_addf(t, "''");
 	while (*from) {
@@ -395,8 +492,7 @@ static void script_word(struct hm_text *t, const char *dir, const char *w)
 				t->failed = 1;
 				break;
 			}
-			hm_shell_quote(q, 0, part);
-			hm_text_addf(t, "%s", q);
+			shell_word(t, part);
 			free(part);
 			if (!p)
 				break;
@@ -404,7 +500,6 @@ static void script_word(struct hm_text *t, const char *dir, const char *w)
 		hm_text_addf(t, "\"$here\"");
 		from = p + n;
 	}
-	free(q);
 }
 
 /* run.sh: the command, from wherever the directory is; no probe, unless
@@ -455,45 +550,71 @@ static char *script_text(const struct hm_job *j)
 	return hm_text_done(&t);
 }
 
+/* This machine's name as Slurm names its node (short), into here; "" when
+ * it has none. */
+static void slurm_here(char *here, size_t size)
+{
+	if (gethostname(here, size))
+		here[0] = '\0';
+	here[size - 1] = '\0';
+	here[strcspn(here, ".")] = '\0';        /* Slurm's node names are short */
+}
+
+/* A host as Slurm names its node: this machine's own name ('here') for the
+ * names of this machine ("localhost": what a calibration of it calls it). */
+static const char *slurm_node_name(const char *host, const char *here)
+{
+	return here[0] && hm_host_names(host, here) ? here : host;
+}
+
 /* sbatch.sh (launchers with a batch_file): a batch job asking the plan's
- * hosts whole, that runs run.sh in the launch directory. Slurm runs a
- * copy of the script, so the directory is named as where it was written. */
+ * hosts whole, for a time limit from the prediction, that runs the plan
+ * with 'hetmap run --plan' (so that the run is recorded; run.sh alone
+ * launches without a record). Slurm runs a copy of the script, so the
+ * directory is named as where it was written. */
 static char *batch_text(const struct hm_job *j)
 {
 	struct hm_text t = { 0 };
-	char *seen = calloc((size_t)j->pl->nr_hosts + 1, 1), *quoted;
+	char *seen = calloc((size_t)j->pl->nr_hosts + 1, 1), here[256];
 	const char *sep = "";
 
 	if (!seen)
 		return NULL;
+	slurm_here(here, sizeof(here));
 	hm_text_addf(&t, "#!/bin/sh\n"
 		     "# Written by hetmap: submit with 'sbatch sbatch.sh' (or sbatch DIR/sbatch.sh);\n"
-		     "# it runs run.sh in the launch directory (named below), %s n = %ld, b = %d,\n"
-		     "# %d x %d, on the plan's nodes, whole.\n"
+		     "# it runs the plan in the launch directory (named below), %s n = %ld, b = %d,\n"
+		     "# %d x %d, on the plan's nodes, whole, through 'hetmap run --plan', which appends\n"
+		     "# the run's record to the results file (HETMAP_RESULTS, the configuration's, else\n"
+		     "# hetmap-results.jsonl in the launch directory).\n"
+		     "# The time limit is %s.\n"
 		     "#SBATCH --job-name=hetmap-%s-%ld\n"
 		     "#SBATCH --nodes=%d\n"
 		     "#SBATCH --ntasks=%d\n"
 		     "#SBATCH --exclusive\n%s"
+		     "#SBATCH --time=%d\n"
 		     "#SBATCH --output=hetmap-%%j.out\n"
 		     "#SBATCH --nodelist=", j->pl->routine, j->pl->n, j->pl->b, j->pl->r, j->pl->c,
+		     j->batch_given ? "as given (--batch-time)" : "in minutes " BATCH_RULE " (--batch-time MINUTES to give it)",
 		     j->pl->routine, j->pl->n, j->pl->nr_hosts, j->pl->D,
-		     j->pl->oversubscribed ? "#SBATCH --overcommit\n" : "");
+		     j->pl->oversubscribed ? "#SBATCH --overcommit\n" : "", j->batch_minutes);
 	for (int k = 0; k < j->pl->D; k++) {
 		const struct hm_rank_place *r = &j->pl->ranks[k];
 
 		if (!seen[r->host_id]) {
-			hm_text_addf(&t, "%s%s", sep, r->host);
+			hm_text_addf(&t, "%s%s", sep, slurm_node_name(r->host, here));
 			seen[r->host_id] = 1, sep = ",";
 		}
 	}
-	quoted = malloc(4 * strlen(j->dir) + 3);
-	if (quoted) {
-		hm_shell_quote(quoted, 0, j->dir);
-		hm_text_addf(&t, "\ncd -- %s || exit 1\nexec ./run.sh\n", quoted);
-	} else {
-		t.failed = 1;
+	hm_text_addf(&t, "\ncd -- ");
+	shell_word(&t, j->dir);
+	hm_text_addf(&t, " || exit 1\nexec");
+	for (int i = 0; i < j->batch_run.n; i++) {
+		hm_text_addf(&t, " ");
+		shell_word(&t, j->batch_run.v[i]);
 	}
-	free(quoted);
+	hm_text_addf(&t, "\n");
+	t.failed |= j->batch_run.failed;
 	free(seen);
 	return hm_text_done(&t);
 }
@@ -583,12 +704,15 @@ out:
 	return ret;
 }
 
-void hm_job_remove(const struct hm_job *j)
+int hm_job_remove(const struct hm_job *j)
 {
 	char path[4400];
-	const char *own[] = { "plan.json", "run.sh", j->l->file_name };
+	const char *own[] = { "plan.json", "run.sh", j->l->file_name, j->l->batch_file,
+			      j->profile ? j->profile->output_file : NULL };
 
-	for (int i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		if (!own[i])
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", j->dir, own[i]);
 		unlink(path);
 	}
@@ -596,8 +720,7 @@ void hm_job_remove(const struct hm_job *j)
 		snprintf(path, sizeof(path), "%s/%s", j->dir, j->inputs[i].name);
 		unlink(path);
 	}
-	if (j->made_dir)
-		rmdir(j->dir);
+	return j->made_dir && rmdir(j->dir) ? -1 : 0;
 }
 
 void hm_job_release(struct hm_job *j)
@@ -605,6 +728,7 @@ void hm_job_release(struct hm_job *j)
 	hm_argv_free(&j->program);
 	hm_argv_free(&j->env);
 	hm_argv_free(&j->launcher_args);
+	hm_argv_free(&j->batch_run);
 	for (int i = 0; i < j->ninputs; i++) {
 		free(j->inputs[i].name);
 		free(j->inputs[i].text);

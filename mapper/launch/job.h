@@ -47,7 +47,15 @@ struct hm_job_request {
 	 * hosts need different ones, each rank binds itself through it to the
 	 * CPUs of HM_RANK_CPUS_FILE (NULL: the launcher chooses instead) */
 	const char *binder;
+	/* launchers with a batch file: its time limit in minutes (0: from the
+	 * prediction, HM_BATCH_MARGIN times it and HM_BATCH_START_MINUTES) */
+	int batch_minutes;
 };
+
+/* A batch job's time limit when none is given: the prediction times this,
+ * plus minutes for the job to start (loading, the launcher's start-up). */
+#define HM_BATCH_MARGIN 10
+#define HM_BATCH_START_MINUTES 5
 
 struct hm_job_input {
 	char *name, *text;
@@ -72,6 +80,10 @@ struct hm_job {
 	int times_nothing;              /* simulators: as the request's */
 	double shared_malloc_bytes;     /* simulators: SMPI shares allocations this big; 0 none */
 	const char *binder;             /* each rank starts through it to bind itself, or NULL */
+	struct hm_argv batch_run;       /* the batch script's command: 'hetmap run --plan', which
+					 * writes the run's record */
+	int batch_minutes;              /* the batch job's time limit */
+	int batch_given;                /* ... as the request gave it */
 };
 
 /* Resolve the profile, render arguments and inputs, make the directory.
@@ -94,9 +106,10 @@ char *hm_job_launcher_variable(const struct hm_job *j);
  * directory, all or none. 0, or -1 with 'err' set. */
 int hm_job_write(const struct hm_job *j, struct hm_error *err);
 
-/* Remove what hm_job_write wrote, and the directory if it was made for
- * this job and is then empty. */
-void hm_job_remove(const struct hm_job *j);
+/* Remove what hm_job_write wrote and the profile's output file (what the
+ * record took from it), and the directory if it was made for this job; 0
+ * when it is gone, -1 when other files (the program's) keep it. */
+int hm_job_remove(const struct hm_job *j);
 
 void hm_job_release(struct hm_job *j);
 

@@ -10,6 +10,7 @@
  * forwards the signal to it. */
 #define _GNU_SOURCE /* nftw's FTW_DEPTH | FTW_PHYS */
 #include "judge.h"
+#include "sim_setup.h"
 #include "mpirun.h"
 #include "job.h"
 #include "spawn.h"
@@ -20,7 +21,7 @@
 #include "models/util/clock.h"
 #include "models/util/read_file.h"
 #include "models/util/rows.h"
-#include "wrappers/common/progress.h"
+#include "models/common/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -73,7 +74,8 @@ static int judge_launcher_name(const void *ctx, int i, char *out, size_t room)
 	return snprintf(out, room, "%s", judge_launchers[i].name);
 }
 
-const char *hm_judge_launchers(void)
+/* Their names, comma-separated (help and messages). */
+static const char *hm_judge_launchers(void)
 {
 	static char names[64];
 
@@ -125,7 +127,7 @@ int hm_judge_start(struct hm_judge *jd, const struct hm_judge_opts *o, struct hm
 	jd->o = *o;
 	if (!o->k)
 		return HM_EXIT_OK;
-	if ((jd->launcher = judge_launcher_index(o->launcher)) < 0)
+	if ((jd->launcher = judge_launcher_index(o->launcher)) < 0 || hm_progress_check("plan"))
 		return HM_EXIT_USAGE;
 	if (pb->platform->nr_procs > HM_SIMGRID_MAX_PROCESSORS) {
 		/* said once, here, rather than by every candidate's failed simulation */
@@ -483,7 +485,7 @@ static void finish(struct judging *jg, int i, int wstatus)
 }
 
 /* The simulated clock a candidate's log last reported (its last
- * HM_PROGRESS_MARK line, wrappers/common/progress.h), or -1: its last 8 kB
+ * HM_PROGRESS_MARK line, models/common/progress.h), or -1: its last 8 kB
  * are read. */
 static double simulated_so_far(const struct judging *jg, int i)
 {
@@ -655,8 +657,15 @@ static int find_srun(struct judging *jg, int *jobs, struct hm_error *err)
 		return 0;
 	if ((n = hm_slurm_allocation(&names, &cpus, err)) < 0)
 		return -1;
-	for (int i = 0; i < n; i++)
-		*jobs += cpus[i];
+	{
+		/* summed wide, then bounded as --judge-jobs is: 65536 nodes of 2^20
+		 * CPUs each (what Slurm's variables may say) overflow an int */
+		long all = 0;
+
+		for (int i = 0; i < n; i++)
+			all += cpus[i];
+		*jobs = all < 1 ? 1 : all > HM_JUDGE_MAX_JOBS ? HM_JUDGE_MAX_JOBS : (int)all;
+	}
 	hm_slurm_allocation_free(names, n, cpus);
 	return 0;
 }

@@ -27,7 +27,8 @@ struct hm_judge_opts {
 				 * allocation, else local (hm_judge_launchers) */
 };
 
-#define HM_JUDGE_OPTS_INIT { 0, 0, NULL, NULL }
+#define HM_JUDGE_OPTS_INIT { .k = 0 }
+#define HM_JUDGE_MAX_JOBS 256   /* simulations at once (--judge-jobs' bound) */
 
 /* How the judge starts its simulations, each one process:
  *  local  children of hetmap on this machine, --judge-jobs at a time
@@ -41,8 +42,6 @@ struct hm_judge_opts {
  * queue behind other users' jobs), srun forwards Ctrl-C to the step, and
  * its exit status is the simulation's, so a step is a child like a local
  * one: the same records, budget, progress and resumable --judge-dir. */
-/* Their names, comma-separated (help and messages). */
-const char *hm_judge_launchers(void);
 
 struct hm_judge {
 	struct hm_judge_opts o;

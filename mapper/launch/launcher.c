@@ -395,18 +395,32 @@ static void smpi_options(struct hm_argv *a, const struct hm_launch *x)
 #define OPENMPI_LIBRARIES "libmpi.so.40 libmpi.so.20 libscalapack-openmpi.so"
 #define MPICH_LIBRARIES "libmpich.so libmpi.so.12 libscalapack-mpich.so"
 
+/* Options that choose ranks' hosts, cores, order or number (Open MPI 4
+ * and 5, Hydra, srun, smpirun, Intel MPI's mpirun, as their manuals name
+ * them): the plan's file and options say all of it. */
+#define OPENMPI_MAPPING "-np -n -c --np -H -host --host -hostfile --hostfile -machinefile --machinefile " \
+	"-rf --rankfile -rankfile --map-by -map-by --rank-by -rank-by -npernode --npernode -N -npersocket " \
+	"--npersocket --cpu-set --cpus-per-proc --cpus-per-rank --use-hwthread-cpus"
+/* the sequential mapper binds nothing of hetmap's: its binding is the user's
+ * (the emulated cluster's nodes give --bind-to none) */
+#define OPENMPI_PLACEMENT OPENMPI_MAPPING " --bind-to -bind-to"
+#define HYDRA_PLACEMENT "-n -np -f -hostfile -machinefile -host -hosts -bind-to -binding -map-by -ppn " \
+	"-rankmap -configfile"
+
 static const struct hm_launcher launchers[] = {
 	{ .name = "openmpi", .file_name = "rankfile",
 	  .summary = "Open MPI 4/5 rankfile: each rank bound to its core",
 	  .runs = 1, .binds = HM_BINDS_PER_RANK, .programs = "mpirun.openmpi mpirun",
 	  .version_mark = "Open MPI|OpenRTE", .package = "openmpi-bin", .flavour = "",
 	  .mpi = "Open MPI", .mpi_libraries = OPENMPI_LIBRARIES,
+	  .placement_options = OPENMPI_PLACEMENT,
 	  .file_text = rankfile_text, .options = openmpi_options },
 	{ .name = "openmpi-seq", .file_name = "seqfile",
 	  .summary = "Open MPI sequential mapper, one host per rank; no core binding",
 	  .runs = 1, .binds = HM_BINDS_NONE, .programs = "mpirun.openmpi mpirun",
 	  .version_mark = "Open MPI|OpenRTE", .package = "openmpi-bin", .flavour = "",
 	  .mpi = "Open MPI", .mpi_libraries = OPENMPI_LIBRARIES,
+	  .placement_options = OPENMPI_MAPPING,
 	  .file_text = host_per_rank_text, .options = openmpi_seq_options },
 	{ .name = "mpich", .file_name = "machinefile",
 	  .summary = "MPICH Hydra (mpiexec -f, host:n lines), -bind-to user:CORES",
@@ -416,6 +430,7 @@ static const struct hm_launcher launchers[] = {
 	  .mpi = "MPICH", .mpi_libraries = MPICH_LIBRARIES,
 	  .stacked_warning = "the plan stacks ranks on cores and MPICH's waiting ranks spin (no setting "
 			     "stops it, wrappers/README.md): expect it slower than predicted",
+	  .placement_options = HYDRA_PLACEMENT,
 	  .file_text = machinefile_text, .options = mpich_options },
 	/* srun starts programs of either MPI (PMI-2, PMIx): no check */
 	{ .name = "slurm", .file_name = "hostfile",
@@ -423,11 +438,15 @@ static const struct hm_launcher launchers[] = {
 	  .runs = 1, .binds = HM_BINDS_ONE_LIST, .set_form = HM_SET_MASK, .programs = "srun", .version_mark = "slurm",
 	  .package = "slurm-client", .file_variable = "SLURM_HOSTFILE", .batch_file = "sbatch.sh",
 	  .flavour = "", .check_hosts = hm_slurm_check,
+	  .placement_options = "-n* --ntasks -N* --nodes -w* --nodelist -x* --exclude -m* --distribution "
+			       "--cpu-bind --cpu_bind --ntasks-per-node --ntasks-per-socket --ntasks-per-core -c* "
+			       "--cpus-per-task",
 	  .file_text = host_per_rank_text, .options = slurm_options },
 	{ .name = "intelmpi", .file_name = "machinefile",
 	  .summary = "Intel MPI -machinefile (host:n lines) and pinning; files only",
 	  .runs = 0, .binds = HM_BINDS_ONE_LIST, .programs = "mpirun", .flavour = "",
 	  .mpi = "the MPICH ABI", .mpi_libraries = MPICH_LIBRARIES,
+	  .placement_options = HYDRA_PLACEMENT " -perhost -rr",
 	  .file_text = machinefile_text, .options = intelmpi_options },
 	{ .name = "smpi", .file_name = "hostfile",
 	  .summary = "SimGrid SMPI: simulated run on the platform exported beside the hostfile",
@@ -435,6 +454,7 @@ static const struct hm_launcher launchers[] = {
 	  .package = "libsimgrid-dev", .flavour = "-smpi",
 	  .simulated = 1, .platform_file = "platform.xml", .ranks_share_env = 1,
 	  .mpi = "SimGrid's SMPI", .mpi_libraries = "libsimgrid.so",
+	  .placement_options = "-np -hostfile -machinefile -platform -map",
 	  .file_text = simulated_hostfile_text, .options = smpi_options },
 };
 #define NR_LAUNCHERS (int)(sizeof(launchers) / sizeof(launchers[0]))
@@ -443,6 +463,11 @@ _Static_assert(offsetof(struct hm_launcher, name) == 0, "a row starts with its n
 const struct hm_launcher *hm_launcher_find(const char *name)
 {
 	return hm_row_named(launchers, NR_LAUNCHERS, sizeof(launchers[0]), name);
+}
+
+const char *hm_launcher_nearest(const char *name)
+{
+	return hm_row_nearest(launchers, NR_LAUNCHERS, sizeof(launchers[0]), name);
 }
 
 const struct hm_launcher *hm_launcher_for_library(const char *library)
@@ -474,4 +499,31 @@ static int launcher_name(const void *ctx, int i, char *out, size_t room)
 const char *hm_launcher_names(enum hm_launcher_set set, const char *sep, char *buf, int size)
 {
 	return hm_join(buf, (size_t)size, NR_LAUNCHERS, sep, launcher_name, &set);
+}
+
+/* 1 if 'word' is the option 'opt' of 'len' characters: alone, with
+ * "=VALUE", or with its value attached where opt ends in '*'. */
+static int is_option(const char *word, const char *opt, size_t len)
+{
+	int attached = opt[len - 1] == '*';
+
+	len -= (size_t)attached;
+	if (strncmp(word, opt, len))
+		return 0;
+	return word[len] == '\0' || word[len] == '=' || attached;
+}
+
+int hm_launcher_args_check(const struct hm_launcher *l, const struct hm_argv *words, struct hm_error *err)
+{
+	for (int i = 0; i < words->n; i++)
+		for (const char *p = l->placement_options; p && *p;) {
+			size_t len = strcspn(p, " ");
+
+			if (len && is_option(words->v[i], p, len))
+				return hm_error_set(err, "launcher option '%s' chooses where ranks go or how many start, "
+						    "which hetmap's %s already says (%s would refuse both, or let it "
+						    "override hetmap's): leave it out", words->v[i], l->file_name, l->name);
+			p += len + (p[len] == ' ');
+		}
+	return 0;
 }

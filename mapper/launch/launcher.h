@@ -8,6 +8,7 @@
 #define HM_LAUNCHER_H
 
 #include "placement.h"
+#include "models/util/error.h"
 #include "models/util/strbuild.h"
 
 /* What a launcher command is made from. */
@@ -70,6 +71,11 @@ struct hm_launcher {
 	/* the MPI its programs must be linked with, in words, and the ELF
 	 * dependencies that say so (prefixes, space-separated); NULL: any */
 	const char *mpi, *mpi_libraries;
+	/* its options that choose where ranks go or how many start, which the
+	 * plan's file and options already say (space-separated; a trailing '*'
+	 * also takes its value attached, srun's "-n4"): refused in
+	 * --launcher-args (hm_launcher_args_check) */
+	const char *placement_options;
 	/* what to warn of when the plan stacks ranks on cores, or NULL: it
 	 * keeps waiting ranks from spinning */
 	const char *stacked_warning;
@@ -102,6 +108,8 @@ char *hm_rank_threads_text(const struct hm_placement *pl);
 
 /* Launcher by name (case-insensitive), or NULL. */
 const struct hm_launcher *hm_launcher_find(const char *name);
+/* The launcher a mistyped 'name' most likely meant, or NULL. */
+const char *hm_launcher_nearest(const char *name);
 /* The first launcher whose MPI's libraries include 'library' (an ELF
  * dependency's name, "libmpich.so.12"), or NULL. */
 const struct hm_launcher *hm_launcher_for_library(const char *library);
@@ -110,6 +118,13 @@ const struct hm_launcher *hm_launcher_for_library(const char *library);
  * messages. */
 enum hm_launcher_set { HM_LAUNCHERS_ALL, HM_LAUNCHERS_RUN, HM_LAUNCHERS_FILES_ONLY };
 const char *hm_launcher_names(enum hm_launcher_set set, const char *sep, char *buf, int size);
+
+/* 0 when none of 'words' (the user's launcher options) is one of l's
+ * placement options; else -1 with the first named in 'err', and what to do
+ * instead. Such an option fights the plan: Open MPI refuses --map-by beside
+ * a rankfile ("Conflicting directives"), others override the plan's
+ * placement behind its back. */
+int hm_launcher_args_check(const struct hm_launcher *l, const struct hm_argv *words, struct hm_error *err);
 
 /* The text of HM_RANK_CPUS_FILE: line k the CPUs of rank k's core
  * ("2,10"; malloc'd, NULL when out of memory). */

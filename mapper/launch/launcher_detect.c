@@ -11,33 +11,14 @@
 #include <strings.h>
 #include <unistd.h>
 
-/* 'name' in PATH (or as a path), into buf; 0 if found. */
+/* 'name' in PATH (or as a path), into buf as given (a launcher found in
+ * PATH is written by its name: run.sh finds it there too); 0 if found. */
 static int in_path(const char *name, char *buf, size_t size)
 {
-	const char *path = getenv("PATH");
-
-	if (strchr(name, '/')) {
-		snprintf(buf, size, "%s", name);
-		return access(name, X_OK);
-	}
-	while (path && *path) {
-		size_t n = strcspn(path, ":");
-
-		snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
-		if (!access(buf, X_OK)) {
-			snprintf(buf, size, "%s", name);
-			return 0;
-		}
-		path += n + (path[n] == ':');
-	}
-	return -1;
-}
-
-int hm_find_program(const char *name)
-{
-	char buf[4096];
-
-	return in_path(name, buf, sizeof(buf));
+	if (hm_program_path(name, buf, size) != HM_PROGRAM_OK)
+		return -1;
+	snprintf(buf, size, "%s", name);
+	return 0;
 }
 
 struct capture {
@@ -82,7 +63,10 @@ int hm_launcher_detect(const struct hm_launcher *l, const char *given, int major
 {
 	char candidates[256], *word, *save = NULL;
 	struct capture cap = { "", 0 };
-	struct hm_spawn_opts so = { 20, 2, NULL, NULL, capture_line, NULL, &cap, NULL };
+	/* its standard error too: what it says when it cannot say its version
+	 * (srun without its configuration) is part of the answer, said once */
+	struct hm_spawn_opts so = { .timeout = 20, .grace = 2, .on_line = capture_line, .ctx = &cap,
+				    .stderr_too = 1 };
 	struct hm_spawn_result res;
 	char *argv[3];
 	int found = -1;
@@ -126,10 +110,13 @@ int hm_launcher_detect(const struct hm_launcher *l, const char *given, int major
 				    f->program);
 	}
 	/* a launcher that cannot even say its version (srun without its
-	 * configuration) has said why on standard error, which passes through */
-	if (!f->version[0] && required && res.status == HM_SPAWN_EXITED && res.exit_code)
-		return hm_error_set(err, "launcher '%s': '%s --version' failed with exit status %d "
-				    "(its own message is above)", l->name, f->program, res.exit_code);
+	 * configuration) said why: its first line goes into the message */
+	if (!f->version[0] && res.status == HM_SPAWN_EXITED && res.exit_code) {
+		snprintf(f->failure, sizeof(f->failure), "'%s --version' failed with exit status %d%s%.*s",
+			 f->program, res.exit_code, cap.len ? ": " : "", (int)strcspn(cap.text, "\n"), cap.text);
+		if (required)
+			return hm_error_set(err, "launcher '%s': %s", l->name, f->failure);
+	}
 	if (!f->version[0] && required)
 		return hm_error_set(err, "launcher '%s': '%s --version' does not say '%s'%s%.*s (another "
 				    "MPI's launcher? give --mpirun PATH)", l->name, f->program,

@@ -13,11 +13,8 @@ struct hm_launcher_found {
 	int major;              /* 0 when not known */
 	char version[128];      /* the line that names the version, or "" */
 	int signal;             /* hetmap got this signal while asking: the probe was stopped */
+	char failure[512];      /* why it could not say its version ("" when it did, or was not asked) */
 };
-
-/* 'name' found as a path (when it holds a '/') or in PATH, as the
- * shell would; 0 if it is there and executable. */
-int hm_find_program(const char *name);
 
 /* 'given' (or NULL for the launcher's candidates). 'required': the
  * program must exist and say it is this launcher; otherwise (plans,

@@ -2,6 +2,7 @@
  * environment of the ranks, the root flag, and turning the outcome of
  * the child into a message and an exit code. */
 #include "exit_code.h"
+#include "models/util/nearest_name.h"
 #include "models/util/say.h"
 #include "mpirun.h"
 #include "host_speed.h"
@@ -59,22 +60,24 @@ static int outcome(const char *cmd, const char *what, const struct hm_spawn_resu
 	}
 }
 
-const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name)
+const struct hm_launcher *hm_runnable_launcher(const char *cmd, const char *name)
 {
 	const struct hm_launcher *l = hm_launcher_find(name);
+	const char *near = l ? NULL : hm_launcher_nearest(name);
 	char names[128];
 
-	if (!l || !l->runs) {
-		hm_say_error("%s: launcher must be %s", cmd, hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)));
-		return NULL;
-	}
-	return l;
+	if (l && l->runs)
+		return l;
+	hm_say_error("%s: launcher must be %s%s, not '%s'%s%s%s", cmd,
+		     hm_launcher_names(HM_LAUNCHERS_RUN, ", ", names, sizeof(names)),
+		     l ? " ('hetmap plan --launcher' writes the others' files)" : "", name, HM_DID_YOU_MEAN(near));
+	return NULL;
 }
 
 /* hetmap stops the job on any signal it can catch; SIGKILL it cannot. */
 static void announce_group(int pid)
 {
-	hm_say_note("hetmap: the launcher runs as process group %d (if hetmap is killed with SIGKILL, "
+	hm_say_detail("hetmap: the launcher runs as process group %d (if hetmap is killed with SIGKILL, "
 		"stop the job with: kill -TERM -- -%d)\n", pid, pid);
 }
 

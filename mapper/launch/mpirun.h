@@ -26,8 +26,8 @@ int hm_mpirun_spawn(const char *cmd, const char *what, char **argv, struct hm_sp
 		    struct hm_spawn_result *res, const char *mpirun);
 
 /* Launcher 'name' if 'hetmap run' can drive it, else NULL after a message
- * naming 'cmd'. */
-const struct hm_launcher *hm_calibration_launcher(const char *cmd, const char *name);
+ * naming 'cmd' (and the name it likely meant). */
+const struct hm_launcher *hm_runnable_launcher(const char *cmd, const char *name);
 
 /* A simulator's rate of this machine's core (flop/s) into *speed: the
  * --host-speed text 'given' (a flop rate, "50Gf"); else, where the

@@ -24,14 +24,14 @@ int hm_placement_check_init(struct hm_placement_check *c, const struct hm_placem
  * launcher adds (Open MPI's --tag-output). */
 int hm_placement_check_line(struct hm_placement_check *c, const char *line)
 {
-	const char *at = strstr(line, "hetmap-probe {");
+	const char *at = strstr(line, HM_PROBE_MARK);
 	const cJSON *rank, *host, *cpus;
 	cJSON *doc;
 	int k;
 
 	if (!at)
 		return 0;
-	doc = cJSON_Parse(at + 13);
+	doc = cJSON_Parse(at + strlen(HM_PROBE_MARK) - 1);
 	rank = cJSON_GetObjectItemCaseSensitive(doc, "rank");
 	host = cJSON_GetObjectItemCaseSensitive(doc, "host");
 	cpus = cJSON_GetObjectItemCaseSensitive(doc, "cpus");

@@ -8,6 +8,10 @@
 #include <cJSON.h>
 #include "placement.h"
 
+/* What starts a probe's line (wrappers/rank_probe.c), perhaps after a tag
+ * the launcher adds */
+#define HM_PROBE_MARK "hetmap-probe {"
+
 struct hm_placement_check {
 	const struct hm_placement *pl;
 	int bound;              /* the launcher binds each rank to its core */

@@ -4,6 +4,8 @@
  * BLACS row-major puts rank k at grid position (k / c, k mod c). */
 #include "plan.h"
 #include "models/util/atomic_file.h"
+#include "models/platform/corrections.h"
+#include "models/util/strbuild.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -102,10 +104,37 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res)
 	return o;
 }
 
+const char *hm_plan_unmeasured(const struct hm_problem *pb, const int *d, char *buf, size_t size)
+{
+	const struct hm_platform *p = pb->platform;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (pb->routine != HM_ROUTINE_LU)
+		return buf;
+	for (int t = 0; t < p->nr_types; t++) {
+		const struct hm_proc_type *ty = &p->types[t];
+		int used = 0;
+
+		for (int i = 0; i < p->nr_procs && !used; i++)
+			used = d[i] && p->procs[i].type == t;
+		if (used && ty->column_step_priced)
+			hm_buf_addf(buf, size, &len, "%scolumn step of %s (priced from %s's by their panel speeds)",
+				    len ? "; " : "", ty->name, p->types[ty->column_step_source].name);
+		else if (used && !ty->has_column_step)
+			hm_buf_addf(buf, size, &len, "%scolumn step of %s (charged nothing)", len ? "; " : "", ty->name);
+		if (used && !ty->has_k1_dswap)
+			hm_buf_addf(buf, size, &len, "%srow interchange of %s (charged nothing)", len ? "; " : "",
+				    ty->name);
+	}
+	return buf;
+}
+
 cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res)
 {
 	const struct hm_problem *pb = in->pb;
-	cJSON *o = cJSON_CreateObject(), *inputs;
+	cJSON *o = cJSON_CreateObject(), *inputs, *plan;
+	char unmeasured[512];
 
 	if (!o)
 		return NULL;
@@ -116,8 +145,13 @@ cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res
 	{
 		char digest[32];
 
-		snprintf(digest, sizeof(digest), "fnv1a64:%016llx", (unsigned long long)pb->platform->digest);
-		cJSON_AddStringToObject(inputs, "platform_digest", digest);
+		cJSON_AddStringToObject(inputs, "platform_digest", hm_digest_text(pb->platform->digest, digest, sizeof(digest)));
+		/* learned corrections: the measured platform they correct, and how */
+		if (pb->platform->corrections_note[0]) {
+			cJSON_AddStringToObject(inputs, "platform_base_digest",
+						hm_digest_text(pb->platform->base_digest, digest, sizeof(digest)));
+			cJSON_AddStringToObject(inputs, "corrections", pb->platform->corrections_note);
+		}
 	}
 	cJSON_AddStringToObject(inputs, "routine", hm_routine_name(pb->routine));
 	cJSON_AddNumberToObject(inputs, "n", pb->n);
@@ -131,7 +165,9 @@ cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res
 		cJSON_AddNumberToObject(inputs, "max_nodes", (double)in->budget->max_nodes);
 		cJSON_AddNumberToObject(inputs, "max_seconds", in->budget->max_seconds);
 	}
-	cJSON_AddItemToObject(o, "plan", hm_result_json(pb->platform, res));
+	cJSON_AddItemToObject(o, "plan", plan = hm_result_json(pb->platform, res));
+	if (plan && res->found && hm_plan_unmeasured(pb, res->d, unmeasured, sizeof(unmeasured))[0])
+		cJSON_AddStringToObject(plan, "unmeasured", unmeasured);
 	return o;
 }
 

@@ -21,6 +21,13 @@ cJSON *hm_result_json(const struct hm_platform *p, const struct hm_result *res);
 /* A full plan document; NULL when out of memory. */
 cJSON *hm_plan_json(const struct hm_plan_inputs *in, const struct hm_result *res);
 
+/* LU's steps not measured on a type the configuration d uses: charged
+ * nothing, or a column step priced from another type's (platform.h), as
+ * "column step of T1 (charged nothing)", into buf; "" when none (or GEMM,
+ * which has none). Said in the plan ("unmeasured") and beside its
+ * prediction. */
+const char *hm_plan_unmeasured(const struct hm_problem *pb, const int *d, char *buf, size_t size);
+
 /* Serialise 'json' and write it atomically to 'path'. 0 or -1 with 'err'. */
 int hm_json_write(const char *path, const cJSON *json, struct hm_error *err);
 

@@ -4,6 +4,7 @@
  * would: the file's RUNPATH/RPATH, LD_LIBRARY_PATH, the system's
  * directories. Bounded: at most MAX_LIBRARIES files read. */
 #include "program_mpi.h"
+#include "spawn.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -108,10 +109,13 @@ static int open_library(const struct queue *q, const char *name)
 	return fd;
 }
 
-/* The program itself: a path, or a name looked up in PATH. */
+/* The program itself, the file exec would run (spawn.h): only a regular
+ * file is opened (a FIFO would block the open). */
 static int open_program(const char *program)
 {
-	return strchr(program, '/') ? open(program, O_RDONLY | O_CLOEXEC) : open_in(getenv("PATH"), program);
+	char path[4096];
+
+	return hm_program_path(program, path, sizeof(path)) == HM_PROGRAM_OK ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 }
 
 int hm_program_mpi(const char *program, struct hm_program_mpi *m)

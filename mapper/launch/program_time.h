@@ -1,13 +1,18 @@
 /* mapper/launch/program_time.h - the time 'run' compares with the prediction,
  * from what any program prints (mapper/README.md, "A program's time"):
  *
- *  1. its profile's reader (the driver, HPL, HPCC, xdlu), or a line
+ *  1. the first group of --time-regex on any line, when it matched
+ *     (what the user asked for by name);
+ *  2. else a line
  *        hetmap-time: SECONDS
  *     that any program may print (rank 0, or every rank: the largest
- *     counts), or the first group of --time-regex on any line;
- *  2. else the span hetmap-probe's preload (libhetmap-mpi-span) prints
+ *     counts);
+ *  3. else its profile's reader (the driver, HPL, HPCC, xdlu);
+ *  4. else the span hetmap-probe's preload (libhetmap-mpi-span) prints
  *     for each rank, MPI_Init's return to MPI_Finalize's call, the largest;
- *  3. else nothing: the launcher's wall time is recorded apart (wall_s).
+ *  5. else nothing: the launcher's wall time is recorded apart (wall_s).
+ * One order, whatever the values: which source a record names never flips
+ * with the numbers.
  *
  * A printed time's tick is its last printed digit ("0.21": 0.01 s); a
  * time under ten ticks is kept but gives no ratio. */
@@ -22,12 +27,14 @@
 #define HM_SPAN_LINE "hetmap-mpi-span:"
 #define HM_SPAN_LIBRARY "libhetmap-mpi-span.so"
 #define HM_MIN_TICKS 10         /* a time shorter than this many ticks gives no ratio */
+#define HM_TIME_REGEX_MAX 1000  /* --time-regex: characters */
+#define HM_TIME_REGEX_GROUPS 100 /* and '(' (glibc's regcomp recurses a group deep) */
 
 struct hm_program_time {
 	regex_t regex;
 	int have_regex;
-	double line_s, line_tick;       /* the largest hetmap-time or --time-regex time; < 0 none */
-	const char *line_source;        /* "time-line" or "time-regex" */
+	double line_s, line_tick;       /* the largest hetmap-time time; < 0 none */
+	double regex_s, regex_tick;     /* the largest --time-regex time; < 0 none */
 	double span_s;                  /* the largest MPI span; < 0 none */
 };
 
@@ -44,9 +51,9 @@ static inline int hm_time_under_ticks(const struct hm_app_result *r)
 	return r->seconds < HM_MIN_TICKS * r->tick;
 }
 
-/* Settle r->seconds, r->tick and r->measured_by ("profile", "time-line",
- * "time-regex", "mpi-span"; "" when nothing measured) from the profile's reading
- * (kept when it read a time) and the lines seen. */
+/* Settle r->seconds, r->tick and r->measured_by ("time-regex",
+ * "time-line", "profile", "mpi-span"; "" when nothing measured) in the
+ * order above from the lines seen and the profile's reading. */
 void hm_program_time_settle(const struct hm_program_time *pt, struct hm_app_result *r);
 
 #endif /* HM_PROGRAM_TIME_H */

@@ -1,5 +1,6 @@
 /* mapper/launch/sim_setup.c - see sim_setup.h. */
 #include "sim_setup.h"
+#include "models/common/progress.h"
 #include "models/util/say.h"
 #include "mpirun.h"
 #include "models/platform/threads.h"
@@ -7,6 +8,19 @@
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+int hm_progress_check(const char *cmd)
+{
+	const char *text = getenv(HM_PROGRESS_VARIABLE);
+	double period;
+
+	if (!text || !hm_progress_parse(text, &period))
+		return 0;
+	hm_say_error("%s: %s='%s': give the seconds between a simulation's progress lines, a decimal number in "
+		     "[0, %g] (0: none; default %g)", cmd, HM_PROGRESS_VARIABLE, text, HM_PROGRESS_MAX,
+		     HM_PROGRESS_DEFAULT);
+	return -1;
+}
 
 int hm_sim_opts_check(const char *cmd, struct hm_sim_opts *so, const struct hm_launcher *l)
 {
@@ -18,6 +32,8 @@ int hm_sim_opts_check(const char *cmd, struct hm_sim_opts *so, const struct hm_l
 		return HM_EXIT_USAGE;
 	}
 	so->kernels = (enum hm_sim_kernels)k;
+	if (l && l->simulated && hm_progress_check(cmd))
+		return HM_EXIT_USAGE;
 	if ((so->kernels != HM_SIM_EXECUTED || so->platform) && !(l && l->simulated)) {
 		hm_say_error("%s: --kernels and --sim-platform need a simulator launcher (smpi): real hosts compute",
 			     cmd);

@@ -18,7 +18,11 @@ struct hm_sim_opts {
 	enum hm_sim_kernels kernels;    /* kernels_name, once checked */
 };
 
-#define HM_SIM_OPTS_INIT { NULL, "executed", NULL, HM_SIM_EXECUTED }
+#define HM_SIM_OPTS_INIT { .kernels_name = "executed", .kernels = HM_SIM_EXECUTED }
+
+/* HETMAP_PROGRESS_S, when set, a period the simulations' kernels take
+ * (models/common/progress.h): 0, or -1 after a message naming 'cmd'. */
+int hm_progress_check(const char *cmd);
 
 /* --kernels read into so->kernels; simulator options refused with a
  * launcher that is not a simulator (l NULL: none). HM_EXIT_OK, or

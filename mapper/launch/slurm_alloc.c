@@ -1,6 +1,5 @@
 /* mapper/launch/slurm_alloc.c - see slurm_alloc.h. */
 #include "slurm_alloc.h"
-#include "launcher_detect.h"
 #include "spawn.h"
 
 #include <ctype.h>
@@ -164,12 +163,12 @@ static void take_name(const char *line, void *ctx)
 static int scontrol_hostnames(const char *list, char ***names)
 {
 	struct captured_names c = { NULL, 0, 0 };
-	struct hm_spawn_opts so = { 10, 1, NULL, NULL, take_name, NULL, &c, NULL };
+	struct hm_spawn_opts so = { .timeout = 10, .grace = 1, .on_line = take_name, .ctx = &c };
 	struct hm_spawn_result res;
-	char *argv[] = { "scontrol", "show", "hostnames", (char *)list, NULL };
+	char *argv[] = { "scontrol", "show", "hostnames", (char *)list, NULL }, found[4096];
 
-	if (hm_find_program("scontrol") || hm_spawn_run(argv, &so, &res) || res.status != HM_SPAWN_EXITED ||
-	    res.exit_code || c.failed || !c.n) {
+	if (hm_program_path("scontrol", found, sizeof(found)) != HM_PROGRAM_OK || hm_spawn_run(argv, &so, &res) ||
+	    res.status != HM_SPAWN_EXITED || res.exit_code || c.failed || !c.n) {
 		free_names(c.names, c.n);
 		return -1;
 	}

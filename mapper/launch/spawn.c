@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_LINE (16u << 20)    /* longer output lines are cut into pieces */
@@ -82,7 +83,7 @@ static void child(char *const argv[], const struct hm_spawn_opts *opts, int out_
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (dup2(out_fd, STDOUT_FILENO) < 0)
+	if (dup2(out_fd, STDOUT_FILENO) < 0 || (opts->stderr_too && dup2(out_fd, STDERR_FILENO) < 0))
 		_exit(127);
 	for (const char *const *env = opts->env; env && *env; env++)
 		putenv((char *)*env);   /* this process is about to exec */
@@ -100,13 +101,22 @@ struct line_buf {
 	size_t len, cap;
 };
 
-/* Append 'n' bytes read from the child; hand complete lines to the caller. */
-static void feed(struct line_buf *lb, const char *buf, size_t n, const struct hm_spawn_opts *opts)
+/* One line of the child's (without its newline; 'end' "\n", or "" for a
+ * piece cut short): to the caller, then echoed unless hidden. */
+static void take_line(const char *line, const char *end, const struct hm_spawn_opts *opts)
 {
-	if (opts->echo) {
-		fwrite(buf, 1, n, opts->echo);
+	if (opts->on_line)
+		opts->on_line(line, opts->ctx);
+	if (opts->echo && !(opts->hidden && opts->hidden(line))) {
+		fputs(line, opts->echo);
+		fputs(end, opts->echo);
 		fflush(opts->echo);
 	}
+}
+
+/* Append 'n' bytes read from the child; hand complete lines on. */
+static void feed(struct line_buf *lb, const char *buf, size_t n, const struct hm_spawn_opts *opts)
+{
 	for (size_t i = 0; i < n; i++) {
 		if (lb->len + 1 >= lb->cap) {
 			size_t cap = lb->cap ? 2 * lb->cap : 4096;
@@ -115,8 +125,7 @@ static void feed(struct line_buf *lb, const char *buf, size_t n, const struct hm
 			if (!d) {       /* too long or no memory: cut here */
 				if (lb->data) {
 					lb->data[lb->len] = '\0';
-					if (opts->on_line)
-						opts->on_line(lb->data, opts->ctx);
+					take_line(lb->data, "", opts);
 				}
 				lb->len = 0;
 				continue;
@@ -125,8 +134,7 @@ static void feed(struct line_buf *lb, const char *buf, size_t n, const struct hm
 		}
 		if (buf[i] == '\n') {
 			lb->data[lb->len] = '\0';
-			if (opts->on_line)
-				opts->on_line(lb->data, opts->ctx);
+			take_line(lb->data, "\n", opts);
 			lb->len = 0;
 		} else {
 			lb->data[lb->len++] = buf[i];
@@ -285,8 +293,7 @@ int hm_spawn_run(char *const argv[], const struct hm_spawn_opts *opts,
 	}
 	if (lb.len) {
 		lb.data[lb.len] = '\0';
-		if (opts->on_line)
-			opts->on_line(lb.data, opts->ctx);
+		take_line(lb.data, "", opts);
 	}
 	free(lb.data);
 	/* the output is closed, or we stopped the group: reap the child, still
@@ -360,4 +367,48 @@ const char *hm_spawn_status_name(enum hm_spawn_status s)
 					     "interrupted" };
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+/* An executable regular file at 'path': HM_PROGRAM_OK or why not. */
+static int runnable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return HM_PROGRAM_MISSING;
+	if (!S_ISREG(st.st_mode))
+		return HM_PROGRAM_NOT_REGULAR;
+	return access(path, X_OK) ? HM_PROGRAM_NOT_EXECUTABLE : HM_PROGRAM_OK;
+}
+
+int hm_program_path(const char *name, char *buf, size_t size)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(buf, size, "%s", name);
+		return runnable(name);
+	}
+	if (!path)
+		path = "/usr/local/bin:/bin:/usr/bin";  /* execvp's default */
+	for (;;) {
+		size_t n = strcspn(path, ":");
+
+		if ((size_t)snprintf(buf, size, "%.*s%s%s", (int)n, path, n ? "/" : "", name) < size &&
+		    runnable(buf) == HM_PROGRAM_OK)
+			return HM_PROGRAM_OK;
+		if (!path[n])
+			break;
+		path += n + 1;
+	}
+	buf[0] = '\0';
+	return HM_PROGRAM_MISSING;
+}
+
+const char *hm_program_path_error(int status)
+{
+	static const char *const why[] = { "found", "No such file or directory",
+					   "not a regular file", "not executable" };
+
+	return status >= 0 && status <= HM_PROGRAM_NOT_EXECUTABLE ? why[status] : "?";
 }

@@ -42,12 +42,16 @@ struct hm_spawn_opts {
 	double grace;                   /* seconds between SIGTERM and SIGKILL */
 	const char *const *env;         /* "NAME=VALUE" set in the child; NULL-terminated */
 	FILE *echo;                     /* where to copy the child's stdout, or NULL */
+	/* 1 for a line not to copy there (hetmap's own: the probe's, the
+	 * span's); NULL: every line is copied */
+	int (*hidden)(const char *line);
 	/* called for each complete stdout line (without the newline) */
 	void (*on_line)(const char *line, void *ctx);
 	/* called once the child exists, with its pid (= its process group) */
 	void (*on_start)(int pid);
 	void *ctx;
 	const char *cwd;                /* the child's working directory, or NULL */
+	int stderr_too;                 /* the child's standard error read as its output too */
 };
 
 /* Run argv[0] (searched in PATH) with argv. Returns 0 with 'res' filled,
@@ -67,5 +71,16 @@ int hm_stop_signal_caught(void);
 /* A one-line account: "exited with status 3", "timed out after 5 s", ... */
 const char *hm_spawn_describe(const struct hm_spawn_result *res, const struct hm_spawn_opts *opts,
 			      char *buf, size_t size);
+
+/* The file exec would run for 'name', found as execvp finds it: 'name'
+ * itself when it holds a '/', else the first entry of PATH (an empty one:
+ * the current folder) holding an executable regular file of that name.
+ * Its path into buf and HM_PROGRAM_OK; HM_PROGRAM_MISSING when there is
+ * none; with a '/', HM_PROGRAM_NOT_REGULAR (a directory, a FIFO, a device)
+ * or HM_PROGRAM_NOT_EXECUTABLE. Never opens the file (a FIFO would block). */
+enum { HM_PROGRAM_OK, HM_PROGRAM_MISSING, HM_PROGRAM_NOT_REGULAR, HM_PROGRAM_NOT_EXECUTABLE };
+int hm_program_path(const char *name, char *buf, size_t size);
+/* The reason of a failed hm_program_path, in words. */
+const char *hm_program_path_error(int status);
 
 #endif /* HM_SPAWN_H */

@@ -2,6 +2,7 @@
 #include "calibration.h"
 #include "kernel_rounds.h"
 #include "models/util/median.h"
+#include "models/util/say.h"
 #include "lu_steps_fit.h"
 #include "thread_fit.h"
 #include "calibration_network.h"
@@ -505,9 +506,9 @@ cJSON *hm_calibration_platform(const cJSON *raw, const struct hm_calibration_opt
 	ntypes = group_types(m, o->nproc, nbs, o->tolerance, first);
 	cJSON_AddNumberToObject(plat, "hetmap_platform", 1);
 	cJSON_AddStringToObject(plat, "name", o->name);
-	snprintf(desc, sizeof(desc), "measured by hetmap calibrate on %s: %d processors, %d type%s "
+	snprintf(desc, sizeof(desc), "measured by hetmap calibrate on %s: %d processor%s, %d type%s "
 		 "(processors within %.0f%% share a type); see 'calibration' for spreads and fits",
-		 o->when, o->nproc, ntypes, ntypes == 1 ? "" : "s", 100 * o->tolerance);
+		 o->when, o->nproc, HM_PLURAL(o->nproc), ntypes, HM_PLURAL(ntypes), 100 * o->tolerance);
 	cJSON_AddStringToObject(plat, "description", desc);
 	cJSON_AddItemToObject(plat, "types", types_json(m, o->nproc, ntypes, first, bs, nbs, record));
 	/* each rank's type: its node's, or its own */

@@ -1,14 +1,14 @@
 /* models/platform/calibration_network.h - the network part of a
  * calibration's fit: each link scope's t_s and t_w from the benchmark's
  * ping-pongs (Hockney's model), the links between pairs of processors, and
- * between hosts each host's own link (wrappers/common/host_links.h), hosts
+ * between hosts each host's own link (models/common/host_links.h), hosts
  * of like links grouped into rules. */
 #ifndef HM_CALIBRATION_NETWORK_H
 #define HM_CALIBRATION_NETWORK_H
 
 #include <cJSON.h>
 #include "platform.h"
-#include "wrappers/common/host_links.h"
+#include "models/common/host_links.h"
 
 /* Hockney fit of one-way times over message sizes (bytes), as above. */
 void hm_hockney_fit(const double *bytes, const double *seconds, int n, double *t_s, double *t_w);

@@ -18,14 +18,6 @@ const char *hm_kernel_name(enum hm_kernel k)
 	return (unsigned)k < HM_NR_KERNELS ? hm_kernel_names()[k] : "?";
 }
 
-int hm_kernel_parse(const char *name)
-{
-	for (int k = 0; k < HM_NR_KERNELS; k++)
-		if (!strcmp(name, hm_kernel_names()[k]))
-			return k;
-	return -1;
-}
-
 const char *const *hm_kernel_term_names(enum hm_kernel k)
 {
 	return k == HM_KERNEL_DGEMM ? dgemm_terms : k == HM_KERNEL_DTRSM ? dtrsm_terms : dger_terms;

@@ -3,11 +3,11 @@
  * simulator's modeled kernels (wrappers/smpi/kernels.c). 'hetmap calibrate'
  * times a set of shapes and fits each model; a platform keeps them in its
  * type's "kernels" (models/platform/README.md). The terms a model combines
- * are wrappers/common/kernel_terms.h's. */
+ * are models/common/kernel_terms.h's. */
 #ifndef HM_KERNEL_MODEL_H
 #define HM_KERNEL_MODEL_H
 
-#include "wrappers/common/kernel_terms.h"
+#include "models/common/kernel_terms.h"
 
 /* Seconds = sum c[i] term_i(shape), every c[i] >= 0; nterms 0: no model. */
 struct hm_kernel_model {
@@ -15,9 +15,8 @@ struct hm_kernel_model {
 	double c[HM_KERNEL_MAX_TERMS];
 };
 
-/* "dgemm", "dtrsm", "dger"; parse: the kernel, or -1. */
+/* "dgemm", "dtrsm", "dger" */
 const char *hm_kernel_name(enum hm_kernel k);
-int hm_kernel_parse(const char *name);
 /* The names of kernel k's terms ("mnk", "mn", ..., "1"), NULL-terminated:
  * the keys of its model in a platform file. */
 const char *const *hm_kernel_term_names(enum hm_kernel k);

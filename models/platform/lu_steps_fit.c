@@ -1,6 +1,6 @@
 /* models/platform/lu_steps_fit.c - see lu_steps_fit.h. */
 #include "lu_steps_fit.h"
-#include "calibration.h"
+#include "calibration_network.h"
 #include "platform.h"
 #include "models/util/median.h"
 

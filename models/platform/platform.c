@@ -3,6 +3,7 @@
  * overrides and the link cost of any pair. platform_load.c fills a
  * platform from JSON and calls the hm_platform_index/sort functions here. */
 #include "platform.h"
+#include "models/util/strbuild.h"
 #include "models/util/json_read.h"
 
 #include <fnmatch.h>
@@ -20,20 +21,21 @@ const char *hm_link_scope_name(enum hm_link_scope s)
 	return (unsigned)s < HM_LINK_NSCOPES ? link_scope_names[s] : "?";
 }
 
-char *hm_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 static void table_free(struct hm_table *t)
 {
 	free(t->b);
 	free(t->k);
+}
+
+static void hm_rule_end_free(struct hm_rule_end *e)
+{
+	for (int i = 0; i < e->nr_literal; i++)
+		free(e->literal[i]);
+	for (int i = 0; i < e->nr_wild; i++)
+		free(e->wild[i]);
+	free(e->literal);
+	free(e->wild);
+	memset(e, 0, sizeof(*e));
 }
 
 void hm_platform_free(struct hm_platform *p)
@@ -48,6 +50,9 @@ void hm_platform_free(struct hm_platform *p)
 		table_free(&p->types[i].k3_dtrsm);
 		table_free(&p->types[i].k2_dgetf2);
 		table_free(&p->types[i].busy_scale);
+		for (int j = 0; j < p->types[i].nr_threads; j++)
+			for (int g = 0; g < HM_NR_THREAD_KERNELS; g++)
+				table_free(&p->types[i].threads[j].s[g]);
 	}
 	for (i = 0; p->procs && i < p->nr_procs; i++) {
 		free(p->procs[i].name);
@@ -175,17 +180,6 @@ void hm_rule_end_sort(struct hm_rule_end *e)
 {
 	if (e->nr_literal > 1)
 		qsort(e->literal, (size_t)e->nr_literal, sizeof(char *), cmp_text);
-}
-
-void hm_rule_end_free(struct hm_rule_end *e)
-{
-	for (int i = 0; i < e->nr_literal; i++)
-		free(e->literal[i]);
-	for (int i = 0; i < e->nr_wild; i++)
-		free(e->wild[i]);
-	free(e->literal);
-	free(e->wild);
-	memset(e, 0, sizeof(*e));
 }
 
 void hm_rule_end_text(const struct hm_rule_end *e, char *buf, size_t size)
@@ -349,6 +343,15 @@ double hm_table_at(const struct hm_table *t, int b)
 			return t->k[i - 1] + f * (t->k[i] - t->k[i - 1]);
 		}
 	return t->k[t->n - 1];
+}
+
+double hm_table_max(const struct hm_table *t)
+{
+	double m = t->k[0];
+
+	for (int i = 1; i < t->n; i++)
+		m = t->k[i] > m ? t->k[i] : m;
+	return m;
 }
 
 double hm_table_min(const struct hm_table *t)

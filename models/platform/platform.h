@@ -26,6 +26,7 @@
 #define HM_MAX_WARNINGS 8
 #define HM_NR_STACKED 2            /* routines a stacking factor is given for: lu, gemm */
 #define HM_MAX_THREAD_COUNTS 8     /* measured thread counts of one type */
+#define HM_MIN_THREAD_SPEEDUP 0.01 /* a rank of t threads at most 100x slower than one thread */
 /* PDGETF2's synchronisations of a process column per column of the panel:
  * pdamax's combine, pdswap's exchange, pdger's broadcast of the pivot row,
  * each lg r messages deep on r process rows (models/README.md). */
@@ -52,7 +53,11 @@ enum hm_thread_kernel {
 
 struct hm_thread_speedup {
 	int t;                  /* threads, >= 2 */
-	double s[HM_NR_THREAD_KERNELS]; /* in (0, 2t] */
+	/* per group, over the block size (one entry: at every b), each in
+	 * (0, 2t]: calibrate measures them at each b, where the panel gains
+	 * from threads only at the larger b and the dgemm more than at the
+	 * smaller */
+	struct hm_table s[HM_NR_THREAD_KERNELS];
 };
 
 /* A type's k values are per core with all cores of its processor busy
@@ -83,6 +88,10 @@ struct hm_proc_type {
 				 * (HM_STEPS_PER_COLUMN steps of lg r messages a column) */
 	double k1_dswap;        /* s per element of a row interchange (PDLASWP) */
 	char has_column_step, has_k1_dswap;
+	/* a column step not given, priced from the type column_step_source's
+	 * (measured), scaled by their panel speeds (k2_dgetf2); 0: not priced so */
+	char column_step_priced;
+	int column_step_source;
 	/* Ranks of more than one thread (sorted by t; 0 entries: one thread
 	 * per rank only). The column step and the row interchanges are
 	 * level-1 work on one thread: threads do not change them. */
@@ -193,6 +202,11 @@ struct hm_platform {
 	char *description;          /* "" if not given */
 	char *source;               /* file name, for messages only */
 	uint64_t digest;            /* FNV-1a of the description's bytes */
+	/* learned corrections (corrections.h), applied by the loader: the
+	 * digest of the measured platform they rest on (= digest when none)
+	 * and what they are, in words ("" when none) */
+	uint64_t base_digest;
+	char corrections_note[200];
 	int nr_types;
 	struct hm_proc_type *types;
 	int nr_procs;
@@ -252,6 +266,8 @@ double hm_type_busy_scale(const struct hm_proc_type *ty, int cores, int d);
 int hm_platform_slots(const struct hm_platform *p, int *slot);
 /* Its least value (the least at any b: interpolation stays between entries). */
 double hm_table_min(const struct hm_table *t);
+/* Largest value of a table. */
+double hm_table_max(const struct hm_table *t);
 
 /* The cores of all processors together. */
 long hm_platform_cores(const struct hm_platform *p);
@@ -271,7 +287,6 @@ int hm_platform_sort_overrides(struct hm_platform *p);
  * hm_rule_end_sort once all are in). 0, or -1 when out of memory. */
 int hm_rule_end_add(struct hm_rule_end *e, const char *pattern);
 void hm_rule_end_sort(struct hm_rule_end *e);
-void hm_rule_end_free(struct hm_rule_end *e);
 
 /* The end as written, "a" or "[a, b, ...]", cut to 'size' with "...". */
 void hm_rule_end_text(const struct hm_rule_end *e, char *buf, size_t size);
@@ -280,9 +295,6 @@ void hm_rule_end_text(const struct hm_rule_end *e, char *buf, size_t size);
  * distinct profiles; *matched gets bit 2r (2r + 1) set when some processor
  * matches rule r's first (second) end. */
 int hm_platform_resolve_rules(struct hm_platform *p, uint64_t *matched);
-
-/* A copy of 's' (malloc), or NULL. */
-char *hm_strdup(const char *s);
 
 /* Names of the builtin platforms, NULL-terminated. */
 const char *const *hm_platform_builtin_names(void);

@@ -5,11 +5,14 @@
  * the JSON path where it is. cJSON stays inside this file: values are copied
  * into hetmap structs and the tree is freed before returning. */
 #include "platform.h"
+#include "models/util/strbuild.h"
+#include "corrections.h"
 #include "units.h"
 #include "models/util/fnv1a.h"
 #include "models/util/json_read.h"
 #include "hostname.h"
 #include "threads.h"
+#include "models/util/nearest_name.h"
 #include "models/util/read_file.h"
 
 #include <cJSON.h>
@@ -361,8 +364,33 @@ static int load_step_cost(struct loader *ld, const cJSON *it, const char *key, c
 
 /* "threads": {"2": {"dgemm": 1.9, "dtrsm": 1.8, "panel": 1.1}, ...}: a
  * rank of t threads against a rank of one, each kernel group's speed-up
- * (threads.h), every group given, each in (0, 2t]. */
+ * (threads.h), every group given, each a number or a table over the block
+ * size ({"32": 1.3, "256": 1.6}: what calibrate writes), each value in
+ * (0, 2t]. */
 static const struct table_keys thread_keys = { "number of threads", HM_MAX_CORES, HM_UNIT_RATIO };
+static const struct table_keys speedup_keys = { "block size", HM_MAX_BLOCK, HM_UNIT_RATIO };
+
+/* One group's speed-up of t threads: a number or a table over b. Below
+ * HM_MIN_THREAD_SPEEDUP a split would price as nothing (a speed-up that
+ * rounds to 0 when interpolated). */
+static int load_speedup(struct loader *ld, const cJSON *v, const char *path, const char *group, int t,
+			struct hm_table *s)
+{
+	char sub[512];
+
+	snprintf(sub, sizeof(sub), "%s.%s", path, group);
+	if (!v || !(cJSON_IsNumber(v) || cJSON_IsObject(v)))
+		return hm_error_at(ld->err, path, "'%s': expected the speed-up of %d threads over one, a number in "
+				   "[%g, %d] or a table of them over the block size", group, t, HM_MIN_THREAD_SPEEDUP,
+				   2 * t);
+	if (load_table(ld, v, sub, &speedup_keys, s))
+		return -1;
+	for (int i = 0; i < s->n; i++)
+		if (!(s->k[i] >= HM_MIN_THREAD_SPEEDUP && s->k[i] <= 2.0 * t))
+			return hm_error_at(ld->err, sub, "%g%s%.0d: the speed-up of %d threads over one must be in [%g, %d]",
+					   s->k[i], s->b[i] ? " at b = " : "", s->b[i], t, HM_MIN_THREAD_SPEEDUP, 2 * t);
+	return 0;
+}
 
 static int load_threads(struct loader *ld, const cJSON *it, const char *path,
 			struct hm_proc_type *ty)
@@ -389,20 +417,19 @@ static int load_threads(struct loader *ld, const cJSON *it, const char *path,
 			return hm_error_at(ld->err, sub, "thread counts start at 2 (one thread is the type's own k)");
 		if (object_with_keys(ld, e, sub, groups))
 			return -1;
-		for (int g = 0; g < HM_NR_THREAD_KERNELS; g++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, groups[g]);
-
-			if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble <= 2.0 * sp.t))
-				return hm_error_at(ld->err, sub, "'%s': expected the speed-up of %d threads "
-						   "over one, a number in (0, %d]", groups[g], sp.t, 2 * sp.t);
-			sp.s[g] = v->valuedouble;
-		}
 		for (j = ty->nr_threads; j > 0 && ty->threads[j - 1].t > sp.t; j--)
-			ty->threads[j] = ty->threads[j - 1];
+			;
 		if (j > 0 && ty->threads[j - 1].t == sp.t)
 			return hm_error_at(ld->err, sub, "%d threads given twice", sp.t);
+		/* in place first, so that the platform's release frees what a
+		 * failing group leaves */
+		memmove(&ty->threads[j + 1], &ty->threads[j], (size_t)(ty->nr_threads - j) * sizeof(sp));
 		ty->threads[j] = sp;
 		ty->nr_threads++;
+		for (int g = 0; g < HM_NR_THREAD_KERNELS; g++)
+			if (load_speedup(ld, cJSON_GetObjectItemCaseSensitive(e, groups[g]), sub, groups[g], sp.t,
+					 &ty->threads[j].s[g]))
+				return -1;
 	}
 	return 0;
 }
@@ -855,6 +882,39 @@ static int load_network(struct loader *ld, const cJSON *net)
 	return pairs ? load_overrides(ld, pairs) : 0;
 }
 
+/* ---- LU's column step where a type has none -------------------------- */
+
+/* A type without a column step (a calibration that could not measure it:
+ * other work disturbed it) is priced from a type that has one, scaled by
+ * their panel speeds at the middle candidate b: the step is the panel's
+ * own level-1 work between messages (models/README.md, "LU's steps"), so
+ * a panel twice as slow takes a step twice as long. The nearest type in
+ * panel speed is the source; the plans say so ('unmeasured'). Without any
+ * measured type nothing is priced (and the plans say that too). */
+static void price_missing_steps(struct hm_platform *p)
+{
+	int b = p->nr_block_sizes ? p->block_sizes[p->nr_block_sizes / 2] : 64;
+
+	for (int t = 0; t < p->nr_types; t++) {
+		struct hm_proc_type *ty = &p->types[t];
+		double k = hm_table_at(&ty->k2_dgetf2, b), best = INFINITY;
+		int source = -1;
+
+		if (ty->has_column_step || !(k > 0))
+			continue;
+		for (int s = 0; s < p->nr_types; s++) {
+			double ks = hm_table_at(&p->types[s].k2_dgetf2, b), apart = fabs(log(ks / k));
+
+			if (p->types[s].has_column_step && ks > 0 && apart < best)
+				best = apart, source = s;
+		}
+		if (source < 0)
+			continue;
+		ty->column_step = p->types[source].column_step * k / hm_table_at(&p->types[source].k2_dgetf2, b);
+		ty->column_step_priced = 1, ty->column_step_source = source;
+	}
+}
+
 /* ---- block sizes ---------------------------------------------------- */
 
 static int add_block_size(struct loader *ld, int b, const char *path)
@@ -934,7 +994,8 @@ static const cJSON *required(struct loader *ld, const cJSON *root, const char *k
 static int load_root(struct loader *ld, const cJSON *root)
 {
 	static const char *const keys[] = { "name", "description", "types", "processors",
-					    "network", "block_sizes", "hetmap_platform", "calibration", NULL };
+					    "network", "block_sizes", "hetmap_platform", "calibration",
+					    "corrections", NULL };
 	struct hm_platform *p = ld->p;
 	/* how 'hetmap calibrate' measured the values: kept for people, not read */
 	const cJSON *calibration = cJSON_GetObjectItemCaseSensitive(root, "calibration");
@@ -962,7 +1023,9 @@ static int load_root(struct loader *ld, const cJSON *root)
 	return load_types(ld, required(ld, root, "types")) ||
 	       load_processors(ld, required(ld, root, "processors")) ||
 	       load_network(ld, required(ld, root, "network")) ||
-	       load_block_sizes(ld, cJSON_GetObjectItemCaseSensitive(root, "block_sizes"));
+	       load_block_sizes(ld, cJSON_GetObjectItemCaseSensitive(root, "block_sizes")) ||
+	       (price_missing_steps(p), 0) ||
+	       hm_corrections_apply(p, cJSON_GetObjectItemCaseSensitive(root, "corrections"), ld->err);
 }
 
 int hm_platform_load_buffer(const char *json, size_t len, const char *name,
@@ -983,11 +1046,11 @@ int hm_platform_load_buffer(const char *json, size_t len, const char *name,
 		cJSON_Delete(root);
 		return hm_error_set(err, "out of memory");
 	}
-	ret = load_root(&ld, root);
-	cJSON_Delete(root);
 	/* FNV-1a over the bytes as read: a description changed in place under
 	 * the same path is another platform (the judge's earlier simulations) */
 	ld.p->digest = hm_fnv1a(HM_FNV1A_START, json, len);
+	ret = load_root(&ld, root);
+	cJSON_Delete(root);
 	if (!ret && !(ld.p->source = hm_strdup(name)))
 		ret = hm_error_set(err, "out of memory");
 	if (ret) {
@@ -1021,8 +1084,14 @@ int hm_platform_load(const char *path, struct hm_platform **out,
 	snprintf(err->file, sizeof(err->file), "%s", path);
 	if (!(buf = hm_read_file(path, MAX_FILE_BYTES, &got, &status))) {
 		char why[256];
+		/* "-p torc": the file is missing and a built-in platform has that name */
+		const char *near = status == HM_READ_OPEN && errno == ENOENT && !strchr(path, '/')
+				   ? hm_nearest_name(path, hm_platform_builtin_names()) : NULL;
 
-		return hm_error_set(err, "%s", hm_read_failure(status, MAX_FILE_BYTES, why, sizeof(why)));
+		hm_read_failure(status, MAX_FILE_BYTES, why, sizeof(why));
+		if (near)
+			return hm_error_set(err, "%s (the built-in platform is 'builtin:%s')", why, near);
+		return hm_error_set(err, "%s", why);
 	}
 	ret = hm_platform_load_buffer(buf, got, path, out, err);
 	free(buf);

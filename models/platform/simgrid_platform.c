@@ -39,7 +39,10 @@ int hm_sim_kernels_modeled(enum hm_sim_kernels k)
 	return k != HM_SIM_EXECUTED;
 }
 
-double hm_simgrid_speed(const struct hm_platform *p, int proc, int b, enum hm_sim_kernels kernels)
+/* A processor's speed in flop/s at block size b, as exported: what SMPI
+ * divides the computation it times by (smpi/host-speed is this machine's
+ * rate of the same kind: dgemm's, or the panel's when modeled). */
+static double hm_simgrid_speed(const struct hm_platform *p, int proc, int b, enum hm_sim_kernels kernels)
 {
 	const struct hm_proc_type *ty = &p->types[p->procs[proc].type];
 

@@ -59,9 +59,4 @@ int hm_sim_kernels_modeled(enum hm_sim_kernels k);
 char *hm_simgrid_platform(const struct hm_platform *p, int b, enum hm_sim_kernels kernels,
 			  const int *busy, struct hm_error *err);
 
-/* A processor's speed in flop/s at block size b, as exported: what SMPI
- * divides the computation it times by (smpi/host-speed is this machine's
- * rate of the same kind: dgemm's, or the panel's when modeled). */
-double hm_simgrid_speed(const struct hm_platform *p, int proc, int b, enum hm_sim_kernels kernels);
-
 #endif /* HM_SIMGRID_PLATFORM_H */

@@ -1,11 +1,11 @@
 /* models/platform/thread_fit.h - each type's thread speed-ups (threads.h)
  * from what hetmap-calibrate-bench --threads timed (wrappers/thread_team.h):
- * every kernel's seconds per flop with ranks of one thread, each rank's,
- * and with ranks of t threads, each team leader's, all at the largest
- * block size with every core of the node busy. A type's speed-up of a
- * kernel group at t is the median over its ranks of the one-thread value
- * over the median over its leaders of the t-thread value (medians: the
- * machine's load moves single samples). */
+ * every kernel's seconds per flop at each block size with ranks of one
+ * thread, each rank's, and with ranks of t threads, each team leader's,
+ * with every core of the node busy. A type's speed-up of a kernel group at
+ * t and b is the median over its ranks of the one-thread value over the
+ * median over its leaders of the t-thread value (medians: the machine's
+ * load moves single samples), a table over b. */
 #ifndef HM_THREAD_FIT_H
 #define HM_THREAD_FIT_H
 

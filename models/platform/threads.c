@@ -16,20 +16,21 @@ const char *const *hm_thread_kernel_names(void)
 	return names;
 }
 
-double hm_thread_speedup(const struct hm_proc_type *ty, int t, enum hm_thread_kernel g)
+double hm_thread_speedup(const struct hm_proc_type *ty, int t, enum hm_thread_kernel g, int b)
 {
 	int lo_t = 1, j;
-	double lo_s = 1;
+	double lo_s = 1, s;
 
 	if (t <= 1)
 		return 1;
 	if (ty->nr_threads == 0)
 		return 0;
 	for (j = 0; j < ty->nr_threads && ty->threads[j].t < t; j++)
-		lo_t = ty->threads[j].t, lo_s = ty->threads[j].s[g];
+		lo_t = ty->threads[j].t, lo_s = hm_table_at(&ty->threads[j].s[g], b);
 	if (j == ty->nr_threads)        /* beyond the largest: its efficiency */
 		return lo_s * t / lo_t;
-	return lo_s + (ty->threads[j].s[g] - lo_s) * (t - lo_t) / (ty->threads[j].t - lo_t);
+	s = hm_table_at(&ty->threads[j].s[g], b);
+	return lo_s + (s - lo_s) * (t - lo_t) / (ty->threads[j].t - lo_t);
 }
 
 int hm_thread_options(const struct hm_platform *p, int i, int *t)
@@ -66,29 +67,33 @@ int hm_platform_has_threads(const struct hm_platform *p)
 	return 0;
 }
 
-/* table 'from' with every k divided by s, into *to (its own k, b shared) */
-static int scaled_table(struct hm_table *to, const struct hm_table *from, double s)
+/* table 'from' with every k divided by group g's speed-up at its b, into
+ * *to (its own k, b shared) */
+static int scaled_table(struct hm_table *to, const struct hm_table *from, const struct hm_proc_type *base,
+			int t, enum hm_thread_kernel g)
 {
 	*to = *from;
 	to->k = malloc((size_t)from->n * sizeof(double));
 	if (!to->k)
 		return -1;
 	for (int i = 0; i < from->n; i++)
-		to->k[i] = from->k[i] / s;
+		to->k[i] = from->k[i] / hm_thread_speedup(base, t, g, from->b[i]);
 	return 0;
 }
 
-/* Type 'base' for ranks of t threads, into *ty: its k tables and kernel
- * models the speed-ups faster. No busy-cores scale: the speed-ups are
- * measured with every core busy, which a partly used node prices as full
- * (a rank of threads is never priced faster than measured). Its ranks
- * never share a view core (HM_THREAD_RANKS_SHARING). */
-static int threaded_type(struct hm_proc_type *ty, const struct hm_proc_type *base, int t)
+/* Type 'base' for ranks of t threads, into *ty: its k tables the
+ * speed-ups faster at each b, its kernel models (which the simulator
+ * reads at every shape) at the speed-ups of block size 'b_mid'. No
+ * busy-cores scale: the speed-ups are measured with every core busy,
+ * which a partly used node prices as full (a rank of threads is never
+ * priced faster than measured). Its ranks never share a view core
+ * (HM_THREAD_RANKS_SHARING). */
+static int threaded_type(struct hm_proc_type *ty, const struct hm_proc_type *base, int t, int b_mid)
 {
 	double s[HM_NR_THREAD_KERNELS];
 
 	for (int g = 0; g < HM_NR_THREAD_KERNELS; g++)
-		s[g] = hm_thread_speedup(base, t, (enum hm_thread_kernel)g);
+		s[g] = hm_thread_speedup(base, t, (enum hm_thread_kernel)g, b_mid);
 	*ty = *base;
 	ty->nr_threads = 0;
 	memset(&ty->busy_scale, 0, sizeof(ty->busy_scale));
@@ -98,9 +103,9 @@ static int threaded_type(struct hm_proc_type *ty, const struct hm_proc_type *bas
 	for (int k = 0; k < HM_NR_KERNELS; k++)
 		for (int c = 0; c < ty->kernels[k].nterms; c++)
 			ty->kernels[k].c[c] /= s[k];
-	return scaled_table(&ty->k3_dgemm, &base->k3_dgemm, s[HM_THREADS_DGEMM]) ||
-	       scaled_table(&ty->k3_dtrsm, &base->k3_dtrsm, s[HM_THREADS_DTRSM]) ||
-	       scaled_table(&ty->k2_dgetf2, &base->k2_dgetf2, s[HM_THREADS_PANEL]) ? -1 : 0;
+	return scaled_table(&ty->k3_dgemm, &base->k3_dgemm, base, t, HM_THREADS_DGEMM) ||
+	       scaled_table(&ty->k3_dtrsm, &base->k3_dtrsm, base, t, HM_THREADS_DTRSM) ||
+	       scaled_table(&ty->k2_dgetf2, &base->k2_dgetf2, base, t, HM_THREADS_PANEL) ? -1 : 0;
 }
 
 void hm_thread_view_release(struct hm_thread_view *v)
@@ -128,7 +133,8 @@ static int view_type(struct hm_thread_view *v, const struct hm_platform *base, i
 			return i;
 	if (w->nr_types == cap)
 		return -1;
-	if (threaded_type(&w->types[w->nr_types], &base->types[type], t)) {
+	if (threaded_type(&w->types[w->nr_types], &base->types[type], t,
+			  base->nr_block_sizes ? base->block_sizes[base->nr_block_sizes / 2] : 0)) {
 		w->nr_types++;          /* released with the others */
 		return -1;
 	}
@@ -159,7 +165,7 @@ int hm_thread_view_build(struct hm_thread_view *v, const struct hm_platform *bas
 
 		if (t <= 1)
 			continue;
-		if (t > pr->cores || !hm_thread_speedup(&base->types[pr->type], t, HM_THREADS_DGEMM)) {
+		if (t > pr->cores || !hm_thread_speedup(&base->types[pr->type], t, HM_THREADS_DGEMM, 0)) {
 			hm_error_set(err, "processor %s: no ranks of %d threads (%d cores, %s)", pr->name, t,
 				     pr->cores, t > pr->cores ? "too few" : "its type has no thread speed-ups");
 			free(pair_t);
@@ -178,4 +184,12 @@ oom:
 	free(pair_t);
 	hm_thread_view_release(v);
 	return hm_error_set(err, "out of memory (thread view of %d processors)", base->nr_procs);
+}
+
+int hm_threads_used(const int *d, const int *threads, int P)
+{
+	for (int i = 0; i < P; i++)
+		if (d[i] && threads[i] > 1)
+			return 1;
+	return 0;
 }

@@ -25,12 +25,13 @@
  * the keys of a type's "threads" entries. */
 const char *const *hm_thread_kernel_names(void);
 
-/* The speed-up of kernel group g for ranks of t threads on type ty: 1 at
- * t = 1; a measured count's own; between measured counts linear in t;
- * beyond the largest, its efficiency (speed-up / t) held; below the
- * smallest, linear from 1 at t = 1. Types without threads: 1 (t = 1)
- * or 0 (not known). */
-double hm_thread_speedup(const struct hm_proc_type *ty, int t, enum hm_thread_kernel g);
+/* The speed-up of kernel group g for ranks of t threads on type ty at
+ * block size b: 1 at t = 1; a measured count's own (its table at b,
+ * interpolated and clamped as the k tables are); between measured counts
+ * linear in t; beyond the largest, its efficiency (speed-up / t) held;
+ * below the smallest, linear from 1 at t = 1. Types without threads: 1
+ * (t = 1) or 0 (not known). */
+double hm_thread_speedup(const struct hm_proc_type *ty, int t, enum hm_thread_kernel g, int b);
 
 /* The thread counts the searches try on processor i: 1, and each count
  * its type measured that fits its cores (at most HM_MAX_THREAD_COUNTS + 1,
@@ -57,6 +58,10 @@ void hm_thread_view_release(struct hm_thread_view *v);
  * with 'err' naming the first that does not. */
 int hm_thread_ranks_fit(const struct hm_platform *p, const int *d, const int *threads,
 			struct hm_error *err);
+
+/* 1 when a processor of the P that hold ranks (d[i] > 0) runs them with
+ * two threads or more: then a configuration is priced on a thread view. */
+int hm_threads_used(const int *d, const int *threads, int P);
 
 /* 1 if any processor of 'p' can run a rank of two threads or more. */
 int hm_platform_has_threads(const struct hm_platform *p);

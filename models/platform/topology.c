@@ -9,7 +9,8 @@
 
 #define MAX_ALLOWED_TEXT 4096   /* "0-15,32-47": hwloc's list of the allowed CPUs */
 
-int hm_topology_allowed_ok(const char *list)
+/* 1 if 'list' can be an 'allowed' CPU list ("0-15,32-47", bounded). */
+static int hm_topology_allowed_ok(const char *list)
 {
 	size_t len = strlen(list);
 

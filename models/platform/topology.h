@@ -58,9 +58,6 @@ static inline int hm_topology_cpu(const struct hm_topology *t, int j)
 	return t->cpus[t->first[j]];
 }
 
-/* 1 if 'list' can be an 'allowed' CPU list ("0-15,32-47", bounded). */
-int hm_topology_allowed_ok(const char *list);
-
 void hm_topology_release(struct hm_topology *t);
 
 #endif /* HM_TOPOLOGY_H */

@@ -72,6 +72,23 @@ static const struct unit_suffix *suffixes_of(enum hm_unit_kind kind)
 	return no_suffixes;
 }
 
+/* The suffixes 'kind' accepts, comma-separated into buf (for messages
+ * and help texts: made from the same table the parser reads). */
+static const char *hm_unit_suffixes(enum hm_unit_kind kind, char *buf, size_t size)
+{
+	const struct unit_suffix *s = suffixes_of(kind);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!s->suffix) {
+		snprintf(buf, size, "no unit");
+		return buf;
+	}
+	for (; s->suffix && n < size; s++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", s->suffix);
+	return buf;
+}
+
 int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
 		  char *why, int why_size)
 {
@@ -112,19 +129,4 @@ int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
 	}
 	*out = v;
 	return 0;
-}
-
-const char *hm_unit_suffixes(enum hm_unit_kind kind, char *buf, size_t size)
-{
-	const struct unit_suffix *s = suffixes_of(kind);
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if (!s->suffix) {
-		snprintf(buf, size, "no unit");
-		return buf;
-	}
-	for (; s->suffix && n < size; s++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", s->suffix);
-	return buf;
 }

@@ -23,10 +23,6 @@ enum hm_unit_kind {
 int hm_unit_parse(const char *text, enum hm_unit_kind kind, double *out,
 		  char *why, int why_size);
 
-/* The suffixes 'kind' accepts, comma-separated into buf (for messages
- * and help texts: made from the same table the parser reads). */
-const char *hm_unit_suffixes(enum hm_unit_kind kind, char *buf, size_t size);
-
 /* Name of the SI unit of 'kind', for messages ("s", "s/flop", ...). */
 const char *hm_unit_name(enum hm_unit_kind kind);
 

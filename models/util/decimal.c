@@ -30,7 +30,11 @@ int hm_is_digits(const char *s, size_t max_len)
 	return len > 0 && len <= max_len && strspn(s, "0123456789") == len;
 }
 
-double hm_decimal_tick(const char *s)
+/* The value of one unit in the last digit of the decimal number that
+ * starts at s, as hm_strtod_decimal reads it: 0.01 for "0.21", 1 for "12",
+ * 1e-5 for "1.5e-4". A program that prints its time so measures nothing
+ * finer. 0 when s holds no number. */
+static double hm_decimal_tick(const char *s)
 {
 	char *end;
 	const char *p;

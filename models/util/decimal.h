@@ -12,12 +12,6 @@
  * with one. */
 double hm_strtod_decimal(const char *s, char **end, int plus);
 
-/* The value of one unit in the last digit of the decimal number that
- * starts at s, as hm_strtod_decimal reads it: 0.01 for "0.21", 1 for "12",
- * 1e-5 for "1.5e-4". A program that prints its time so measures nothing
- * finer. 0 when s holds no number. */
-double hm_decimal_tick(const char *s);
-
 /* 'text' as a printed time: a decimal number (hm_strtod_decimal) and
  * nothing after it but blanks; its value and tick (hm_decimal_tick).
  * 0, or -1 when it is not one. */

@@ -210,6 +210,9 @@ cJSON *hm_json_read_file(const char *path, size_t max, struct hm_error *err)
 	char *text = hm_read_file(path, max, &len, &status), why[256];
 	cJSON *doc;
 
+	/* every error names the file it is about */
+	if (err && !err->file[0])
+		snprintf(err->file, sizeof(err->file), "%s", path);
 	if (!text) {
 		hm_error_set(err, "%s", hm_read_failure(status, max, why, sizeof(why)));
 		return NULL;

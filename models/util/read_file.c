@@ -109,3 +109,52 @@ const char *hm_read_failure(enum hm_read_status status, size_t max, char *buf, s
 			 strerror(errno));
 	return buf;
 }
+
+int hm_read_line(FILE *f, char **line, size_t *cap, size_t *len)
+{
+	size_t n = 0;
+	int c = EOF;
+
+	*len = 0;
+	errno = 0;
+	while ((c = getc(f)) != EOF) {
+		if (n + 2 > *cap) {
+			size_t more = *cap ? 2 * *cap : 256;
+			char *bigger;
+
+			if (n + 2 > HM_LINE_MAX) {      /* the rest of the line is skipped, the error said */
+				while (c != '\n' && (c = getc(f)) != EOF)
+					;
+				errno = EFBIG;
+				return -1;
+			}
+			if (more > HM_LINE_MAX)
+				more = HM_LINE_MAX;
+			if (!(bigger = realloc(*line, more))) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*line = bigger, *cap = more;
+		}
+		(*line)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (ferror(f))
+		return -1;
+	if (!n)
+		return 0;
+	(*line)[n] = '\0';
+	*len = n;
+	return 1;
+}
+
+const char *hm_line_after_zeros(const char *line, size_t len, size_t *zeros)
+{
+	size_t z = 0;
+
+	while (z < len && !line[z])
+		z++;
+	*zeros = z;
+	return memchr(line + z, '\0', len - z) ? NULL : line + z;
+}

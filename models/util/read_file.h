@@ -11,6 +11,7 @@
 #define HM_READ_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define HM_READ_IDLE_SECONDS 60
 
@@ -31,5 +32,22 @@ char *hm_read_file(const char *path, size_t max, size_t *len, enum hm_read_statu
 /* A message for a failed read ("cannot open: No such file or directory",
  * "larger than 16777216 bytes", ...) into buf; call right after the read. */
 const char *hm_read_failure(enum hm_read_status status, size_t max, char *buf, size_t size);
+
+/* Line readers (results files, the configuration) read through this, so
+ * that no condition reads as the end of the file: the next line of f into
+ * *line (getline's buffer, *cap its size), its length in bytes into *len,
+ * NUL bytes included. 1 a line, 0 the end of the file, -1 an error with
+ * errno set: ENOMEM for a line too long to hold in memory, else the read's.
+ * A line is at most HM_LINE_MAX bytes (a record of 128000 ranks is about
+ * 30 MB): a longer one is an error (EFBIG, the reader past it), not an
+ * allocation of the whole file. */
+#define HM_LINE_MAX ((size_t)64 << 20)
+int hm_read_line(FILE *f, char **line, size_t *cap, size_t *len);
+
+/* A results file's line (len bytes) past the zero block a crash leaves
+ * where a record was being written: the text after the NUL bytes that
+ * start it, their count into *zeros; NULL when a NUL byte is inside the
+ * text itself (it is no record). */
+const char *hm_line_after_zeros(const char *line, size_t len, size_t *zeros);
 
 #endif /* HM_READ_FILE_H */

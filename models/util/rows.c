@@ -1,5 +1,6 @@
 /* models/util/rows.c - see rows.h. */
 #include "rows.h"
+#include "nearest_name.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,18 @@ const void *hm_row_named(const void *table, int n, size_t stride, const char *na
 			return row;
 	}
 	return NULL;
+}
+
+const char *hm_row_nearest(const void *table, int n, size_t stride, const char *name)
+{
+	enum { MAX_ROWS = 64 };
+	const char *names[MAX_ROWS + 1];
+	int k = 0;
+
+	for (int i = 0; i < n && k < MAX_ROWS; i++)
+		names[k++] = *(const char *const *)((const char *)table + (size_t)i * stride);
+	names[k] = NULL;
+	return hm_nearest_name(name, names);
 }
 
 const char *hm_join(char *buf, size_t size, int n, const char *sep,

@@ -12,6 +12,10 @@
  * none. */
 const void *hm_row_named(const void *table, int n, size_t stride, const char *name);
 
+/* The name of the row of 'table' a mistyped 'name' most likely meant
+ * (nearest_name.h), or NULL. */
+const char *hm_row_nearest(const void *table, int n, size_t stride, const char *name);
+
 /* Items 0..n-1 of a table written into 'buf' (size bytes, always
  * terminated; what does not fit is cut), 'sep' between them: item(ctx, i,
  * out, room) writes item i as snprintf does and returns its length, or -1

@@ -8,6 +8,9 @@
 #ifndef HM_SAY_H
 #define HM_SAY_H
 
+/* The plural ending of a count's noun: "1 processor", "2 processors". */
+#define HM_PLURAL(n) ((n) == 1 ? "" : "s")
+
 #include "error.h"
 
 /* 0 (-q) no progress, 1 progress (the default), 2 (-v) also detail such

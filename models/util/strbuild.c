@@ -36,6 +36,19 @@ void hm_argv_add(struct hm_argv *a, const char *s)
 	argv_take(a, strdup(s));
 }
 
+void hm_buf_addf(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	size_t at = *len < size ? *len : size;  /* a cut buffer takes nothing more */
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + at, size - at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len += (size_t)n;
+}
+
 /* The formatted string (malloc'd) and its length, or NULL. */
 static char *format(size_t *len, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static char *format(size_t *len, const char *fmt, va_list ap)
@@ -125,6 +138,16 @@ char *hm_argv_quoted(const struct hm_argv *a)
 		len = hm_shell_quote(out, len, a->v[i]);
 	}
 	return out;
+}
+
+char *hm_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
 }
 
 void hm_text_add(struct hm_text *t, const char *s, size_t n)

@@ -26,6 +26,14 @@ size_t hm_shell_quote(char *out, size_t len, const char *s);
 /* The vector as one line, each word quoted for a POSIX shell when needed. */
 char *hm_argv_quoted(const struct hm_argv *a);
 
+/* Append to the fixed buffer buf (size bytes) at *len, as snprintf
+ * writes: buf stays terminated, and *len grows by the whole text, so
+ * that *len >= size says it was cut. */
+void hm_buf_addf(char *buf, size_t size, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* A copy of 's' (malloc), or NULL: strdup, which C11 lacks. */
+char *hm_strdup(const char *s);
+
 /* A text being built. */
 struct hm_text {
 	char *data;
@@ -37,5 +45,10 @@ void hm_text_addf(struct hm_text *t, const char *fmt, ...) __attribute__((format
 void hm_text_add(struct hm_text *t, const char *s, size_t n);
 /* The text (malloc'd, the caller's), or NULL if any step failed. */
 char *hm_text_done(struct hm_text *t);
+
+/* A macro's value as a string literal, for texts made with it
+ * ("default " HM_STR(HM_DEFAULT_N)). */
+#define HM_STR_(x) #x
+#define HM_STR(x) HM_STR_(x)
 
 #endif /* HM_STRBUILD_H */

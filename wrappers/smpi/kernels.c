@@ -17,7 +17,7 @@
  * time = flops x k there, interpolated linearly and clamped), or the
  * coefficients of the kernel's terms fitted by 'hetmap calibrate' from
  * timed shapes ("poly c1 c2 ...": time = sum c_i term_i; the terms are
- * wrappers/common/kernel_terms.h's).
+ * models/common/kernel_terms.h's).
  *
  * With --kernels modeled the simulator times nothing on this machine
  * (smpi/simulate-computation:no): every simulated second is charged here
@@ -47,8 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/kernel_terms.h"
-#include "../common/progress.h"
+#include "models/common/kernel_terms.h"
+#include "models/common/progress.h"
 
 static const char *const property[HM_NR_KERNELS] = { "hm_dgemm", "hm_dtrsm", "hm_dger" };
 
