@@ -1,6 +1,7 @@
 """Platforms made for the studies from others: scaled, derived from a
 calibration, given kernel models; the dgemm rates a configuration uses."""
 import json
+import os
 import re
 
 
@@ -156,6 +157,43 @@ def dgemm_rates(platform, plan):
     return used, every
 
 
+# The real calibrations whose LU steps state the defaults of a type that
+# gives none (models/platform/platform_load.c, "LU's steps a type lacks"):
+# this machine and the 16-core node, quiet (calibrate-twice's busy runs and
+# the emulated cluster's stretched BLAS are left out; a file copied into two
+# studies counts once).
+STEP_CALIBRATIONS = ("real/results/localhost-driver/platform.json", "real/results/localhost-hpl/platform.json",
+                     "real/results/node16-driver/platform.json", "real/results/calibrate-twice/quiet-1.json",
+                     "real/results/calibrate-twice/quiet-2.json", "threads/results/real/platform.json",
+                     "threads/results/two-cores/cal-1/platform.json", "threads/results/two-cores/cal-2/platform.json",
+                     "tune/results/here/platform.json")
+
+
+def step_defaults(args):
+    """Each real calibration's LU steps over its panel's s/flop at its middle block size (the
+    loader's), and the medians: what a type that gives no column_step or k1_dswap is charged."""
+    import statistics
+    ratios = {"column_step": [], "k1_dswap": []}
+    print("calibration\tb\tk2_dgetf2\tcolumn_step\tcolumn_step_ratio\tk1_dswap\tk1_dswap_ratio")
+    for f in args.files or [os.path.join(os.path.dirname(os.path.abspath(__file__)), c) for c in STEP_CALIBRATIONS]:
+        d = json.load(open(f))
+        for t in d["types"].values():
+            blocks = d.get("block_sizes") or sorted(map(int, t["k2_dgetf2"]))
+            b = blocks[len(blocks) // 2]
+            k2 = type_k(t, ("k2_dgetf2",), b)
+            row = [os.path.relpath(f), b, "%.4g" % k2]
+            for key in ratios:
+                if key in t:
+                    ratios[key].append(t[key] / k2)
+                    row += ["%.4g" % t[key], "%.0f" % (t[key] / k2)]
+                else:
+                    row += ["-", "-"]
+            print("\t".join(map(str, row)))
+    for key, r in ratios.items():
+        print("# %s: median %.0f x k2_dgetf2 over %d calibrations (%.0f-%.0f)" % (
+            key, statistics.median(r), len(r), min(r), max(r)))
+
+
 # command: (function, [(argument, default; None: positional)], help): records.main
 COMMANDS = {
     "scale": (scale, [("platform", None), ("--factor", "0"), ("--fastest", "0")],
@@ -166,5 +204,8 @@ COMMANDS = {
     "kernels": (kernels, [("platform", None), ("calibrated", None)],
                 "PLATFORM with kernel models for the simulator on every type lacking them:\n"
                 "CALIBRATED's, scaled by the ratio of the types' k values"),
+    "step-defaults": (step_defaults, [("files", "*")],
+                      "the real calibrations' LU steps (column_step, k1_dswap) over their panel's s/flop,\n"
+                      "and the medians a type that gives none is charged (default: the committed ones)"),
 }
 

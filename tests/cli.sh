@@ -54,7 +54,7 @@ check "one of each, said so" grep -q "1 processor on 1 host, 1 type, 4 candidate
 expect 0 "effective    dgemm" -- "$hm" predict -p "$threaded" -n 2000 --procs 2
 check "rates in GFLOP/s, as platform show" grep -q "GFLOP/s, dtrsm" "$tmp/out"
 check "a step the calibration could not measure is said where it is priced" \
-	grep -q "not measured: column step of T1 (charged nothing)" "$tmp/out"
+	grep -q "not measured: column step of T1 (default: nothing beyond its messages" "$tmp/out"
 # a type whose step is missing beside one that has it: priced from it, by their panel speeds
 "$hm" generate "$root/models/platform/examples/modern-1024.json" -o "$tmp/m1024.json" 2>/dev/null
 python3 -c '
@@ -62,10 +62,31 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 del d["types"]["icx"]["column_step"]
 json.dump(d, open(sys.argv[2], "w"))' "$tmp/m1024.json" "$tmp/m1024-nostep.json"
-expect 0 "not measured, priced" -- "$hm" platform show "$tmp/m1024-nostep.json"
+expect 0 "column step 0.333 us beyond its message (priced from skl's)" -- "$hm" platform show "$tmp/m1024-nostep.json"
 expect 0 "not measured: column step of icx (priced from skl's by their panel speeds)" -- \
 	"$hm" plan -p "$tmp/m1024-nostep.json" -n 50000
 expect 0 '"unmeasured":' -- "$hm" plan -p "$threaded" -n 2000 -f json
+# a description written by hand, with only k3 and k2_dgetf2 a type: its LU
+# steps defaulted, the same number in the plan, the model and the export
+cat > "$tmp/hand.json" <<'EOF2'
+{"name": "hand", "block_sizes": [32, 64, 128], "types": {"old": {"k3": "10Gf", "k2_dgetf2": "1Gf"}, "new": {"k3": "30Gf", "k2_dgetf2": "3Gf"}},
+ "processors": [{"name": "o1", "type": "old", "cores": 16}, {"name": "n1", "type": "new", "cores": 64}],
+ "network": {"same_processor": {"t_s": "1us", "t_w": "10GB/s"}, "same_node": {"t_s": "1us", "t_w": "10GB/s"},
+             "inter_node": {"t_s": "5us", "t_w": "5GB/s"}}}
+EOF2
+expect 0 "k1_dswap of old, new not given: the default, 136 x its panel's s/flop, real calibrations' median" -- \
+	"$hm" platform check "$tmp/hand.json"
+check "column step defaulted too" grep -q "column_step of old, new not given: the default, nothing beyond" "$tmp/out"
+expect 0 '"from":"default","seconds":1.36e-07' -- "$hm" platform check -f json "$tmp/hand.json"
+expect 0 "row interchange 136 ns per element (default)" -- "$hm" platform show "$tmp/hand.json"
+expect 0 "row interchange of old (default: 136 x" -- "$hm" predict -p "$tmp/hand.json" -n 20000 --procs 16,0
+"$hm" predict -p "$tmp/hand.json" -n 20000 --procs 16,0 -g 4x4 -b 64 -f json > "$tmp/hand-predict.json"
+check "the model charges it: n^2 / c elements at 136 ns" python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["plan"]["predicted"]["comp_row_swaps_s"]
+assert abs(t / (20000 ** 2 / 4 * 136e-9) - 1) < 1e-6, t' "$tmp/hand-predict.json"
+expect 0 "" -- "$hm" export simgrid -p "$tmp/hand.json" --kernels modeled -o "$tmp/hand.xml"
+check "the simulator charges the same" grep -q 'id="hm_dswap" value="1.36e-07"' "$tmp/hand.xml"
 expect 0 "" -- "$hm" plan -p "$threaded" -n 2000 -r gemm
 check "GEMM has no LU steps to miss" sh -c "! grep -q 'not measured' '$tmp/out'"
 expect 0 "HU " -- "$hm" compare -p "$threaded" -n 2000
@@ -80,13 +101,15 @@ check "three ranks stacked on one core, drawn" grep -q "| 0+1+2 |" "$tmp/err"
 expect 0 "block size b = 32" -- "$hm" predict -n 2048 --procs P17=2,P18=2 --grid 2x2 --block-size 32
 expect 0 "block size b = 32" -- "$hm" predict -n 2048 --procs P17=2,P18=2 --grid 2x2 --block 32
 
-# predict: the hand-checked TORC case, and its argument checks
+# predict: the hand-checked TORC case, and its argument checks (panel: the
+# grid model's terms, PDGETRF's arithmetic, and the defaulted row
+# interchanges, 2048^2 / 19 elements x 136 x 0.015 us = 0.4503 s)
 all19=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
 expect 0 "predicted    7.62153 s" -- "$hm" predict -m thesis -n 2048 --procs $all19 --grid 1x19 -b 32
-expect 0 "predicted    9.50318 s" -- "$hm" predict -n 2048 --procs $all19 --grid 1x19 -b 32
+expect 0 "predicted    9.95352 s" -- "$hm" predict -n 2048 --procs $all19 --grid 1x19 -b 32
 expect 0 "predicted    8.92028 s" -- "$hm" predict -m grid -n 2048 --procs $all19 --grid 1x19 -b 32
-expect 0 "predicted    9.50318 s" -- "$hm" predict -m panel -n 2048 --procs $all19 --grid 1x19 -b 32
-expect 0 "D = 4 on a 2 x 2 grid" -- "$hm" predict --procs P17=2,P18=2
+expect 0 "predicted    9.95352 s" -- "$hm" predict -m panel -n 2048 --procs $all19 --grid 1x19 -b 32
+expect 0 "D = 4 on a 1 x 4 grid" -- "$hm" predict --procs P17=2,P18=2
 expect 3 "--procs is required" -- "$hm" predict
 expect 3 "has 3 entries, the platform has 19" -- "$hm" predict --procs 1,2,3
 expect 3 "unknown processor 'P99'" -- "$hm" predict --procs P99=1

@@ -156,8 +156,8 @@ expect 0 "exact skipped" -- "$hm" compare -p "$tmp/p100kx.json" -d 4 -n 50000 --
 # a push prices two pairs, on its host and off it, however the hosts
 # split the classes)
 start=$SECONDS
-expect 0 "D = 100000 on a 800 x 125 grid" -- "$hm" plan -p "$tmp/p100kx.json" -M GU -n 500000
-expect 0 "D = 50000 on a 500 x 100 grid" -- "$hm" plan -p "$tmp/p100kx.json" -M EU -n 500000
+expect 0 "D = 100000 on a 80 x 1250 grid" -- "$hm" plan -p "$tmp/p100kx.json" -M GU -n 500000
+expect 0 "D = 50000 on a 80 x 625 grid" -- "$hm" plan -p "$tmp/p100kx.json" -M EU -n 500000
 check "GU and EU place 100000 processes within 15 s (linear: 1 s here, 5 s under ASan beside other tests)" test $((SECONDS - start)) -le 15
 # past the deepest configuration (problem.h) the users refuse, saying why;
 # exact refuses weight tables past 768 MB at once

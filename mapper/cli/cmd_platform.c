@@ -13,7 +13,8 @@ static const struct hm_usage usage = {
 	"hetmap platform [-f F] show FILE | check FILE... | list",
 	"Work with platform descriptions (their format: models/platform/README.md).\n"
 	"  show FILE    print a readable summary of a platform (json: the description)\n"
-	"  check FILE   validate files; exit 0 if all are valid, 2 otherwise\n"
+	"  check FILE   validate files, and say what each type is charged for the LU\n"
+	"               steps it does not give; exit 0 if all are valid, 2 otherwise\n"
 	"  list         list the builtin reference platforms (use as builtin:NAME)",
 	"FILE is a path or builtin:NAME. Values are SI (s, s/flop, s per 8-byte word,\n"
 	"bytes) or strings with a unit: \"0.72us\", \"100Mbps\", \"2GiB\" (models/platform/README.md).",
@@ -30,18 +31,24 @@ static void print_table_row(const char *label, const struct hm_table *t,
 	printf("\n");
 }
 
-/* LU's steps beside its kernels, each as given or "not given" (charged nothing). */
-static void show_lu_steps(const struct hm_proc_type *ty)
+/* LU's steps beside its kernels: each as given, priced from another type
+ * or defaulted (the loader's pricing, hm_lu_step_info). */
+static void show_lu_steps(const struct hm_platform *p, const struct hm_proc_type *ty)
 {
-	char step[64] = "not given", swap[64] = "not given";
+	static const double unit[HM_NR_LU_STEPS] = { [HM_LU_COLUMN_STEP] = 1e6, [HM_LU_ROW_SWAP] = 1e9 };
+	static const char *const per[HM_NR_LU_STEPS] = { [HM_LU_COLUMN_STEP] = "us beyond its message",
+							  [HM_LU_ROW_SWAP] = "ns per element" };
 
-	if (ty->has_column_step)
-		snprintf(step, sizeof(step), "%.3g us beyond its message", ty->column_step * 1e6);
-	else if (ty->column_step_priced)
-		snprintf(step, sizeof(step), "not measured, priced %.3g us", ty->column_step * 1e6);
-	if (ty->has_k1_dswap)
-		snprintf(swap, sizeof(swap), "%.3g ns per element", ty->k1_dswap * 1e9);
-	printf("    %-10s column step %s, row interchange %s\n", "LU steps", step, swap);
+	printf("    %-10s", "LU steps");
+	for (int s = 0; s < HM_NR_LU_STEPS; s++) {
+		printf("%s %s %.3g %s", s ? "," : "", hm_lu_step_info(s)->what, hm_lu_step_cost(ty, s) * unit[s],
+		       per[s]);
+		if (ty->step_from[s] == HM_STEP_PRICED)
+			printf(" (priced from %s's)", p->types[ty->step_source[s]].name);
+		else if (ty->step_from[s] == HM_STEP_DEFAULT)
+			printf(" (default)");
+	}
+	printf("\n");
 }
 
 /* What a rank of t BLAS threads gains over a rank of one, per kernel
@@ -89,8 +96,7 @@ static void show_types(const struct hm_platform *p)
 				printf(" %d: k x %.3g", b->b[i], b->k[i]);
 			printf("\n");
 		}
-		if (p->types[t].has_column_step || p->types[t].column_step_priced || p->types[t].has_k1_dswap)
-			show_lu_steps(&p->types[t]);
+		show_lu_steps(p, &p->types[t]);
 		if (p->types[t].stacked[HM_ROUTINE_LU] != 1 || p->types[t].stacked[HM_ROUTINE_GEMM] != 1)
 			printf("    %-10s a shared core costs the rule's x %.3g (lu), x %.3g (gemm)\n",
 			       "stacked", p->types[t].stacked[HM_ROUTINE_LU],
@@ -333,6 +339,58 @@ static int show(const char *file, int fmt)
 	return HM_EXIT_OK;
 }
 
+/* What each type is charged for the LU steps it does not give: one entry
+ * per type and step, {"type", "term", "from": "default" or the type it was
+ * priced from, "seconds"}. */
+static cJSON *steps_not_given(const struct hm_platform *p)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (int s = 0; s < HM_NR_LU_STEPS; s++)
+		for (int t = 0; t < p->nr_types; t++) {
+			const struct hm_proc_type *ty = &p->types[t];
+			cJSON *e;
+
+			if (ty->step_from[s] == HM_STEP_GIVEN)
+				continue;
+			e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "type", ty->name);
+			cJSON_AddStringToObject(e, "term", hm_lu_step_info(s)->key);
+			cJSON_AddStringToObject(e, "from", ty->step_from[s] == HM_STEP_PRICED
+								   ? p->types[ty->step_source[s]].name : "default");
+			cJSON_AddNumberToObject(e, "seconds", hm_lu_step_cost(ty, s));
+			cJSON_AddItemToArray(a, e);
+		}
+	return a;
+}
+
+/* The same in words: a line per step defaulted (its types together) and
+ * per type priced. */
+static void print_steps_not_given(const struct hm_platform *p)
+{
+	for (int s = 0; s < HM_NR_LU_STEPS; s++) {
+		const struct hm_lu_step_info *st = hm_lu_step_info(s);
+		char names[512], item[300];
+		size_t len = 0;
+		int cut = 0;
+
+		names[0] = '\0';
+		for (int t = 0; t < p->nr_types; t++) {
+			const struct hm_proc_type *ty = &p->types[t];
+
+			if (ty->step_from[s] == HM_STEP_PRICED)
+				printf("  %s of %s not given: priced from %s's by their panel speeds\n", st->key,
+				       ty->name, p->types[ty->step_source[s]].name);
+			else if (ty->step_from[s] == HM_STEP_DEFAULT && !cut) {
+				snprintf(item, sizeof(item), "%s%s", len ? ", " : "", ty->name);
+				cut = add_or_cut(names, sizeof(names), &len, item, ", ...") < 0;
+			}
+		}
+		if (len)
+			printf("  %s of %s not given: the default, %s\n", st->key, names, st->evidence);
+	}
+}
+
 /* One file's verdict as an element of a JSON array (the brackets by
  * 'first' and 'last'); p NULL when it was refused. */
 static void print_check_json(const char *file, const struct hm_platform *p, int first, int last)
@@ -346,6 +404,7 @@ static void print_check_json(const char *file, const struct hm_platform *p, int 
 		cJSON_AddStringToObject(o, "name", p->name);
 		cJSON_AddNumberToObject(o, "processors", p->nr_procs);
 		cJSON_AddNumberToObject(o, "types", p->nr_types);
+		cJSON_AddItemToObject(o, "steps_not_given", steps_not_given(p));
 	}
 	text = cJSON_PrintUnformatted(o);
 	printf("%s%s%s", first ? "[\n  " : ",\n  ", text ? text : "null", last ? "\n]\n" : "");
@@ -372,8 +431,11 @@ static int check(int argc, char **argv, int fmt)
 		if (fmt == HM_FORMAT_JSON)
 			print_check_json(argv[i], p, i == 0, i == argc - 1);
 		else
+		{
 			printf("%s: ok (%s, %d processor%s, %d type%s)\n", argv[i], p->name,
 			       p->nr_procs, HM_PLURAL(p->nr_procs), p->nr_types, HM_PLURAL(p->nr_types));
+			print_steps_not_given(p);
+		}
 		hm_platform_free(p);
 	}
 	return ret;

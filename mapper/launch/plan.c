@@ -118,14 +118,16 @@ const char *hm_plan_unmeasured(const struct hm_problem *pb, const int *d, char *
 
 		for (int i = 0; i < p->nr_procs && !used; i++)
 			used = d[i] && p->procs[i].type == t;
-		if (used && ty->column_step_priced)
-			hm_buf_addf(buf, size, &len, "%scolumn step of %s (priced from %s's by their panel speeds)",
-				    len ? "; " : "", ty->name, p->types[ty->column_step_source].name);
-		else if (used && !ty->has_column_step)
-			hm_buf_addf(buf, size, &len, "%scolumn step of %s (charged nothing)", len ? "; " : "", ty->name);
-		if (used && !ty->has_k1_dswap)
-			hm_buf_addf(buf, size, &len, "%srow interchange of %s (charged nothing)", len ? "; " : "",
-				    ty->name);
+		for (int s = 0; s < HM_NR_LU_STEPS && used; s++) {
+			const char *what = hm_lu_step_info(s)->what;
+
+			if (ty->step_from[s] == HM_STEP_PRICED)
+				hm_buf_addf(buf, size, &len, "%s%s of %s (priced from %s's by their panel speeds)",
+					    len ? "; " : "", what, ty->name, p->types[ty->step_source[s]].name);
+			else if (ty->step_from[s] == HM_STEP_DEFAULT)
+				hm_buf_addf(buf, size, &len, "%s%s of %s (default: %s)", len ? "; " : "", what,
+					    ty->name, hm_lu_step_info(s)->evidence);
+		}
 	}
 	return buf;
 }

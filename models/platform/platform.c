@@ -325,6 +325,31 @@ long hm_platform_cores(const struct hm_platform *p)
 	return cores;
 }
 
+/* The stated defaults are medians over the real calibrations committed in
+ * experiments/ (this machine and a 16-core node, quiet), each step over its
+ * type's panel s/flop at the middle b: python3 experiments/analysis.py
+ * step-defaults. The row interchange: 136x (90-226x over 9 calibrations;
+ * 16-25 ns an element); charging nothing had left 8-28 % of LU on one
+ * process of this machine unpriced. The column step: 0, as its measured
+ * work beyond the message is (0-0.6 us, 0-0.4 of a same-node latency, 0 in
+ * 2 of 6 calibrations; models/README.md says why no guess replaces it). */
+static const struct hm_lu_step_info lu_steps[HM_NR_LU_STEPS] = {
+	[HM_LU_COLUMN_STEP] = { "column_step", "column step", 0,
+				"nothing beyond its messages, as calibrations measure it" },
+	[HM_LU_ROW_SWAP] = { "k1_dswap", "row interchange", 136,
+			     "136 x its panel's s/flop, real calibrations' median" },
+};
+
+const struct hm_lu_step_info *hm_lu_step_info(enum hm_lu_step s)
+{
+	return &lu_steps[s];
+}
+
+double hm_lu_step_cost(const struct hm_proc_type *ty, enum hm_lu_step s)
+{
+	return s == HM_LU_COLUMN_STEP ? ty->column_step : ty->k1_dswap;
+}
+
 double hm_type_busy_scale(const struct hm_proc_type *ty, int cores, int d)
 {
 	return ty->busy_scale.n && d > 0 ? hm_table_at(&ty->busy_scale, d < cores ? d : cores) : 1;

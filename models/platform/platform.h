@@ -27,6 +27,14 @@
 #define HM_NR_STACKED 2            /* routines a stacking factor is given for: lu, gemm */
 #define HM_MAX_THREAD_COUNTS 8     /* measured thread counts of one type */
 #define HM_MIN_THREAD_SPEEDUP 0.01 /* a rank of t threads at most 100x slower than one thread */
+/* LU's steps beside its kernels (models/README.md, "LU's steps"), and
+ * where a type's cost of each came from. */
+enum hm_lu_step { HM_LU_COLUMN_STEP, HM_LU_ROW_SWAP, HM_NR_LU_STEPS };
+enum hm_step_origin {
+	HM_STEP_GIVEN = 1,      /* in the platform (calibrate measures it) */
+	HM_STEP_PRICED,         /* from the type nearest in panel speed that gives it */
+	HM_STEP_DEFAULT,        /* no type gives it: the stated default */
+};
 /* PDGETF2's synchronisations of a process column per column of the panel:
  * pdamax's combine, pdswap's exchange, pdger's broadcast of the pivot row,
  * each lg r messages deep on r process rows (models/README.md). */
@@ -81,17 +89,14 @@ struct hm_proc_type {
 	 * then reads the k tables above. */
 	struct hm_kernel_model kernels[HM_NR_KERNELS];
 	/* LU's steps beside its kernels, measured by calibrate with
-	 * ScaLAPACK's own routines (models/README.md, "LU's steps"); 0 when
-	 * not given (has_* 0), which charges nothing for them. */
+	 * ScaLAPACK's own routines (models/README.md, "LU's steps"); where a
+	 * type gives one not, the loader prices it (step_from, step_source). */
 	double column_step;     /* s a process of the panel's column spends in each
 				 * synchronisation step of PDGETF2 beyond the message
 				 * (HM_STEPS_PER_COLUMN steps of lg r messages a column) */
 	double k1_dswap;        /* s per element of a row interchange (PDLASWP) */
-	char has_column_step, has_k1_dswap;
-	/* a column step not given, priced from the type column_step_source's
-	 * (measured), scaled by their panel speeds (k2_dgetf2); 0: not priced so */
-	char column_step_priced;
-	int column_step_source;
+	char step_from[HM_NR_LU_STEPS];         /* enum hm_step_origin */
+	int step_source[HM_NR_LU_STEPS];        /* HM_STEP_PRICED: the type priced from */
 	/* Ranks of more than one thread (sorted by t; 0 entries: one thread
 	 * per rank only). The column step and the row interchanges are
 	 * level-1 work on one thread: threads do not change them. */
@@ -259,6 +264,19 @@ double hm_table_at(const struct hm_table *t, int b);
  * min(d, cores); 1 without one or without a process. The model's rule and
  * the simulator's export read it alike. */
 double hm_type_busy_scale(const struct hm_proc_type *ty, int cores, int d);
+
+/* A step of LU's names and its stated default where no type gives it
+ * (models/README.md, "LU's steps": a multiple of the type's own panel
+ * s/flop, k2_dgetf2 at the middle candidate b). */
+struct hm_lu_step_info {
+	const char *key;        /* the platform file's: "column_step", "k1_dswap" */
+	const char *what;       /* in words: "column step", "row interchange" */
+	double per_panel_flop;  /* the stated default */
+	const char *evidence;   /* where that default comes from, in words */
+};
+const struct hm_lu_step_info *hm_lu_step_info(enum hm_lu_step s);
+/* A type's cost of step s (s per column step, s per element). */
+double hm_lu_step_cost(const struct hm_proc_type *ty, enum hm_lu_step s);
 
 /* Each processor's slot: its first core on its host, the cores of the
  * processors listed before it on that host coming first (what a rankfile

@@ -343,22 +343,31 @@ static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
  * microseconds written as seconds): kept, but doubted. */
 #define STEP_DOUBTED 1e-3
 
-/* An optional cost of LU's steps (column_step, k1_dswap): seconds, 0
- * allowed (a calibration that found nothing beyond the messages). */
-static int load_step_cost(struct loader *ld, const cJSON *it, const char *key, const char *path,
-			  double *out, char *given)
+static double *step_slot(struct hm_proc_type *ty, enum hm_lu_step s)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, key);
-	char sub[512];
+	return s == HM_LU_COLUMN_STEP ? &ty->column_step : &ty->k1_dswap;
+}
 
-	if (!v)
-		return 0;
-	snprintf(sub, sizeof(sub), "%s.%s", path, key);
-	if (get_quantity_value(ld, v, sub, HM_UNIT_SECONDS, 1, out))
-		return -1;
-	if (*out > STEP_DOUBTED)
-		warn(ld, sub, "%g s is over a millisecond per step (\"1.1us\" is written with its unit)", *out);
-	*given = 1;
+/* The optional costs of LU's steps (column_step, k1_dswap): seconds, 0
+ * allowed (a calibration that found nothing beyond the messages). */
+static int load_step_costs(struct loader *ld, const cJSON *it, const char *path, struct hm_proc_type *ty)
+{
+	for (int s = 0; s < HM_NR_LU_STEPS; s++) {
+		const char *key = hm_lu_step_info(s)->key;
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, key);
+		double *out = step_slot(ty, s);
+		char sub[512];
+
+		if (!v)
+			continue;
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		if (get_quantity_value(ld, v, sub, HM_UNIT_SECONDS, 1, out))
+			return -1;
+		if (*out > STEP_DOUBTED)
+			warn(ld, sub, "%g s is over a millisecond per step (\"1.1us\" is written with its unit)",
+			     *out);
+		ty->step_from[s] = HM_STEP_GIVEN;
+	}
 	return 0;
 }
 
@@ -470,8 +479,7 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		return -1;
 	if (load_stacked(ld, stacked, path, ty) ||
 	    load_kernels(ld, cJSON_GetObjectItemCaseSensitive(it, "kernels"), path, ty) ||
-	    load_step_cost(ld, it, "column_step", path, &ty->column_step, &ty->has_column_step) ||
-	    load_step_cost(ld, it, "k1_dswap", path, &ty->k1_dswap, &ty->has_k1_dswap) ||
+	    load_step_costs(ld, it, path, ty) ||
 	    load_threads(ld, cJSON_GetObjectItemCaseSensitive(it, "threads"), path, ty))
 		return -1;
 	return busy ? load_busy_scale(ld, busy, path, ty) : 0;
@@ -882,37 +890,40 @@ static int load_network(struct loader *ld, const cJSON *net)
 	return pairs ? load_overrides(ld, pairs) : 0;
 }
 
-/* ---- LU's column step where a type has none -------------------------- */
+/* ---- LU's steps a type does not give ---------------------------------- */
 
-/* A type without a column step (a calibration that could not measure it:
- * other work disturbed it) is priced from a type that has one, scaled by
- * their panel speeds at the middle candidate b: the step is the panel's
- * own level-1 work between messages (models/README.md, "LU's steps"), so
- * a panel twice as slow takes a step twice as long. The nearest type in
- * panel speed is the source; the plans say so ('unmeasured'). Without any
- * measured type nothing is priced (and the plans say that too). */
+/* A type that gives no cost for one of LU's steps (a calibration that
+ * could not measure it: other work disturbed it; a description written by
+ * hand) is priced, per step, from the type nearest to it in panel speed
+ * that gives one, scaled by their panel speeds (k2_dgetf2) at the middle
+ * candidate b: both are the panel's kind of work (level-1 calls between
+ * messages; rows read a leading dimension apart), so a panel twice as slow
+ * takes them twice as long. Where no type gives it: the stated default
+ * (platform.c, hm_lu_step_info). Plans and 'platform check' say which. */
 static void price_missing_steps(struct hm_platform *p)
 {
 	int b = p->nr_block_sizes ? p->block_sizes[p->nr_block_sizes / 2] : 64;
 
-	for (int t = 0; t < p->nr_types; t++) {
-		struct hm_proc_type *ty = &p->types[t];
-		double k = hm_table_at(&ty->k2_dgetf2, b), best = INFINITY;
-		int source = -1;
+	for (int s = 0; s < HM_NR_LU_STEPS; s++)
+		for (int t = 0; t < p->nr_types; t++) {
+			struct hm_proc_type *ty = &p->types[t];
+			double k = hm_table_at(&ty->k2_dgetf2, b), best = INFINITY;
+			int source = -1;
 
-		if (ty->has_column_step || !(k > 0))
-			continue;
-		for (int s = 0; s < p->nr_types; s++) {
-			double ks = hm_table_at(&p->types[s].k2_dgetf2, b), apart = fabs(log(ks / k));
+			if (ty->step_from[s] == HM_STEP_GIVEN)
+				continue;
+			for (int o = 0; o < p->nr_types; o++) {
+				double apart = fabs(log(hm_table_at(&p->types[o].k2_dgetf2, b) / k));
 
-			if (p->types[s].has_column_step && ks > 0 && apart < best)
-				best = apart, source = s;
+				if (p->types[o].step_from[s] == HM_STEP_GIVEN && apart < best)
+					best = apart, source = o;
+			}
+			ty->step_from[s] = source >= 0 ? HM_STEP_PRICED : HM_STEP_DEFAULT;
+			ty->step_source[s] = source;
+			*step_slot(ty, s) = source >= 0 ? *step_slot(&p->types[source], s) * k /
+								  hm_table_at(&p->types[source].k2_dgetf2, b)
+							: hm_lu_step_info(s)->per_panel_flop * k;
 		}
-		if (source < 0)
-			continue;
-		ty->column_step = p->types[source].column_step * k / hm_table_at(&p->types[source].k2_dgetf2, b);
-		ty->column_step_priced = 1, ty->column_step_source = source;
-	}
 }
 
 /* ---- block sizes ---------------------------------------------------- */
