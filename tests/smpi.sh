@@ -281,6 +281,11 @@ import json, sys
 d = json.load(open(sys.argv[1])); l = d["network"]["inter_node"]
 assert abs(l["t_s"] / 50e-6 - 1) < 0.2 and abs(l["t_w"] / 64e-9 - 1) < 0.2, l
 assert [p["cores"] for p in d["processors"] if p["name"] == "f1"] == [2]' "$tmp/cal.json"
+check "f1's card: two of its ranks sending off it at once take twice one's time (SimGrid's card, shared max-min)" \
+	python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["calibration"]["card"]
+assert c["host"] == "f1" and len(c["stretch"]) == 2 and abs(c["stretch"][1] - 2) < 0.2, c' "$tmp/cal.json"
 # links per host: two of six hosts (not adjacent) behind 100 Mbit/s; every
 # pair of hosts must come back within 20 %, and the plan use the fast ones
 links=$data/smpi-links.json

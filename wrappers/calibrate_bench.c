@@ -55,7 +55,8 @@
 #include "scalapack.h"
 #include "models/common/kernel_terms.h"
 
-enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000, MAX_THREAD_COUNTS = 8 };
+enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000, MAX_THREAD_COUNTS = 8,
+       MAX_CARD_PAIRS = 8 };
 /* LU's steps (1d): the panel's columns (its flops stay negligible), the
  * samples of a column step, a row interchange's local width */
 #define STEP_BLOCK 32
@@ -353,38 +354,48 @@ static void measure_shapes(const struct bench_args *a, const struct shapes *sh,
 #define PINGPONG_RANK(reps) ((reps) / 2)
 #endif
 
-/* One-way time per message size between ranks a and b (PINGPONG_RANK's
- * round trip / 2), measured by rank a; others must not call. */
+/* v[0 .. n-1] ascending, by insertion: at most 100 times. */
+static void sort_times(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1], v[j - 1] = t;
+		}
+}
+
+/* One-way seconds of 'bytes' between ranks a and b (PINGPONG_RANK's round
+ * trip / 2), on rank a; rank b gets 0, others must not call. */
+static double pingpong_size(int me, int a, int b, long bytes, char *buf)
+{
+	int reps = bytes <= 65536 ? 100 : bytes <= (1 << 20) ? 20 : 8;
+	double times[100];
+
+	for (int r = -2; r < reps; r++) {
+		double t0 = now();
+
+		if (me == a) {
+			MPI_Send(buf, (int)bytes, MPI_BYTE, b, 0, MPI_COMM_WORLD);
+			MPI_Recv(buf, (int)bytes, MPI_BYTE, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else {
+			MPI_Recv(buf, (int)bytes, MPI_BYTE, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(buf, (int)bytes, MPI_BYTE, a, 0, MPI_COMM_WORLD);
+		}
+		if (r >= 0)
+			times[r] = (now() - t0) / 2;
+	}
+	if (me != a)
+		return 0;
+	sort_times(times, reps);
+	return times[PINGPONG_RANK(reps)];
+}
+
+/* One-way time per message size between ranks a and b, on rank a. */
 static void pingpong(int me, int a, int b, const long *sizes, double *out, char *buf)
 {
-	for (int s = 0; s < NR_SIZES; s++) {
-		int reps = sizes[s] <= 65536 ? 100 : sizes[s] <= (1 << 20) ? 20 : 8;
-		double times[100];
-
-		for (int r = -2; r < reps; r++) {
-			double t0 = now();
-
-			if (me == a) {
-				MPI_Send(buf, (int)sizes[s], MPI_BYTE, b, 0, MPI_COMM_WORLD);
-				MPI_Recv(buf, (int)sizes[s], MPI_BYTE, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			} else {
-				MPI_Recv(buf, (int)sizes[s], MPI_BYTE, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				MPI_Send(buf, (int)sizes[s], MPI_BYTE, a, 0, MPI_COMM_WORLD);
-			}
-			if (r >= 0)
-				times[r] = (now() - t0) / 2;
-		}
-		if (me == a) {
-			/* sorted by insertion: at most 100 values */
-			for (int i = 1; i < reps; i++)
-				for (int j = i; j > 0 && times[j - 1] > times[j]; j--) {
-					double t = times[j];
-
-					times[j] = times[j - 1], times[j - 1] = t;
-				}
-			out[s] = times[PINGPONG_RANK(reps)];
-		}
-	}
+	for (int s = 0; s < NR_SIZES; s++)
+		out[s] = pingpong_size(me, a, b, sizes[s], buf);
 }
 
 struct pair { int a, b; const char *scope; };
@@ -884,6 +895,116 @@ static void phase_pingpongs(struct bench *b)
 	}
 }
 
+/* The card's pairs: the first MAX_CARD_PAIRS ranks of the first host that
+ * holds two or more, into on[], each with a partner off it, into off[]:
+ * every other host's first rank, then its second, and so on, so that the
+ * partners share no card while there are hosts. Returns the pairs (0 or 1:
+ * nothing to share). */
+static int card_pairs(const struct bench_args *a, int nproc, int *on, int *off)
+{
+	int host = -1, m = 0, n = 0;
+
+	for (int r = 0; r < nproc && host < 0; r++)
+		if (second_rank_of_host(a, r, nproc) >= 0)
+			host = r;
+	for (int r = host; host >= 0 && r < nproc && m < MAX_CARD_PAIRS; r++)
+		if (!strcmp(a->hosts[r], a->hosts[host]))
+			on[m++] = r;
+	for (int depth = 0; n < m && depth < nproc; depth++)        /* the depth-th rank of each host */
+		for (int r = 0; r < nproc && n < m; r++) {
+			int before = 0;
+
+			if (!strcmp(a->hosts[r], a->hosts[host]))
+				continue;
+			for (int q = 0; q < r; q++)
+				before += !strcmp(a->hosts[q], a->hosts[r]);
+			if (before == depth)
+				off[n++] = r;
+		}
+	return n < m ? n : m;
+}
+
+/* Seconds a message of 'bytes' takes in a stream from rank a to rank b:
+ * CARD_STREAM messages one way, then b's one-byte answer, over
+ * CARD_STREAM (PINGPONG_RANK's of CARD_REPS streams, after one unmeasured),
+ * on rank a; rank b gets 0. One way, so that pairs streaming at once
+ * contend in one direction of a duplex card, as a broadcast's senders do
+ * (ping-pongs at once contend as much as their phases happen to meet: 1.2-1.6x
+ * for two on the emulated cluster, where streams gave about 2). */
+#define CARD_STREAM 2
+#define CARD_REPS 6
+static double stream_size(int me, int a, int b, long bytes, char *buf)
+{
+	double times[CARD_REPS];
+	char ack = 0;
+
+	for (int r = -1; r < CARD_REPS; r++) {
+		double t0 = now();
+
+		for (int m = 0; m < CARD_STREAM; m++)
+			if (me == a)
+				MPI_Send(buf, (int)bytes, MPI_BYTE, b, 2, MPI_COMM_WORLD);
+			else
+				MPI_Recv(buf, (int)bytes, MPI_BYTE, a, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (me == a)
+			MPI_Recv(&ack, 1, MPI_BYTE, b, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		else
+			MPI_Send(&ack, 1, MPI_BYTE, a, 3, MPI_COMM_WORLD);
+		if (r >= 0)
+			times[r] = (now() - t0) / CARD_STREAM;
+	}
+	if (me != a)
+		return 0;
+	sort_times(times, CARD_REPS);
+	return times[PINGPONG_RANK(CARD_REPS)];
+}
+
+/* Phase 7: one host's card shared. k = 1 .. m of its ranks stream the
+ * largest message off it at once, each to a partner on another host
+ * (card_pairs): each pair's seconds a message against k. A card every
+ * pair had to itself keeps k = 1's time; one the pairs share stretches it
+ * k-fold, as SimGrid's export assumes (models/platform/simgrid_platform.c:
+ * a card a host, shared max-min; models/platform/README.md, "A node's
+ * card"). */
+static void phase_card(struct bench *b)
+{
+	int on[MAX_CARD_PAIRS], off[MAX_CARD_PAIRS], m = card_pairs(&b->a, b->nproc, on, off);
+	long bytes = b->sizes[NR_SIZES - 1];
+	double *all = b->rank == 0 ? malloc((size_t)b->size * sizeof(double)) : NULL;
+	cJSON *card = NULL, *seconds = NULL;
+
+	if (m < 2) {
+		free(all);
+		return;
+	}
+	if (b->rank == 0) {
+		if (!all)
+			die(0, "out of memory");
+		card = cJSON_AddObjectToObject(b->root, "card");
+		cJSON_AddStringToObject(card, "host", b->a.hosts[on[0]]);
+		cJSON_AddNumberToObject(card, "bytes", (double)bytes);
+		cJSON_AddItemToObject(card, "ranks", cJSON_CreateIntArray(on, m));
+		cJSON_AddItemToObject(card, "partners", cJSON_CreateIntArray(off, m));
+		seconds = cJSON_AddArrayToObject(card, "seconds");
+		progress("calibrate: %s's card, 1 to %d of its ranks sending off it at once\n", b->a.hosts[on[0]], m);
+	}
+	for (int k = 1; k <= m; k++) {
+		double mine = 0, t[MAX_CARD_PAIRS];
+
+		hm_idle_barrier();
+		for (int i = 0; i < k; i++)
+			if (b->rank == on[i] || b->rank == off[i])
+				mine = stream_size(b->rank, on[i], off[i], bytes, b->buf);
+		MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		if (b->rank == 0) {
+			for (int i = 0; i < k; i++)
+				t[i] = all[on[i]];
+			cJSON_AddItemToArray(seconds, cJSON_CreateDoubleArray(t, k));
+		}
+	}
+	free(all);
+}
+
 /* Rank 0: rank r's entry of "processors", from what was gathered. */
 static cJSON *processor_json(const struct bench *b, int r)
 {
@@ -947,6 +1068,7 @@ int main(int argc, char **argv)
 		raw_header(&b);
 	phase_pingpongs(&b);                            /* 5. ping-pongs within hosts */
 	link_rounds(&b.a, b.rank, b.nproc, b.sizes, b.buf, b.pp, b.steps);  /* 6. between hosts */
+	phase_card(&b);                                 /* 7. a host's card shared */
 	if (b.rank == 0)
 		raw_finish(&b);
 	cJSON_Delete(b.root);

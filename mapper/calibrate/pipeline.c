@@ -409,6 +409,21 @@ static int keep_measurements(const char *out, const char *text, size_t len)
 	return HM_EXIT_OUTPUT;
 }
 
+/* What the card phase measured, in words (the record's card). */
+static void say_card(const cJSON *plat)
+{
+	const cJSON *card = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(plat, "calibration"),
+							      "card");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(card, "host");
+	const cJSON *stretch = cJSON_GetObjectItemCaseSensitive(card, "stretch");
+	int n = cJSON_GetArraySize(stretch);
+	const cJSON *last = cJSON_GetArrayItem(stretch, n - 1);
+
+	if (cJSON_IsString(host) && n >= 2 && cJSON_IsNumber(last))
+		hm_say_note("calibrate: %s's card: %d of its ranks sending off it at once each took %.2fx one's "
+			    "time\n", host->valuestring, n, last->valuedouble);
+}
+
 /* write: the platform, once hetmap reads it back, or kept aside when in
  * doubt (unless --accept-unreliable). */
 static int stage_write(struct calibration *c)
@@ -422,6 +437,7 @@ static int stage_write(struct calibration *c)
 
 	if (!text)
 		return HM_EXIT_FAILURE;
+	say_card(c->plat);
 	hm_error_clear(&err);
 	len = strlen(text);
 	ret = hm_platform_load_buffer(text, len, cs->out, &check, &err);

@@ -365,6 +365,43 @@ out:
 	return ret;
 }
 
+/* The card phase (the bench's raw "card": k = 1 .. m of one host's ranks
+ * streaming the largest message off it at once), into the record: each k's
+ * median seconds a message and its stretch over one pair alone, the measure of
+ * how a node's card is shared (models/platform/README.md, "A node's
+ * card"). Kept as measured; no model reads it yet. */
+static void card_record(const cJSON *raw, cJSON *record)
+{
+	const cJSON *card = cJSON_GetObjectItemCaseSensitive(raw, "card"), *host, *bytes, *k_times;
+	cJSON *out, *message, *stretch;
+	double first = 0;
+
+	host = cJSON_GetObjectItemCaseSensitive(card, "host");
+	bytes = cJSON_GetObjectItemCaseSensitive(card, "bytes");
+	k_times = cJSON_GetObjectItemCaseSensitive(card, "seconds");
+	if (!cJSON_IsString(host) || !cJSON_IsNumber(bytes) || !cJSON_IsArray(k_times))
+		return;
+	out = cJSON_AddObjectToObject(record, "card");
+	cJSON_AddStringToObject(out, "host", host->valuestring);
+	cJSON_AddNumberToObject(out, "bytes", bytes->valuedouble);
+	message = cJSON_AddArrayToObject(out, "message_s");
+	stretch = cJSON_AddArrayToObject(out, "stretch");
+	for (const cJSON *at = k_times->child; at; at = at->next) {
+		double v[64], median;
+		int n = 0;
+
+		for (const cJSON *x = at->child; x && n < 64; x = x->next)
+			if (cJSON_IsNumber(x) && x->valuedouble > 0)
+				v[n++] = x->valuedouble;
+		if (!n)
+			return;
+		median = hm_median(v, n);
+		first = first > 0 ? first : median;
+		cJSON_AddItemToArray(message, cJSON_CreateNumber(median));
+		cJSON_AddItemToArray(stretch, cJSON_CreateNumber(median / first));
+	}
+}
+
 cJSON *hm_calibration_network(const cJSON *raw, cJSON *record, const char *const *rank_name,
 			   const char *const *rank_host, int nranks, double tolerance, struct hm_error *err)
 {
@@ -400,5 +437,6 @@ cJSON *hm_calibration_network(const cJSON *raw, cJSON *record, const char *const
 			cJSON_AddItemToObject(net, *key, cJSON_DetachItemFromObject(between, *key));
 	cJSON_Delete(between);
 	pair_links(raw, t_w, core, rank_name, nranks, tolerance, net);
+	card_record(raw, record);
 	return net;
 }
