@@ -924,36 +924,53 @@ static int card_pairs(const struct bench_args *a, int nproc, int *on, int *off)
 	return n < m ? n : m;
 }
 
-/* Seconds a message of 'bytes' takes in a stream from rank a to rank b:
+/* Seconds a message of 'bytes' takes in one stream from rank a to rank b:
  * CARD_STREAM messages one way, then b's one-byte answer, over
- * CARD_STREAM (PINGPONG_RANK's of CARD_REPS streams, after one unmeasured),
- * on rank a; rank b gets 0. One way, so that pairs streaming at once
- * contend in one direction of a duplex card, as a broadcast's senders do
- * (ping-pongs at once contend as much as their phases happen to meet: 1.2-1.6x
- * for two on the emulated cluster, where streams gave about 2). */
+ * CARD_STREAM, on rank a; rank b gets 0. One way, so that pairs streaming
+ * at once contend in one direction of a duplex card, as a broadcast's
+ * senders do (ping-pongs at once contend as much as their phases happen to
+ * meet: 1.2-1.6x for two on the emulated cluster, where streams gave about
+ * 2). */
 #define CARD_STREAM 2
 #define CARD_REPS 6
-static double stream_size(int me, int a, int b, long bytes, char *buf)
+static double stream_once(int me, int a, int b, long bytes, char *buf)
 {
-	double times[CARD_REPS];
+	double t0 = now();
 	char ack = 0;
 
-	for (int r = -1; r < CARD_REPS; r++) {
-		double t0 = now();
-
-		for (int m = 0; m < CARD_STREAM; m++)
-			if (me == a)
-				MPI_Send(buf, (int)bytes, MPI_BYTE, b, 2, MPI_COMM_WORLD);
-			else
-				MPI_Recv(buf, (int)bytes, MPI_BYTE, a, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	for (int m = 0; m < CARD_STREAM; m++)
 		if (me == a)
-			MPI_Recv(&ack, 1, MPI_BYTE, b, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(buf, (int)bytes, MPI_BYTE, b, 2, MPI_COMM_WORLD);
 		else
-			MPI_Send(&ack, 1, MPI_BYTE, a, 3, MPI_COMM_WORLD);
+			MPI_Recv(buf, (int)bytes, MPI_BYTE, a, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	if (me == a)
+		MPI_Recv(&ack, 1, MPI_BYTE, b, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	else
+		MPI_Send(&ack, 1, MPI_BYTE, a, 3, MPI_COMM_WORLD);
+	return me == a ? (now() - t0) / CARD_STREAM : 0;
+}
+
+/* This rank's PINGPONG_RANK'th of CARD_REPS streams (after one unmeasured)
+ * when it is the first of one of the k pairs (on[i], off[i]), else 0;
+ * every rank calls. Each stream starts at a barrier, so that the pairs
+ * stream at once (left to themselves they drifted apart in one of three
+ * calibrations at 1 Gbit/s: 1.08x for two). */
+static double card_streams(int rank, int k, const int *on, const int *off, long bytes, char *buf)
+{
+	double times[CARD_REPS] = { 0 };
+	int first = 0;
+
+	for (int r = -1; r < CARD_REPS; r++) {
+		double t = 0;
+
+		hm_idle_barrier();
+		for (int i = 0; i < k; i++)
+			if (rank == on[i] || rank == off[i])
+				t = stream_once(rank, on[i], off[i], bytes, buf), first = rank == on[i];
 		if (r >= 0)
-			times[r] = (now() - t0) / CARD_STREAM;
+			times[r] = t;
 	}
-	if (me != a)
+	if (!first)
 		return 0;
 	sort_times(times, CARD_REPS);
 	return times[PINGPONG_RANK(CARD_REPS)];
@@ -989,12 +1006,8 @@ static void phase_card(struct bench *b)
 		progress("calibrate: %s's card, 1 to %d of its ranks sending off it at once\n", b->a.hosts[on[0]], m);
 	}
 	for (int k = 1; k <= m; k++) {
-		double mine = 0, t[MAX_CARD_PAIRS];
+		double mine = card_streams(b->rank, k, on, off, bytes, b->buf), t[MAX_CARD_PAIRS];
 
-		hm_idle_barrier();
-		for (int i = 0; i < k; i++)
-			if (b->rank == on[i] || b->rank == off[i])
-				mine = stream_size(b->rank, on[i], off[i], bytes, b->buf);
 		MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 		if (b->rank == 0) {
 			for (int i = 0; i < k; i++)
