@@ -987,15 +987,13 @@ static void phase_card(struct bench *b)
 {
 	int on[MAX_CARD_PAIRS], off[MAX_CARD_PAIRS], m = card_pairs(&b->a, b->nproc, on, off);
 	long bytes = b->sizes[NR_SIZES - 1];
-	double *all = b->rank == 0 ? malloc((size_t)b->size * sizeof(double)) : NULL;
+	double *all = NULL;
 	cJSON *card = NULL, *seconds = NULL;
 
-	if (m < 2) {
-		free(all);
+	if (m < 2)
 		return;
-	}
 	if (b->rank == 0) {
-		if (!all)
+		if (!(all = malloc((size_t)b->size * sizeof(double))))
 			die(0, "out of memory");
 		card = cJSON_AddObjectToObject(b->root, "card");
 		cJSON_AddStringToObject(card, "host", b->a.hosts[on[0]]);

@@ -430,8 +430,7 @@ static int check(int argc, char **argv, int fmt)
 		hm_cli_warnings(p);
 		if (fmt == HM_FORMAT_JSON)
 			print_check_json(argv[i], p, i == 0, i == argc - 1);
-		else
-		{
+		else {
 			printf("%s: ok (%s, %d processor%s, %d type%s)\n", argv[i], p->name,
 			       p->nr_procs, HM_PLURAL(p->nr_procs), p->nr_types, HM_PLURAL(p->nr_types));
 			print_steps_not_given(p);

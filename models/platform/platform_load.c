@@ -907,21 +907,20 @@ static void price_missing_steps(struct hm_platform *p)
 	for (int s = 0; s < HM_NR_LU_STEPS; s++)
 		for (int t = 0; t < p->nr_types; t++) {
 			struct hm_proc_type *ty = &p->types[t];
-			double k = hm_table_at(&ty->k2_dgetf2, b), best = INFINITY;
+			double k = hm_table_at(&ty->k2_dgetf2, b), best = INFINITY, k_source = 0;
 			int source = -1;
 
 			if (ty->step_from[s] == HM_STEP_GIVEN)
 				continue;
 			for (int o = 0; o < p->nr_types; o++) {
-				double apart = fabs(log(hm_table_at(&p->types[o].k2_dgetf2, b) / k));
+				double ko = hm_table_at(&p->types[o].k2_dgetf2, b), apart = fabs(log(ko / k));
 
 				if (p->types[o].step_from[s] == HM_STEP_GIVEN && apart < best)
-					best = apart, source = o;
+					best = apart, source = o, k_source = ko;
 			}
 			ty->step_from[s] = source >= 0 ? HM_STEP_PRICED : HM_STEP_DEFAULT;
 			ty->step_source[s] = source;
-			*step_slot(ty, s) = source >= 0 ? *step_slot(&p->types[source], s) * k /
-								  hm_table_at(&p->types[source].k2_dgetf2, b)
+			*step_slot(ty, s) = source >= 0 ? *step_slot(&p->types[source], s) * k / k_source
 							: hm_lu_step_info(s)->per_panel_flop * k;
 		}
 }
