@@ -176,8 +176,10 @@ static double bound(const struct hm_weight_tree *t, int node, const hm_sp_vector
 		const double *v = sp[bi];
 
 		for (int band = 0; band < B; band++)
-			by_band[band] = l[band] * v[0] + l[B + band] * v[1] + l[2 * B + band] * v[2] +
-					l[3 * B + band] * v[3] + l[4 * B + band] * v[4];
+			by_band[band] = 0;
+		for (int j = 0; j < HM_NR_SP; j++)
+			for (int band = 0; band < B; band++)
+				by_band[band] += l[j * B + band] * v[j];
 		for (int band = 0; band < B; band++)
 			best = hm_min(best, by_band[band]);
 	}

@@ -63,10 +63,15 @@ typedef int (*hm_weight_visit)(void *ctx, int D, int r, int bi, double time, dou
 int hm_weight_tree_below(const struct hm_weight_tree *t, const hm_sp_vector *sp, int lo, int hi,
 			 double *limit, hm_weight_visit visit, void *ctx);
 
-/* w . sp */
+/* w . sp, every SP (the links' too: a bound without them lost
+ * communication altogether) */
 static inline double hm_weighted_time(const double *w, const double *sp)
 {
-	return w[0] * sp[0] + w[1] * sp[1] + w[2] * sp[2] + w[3] * sp[3] + w[4] * sp[4];
+	double t = 0;
+
+	for (int j = 0; j < HM_NR_SP; j++)
+		t += w[j] * sp[j];
+	return t;
 }
 
 #endif /* HM_WEIGHT_TREE_H */

@@ -8,6 +8,7 @@
 #include "search/classes.h"
 #include "search/divisors.h"
 #include "search/top_k.h"
+#include "search/weight_tree.h"
 #include "models/platform/threads.h"
 
 #include <math.h>
@@ -229,6 +230,56 @@ static void check_incremental_sp(struct hm_tree *t, int *bad)
 		}
 	}
 	hm_tree_reset(t);
+}
+
+/* What the weight tree says a configuration costs is the model's time at
+ * those SPs, every SP counted (a bound that dropped the links' once let
+ * exact walk to 35x more leaves at 20480 cores), and whatever it visits
+ * is below the limit. */
+struct weight_check {
+	const struct hm_model *m;
+	enum hm_routine routine;
+	double n;
+	const int *block;
+	const hm_sp_vector *sp;
+	int visits, bad;
+};
+
+static int check_weighted(void *ctx, int D, int r, int bi, double time, double *limit)
+{
+	struct weight_check *w = ctx;
+	struct hm_sp sp;
+	double want;
+
+	hm_sp_from_vector(w->sp[bi], &sp);
+	want = w->m->time(w->routine, w->n, r, D / r, w->block[bi], &sp, NULL);
+	w->visits++;
+	if (!(fabs(time - want) <= 1e-9 * want) || !(time < *limit))
+		w->bad++;
+	return 0;
+}
+
+static void weights_should_time_as_the_model(void)
+{
+	static const int block[2] = { 16, 64 };
+
+	for (int trial = 0; trial < 2 * 5; trial++) {
+		struct weight_check w = { model_of(trial), trial % 2 ? HM_ROUTINE_GEMM : HM_ROUTINE_LU,
+					  3000, block, NULL, 0, 0 };
+		struct hm_weight_tree t;
+		hm_sp_vector sp[2];
+		double limit = INFINITY;
+
+		for (int bi = 0; bi < 2; bi++)
+			for (int j = 0; j < HM_NR_SP; j++)
+				sp[bi][j] = (1 + rnd(9)) * (j >= HM_SP_TS ? 1e-6 : 1e-9);
+		w.sp = sp;
+		if (!CHECK(hm_weight_tree_init(&t, w.m, w.routine, w.n, block, 2, 12) == 0))
+			continue;
+		hm_weight_tree_below(&t, sp, 1, 12, &limit, check_weighted, &w);
+		CHECK(w.visits >= 12 * 2 && w.bad == 0);
+		hm_weight_tree_release(&t);
+	}
 }
 
 static void methods_should_match_brute_force(void)
@@ -777,6 +828,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(divisors_should_be_every_divisor_ascending),
 	CHECK_CASE(top_k_should_keep_the_cheapest_and_know_twins),
 	CHECK_CASE(classes_should_hold_interchangeable_processors),
+	CHECK_CASE(weights_should_time_as_the_model),
 	CHECK_CASE(methods_should_match_brute_force),
 	CHECK_CASE(exact_should_match_exhaustive),
 	CHECK_CASE(one_process_should_cost_what_the_model_says),
