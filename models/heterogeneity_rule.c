@@ -5,6 +5,7 @@
 
 void hm_sp_from_vector(const double v[HM_NR_SP], struct hm_sp *sp)
 {
+	sp->card_t_w = 0, sp->node_ranks = sp->node_senders = 0;
 	sp->k3_dgemm = v[HM_SP_DGEMM], sp->k3_dtrsm = v[HM_SP_DTRSM], sp->k2_dgetf2 = v[HM_SP_DGETF2];
 	sp->t_step = v[HM_SP_STEP], sp->k1_dswap = v[HM_SP_SWAP];
 	sp->t_s = v[HM_SP_TS], sp->t_w = v[HM_SP_TW];
@@ -47,8 +48,8 @@ double hm_compute_factor(const struct hm_platform *p, int i, int d, enum hm_rout
 void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_routine routine,
 		     struct hm_sp *out)
 {
-	double v[HM_NR_SP] = { 0 }, k[HM_NR_COMP_SP];
-	int i, j;
+	double v[HM_NR_SP] = { 0 }, k[HM_NR_COMP_SP], card = 0;
+	int i, j, most = 0, senders = 0;
 
 	for (i = 0; i < p->nr_procs; i++) {
 		const struct hm_proc_type *t;
@@ -58,6 +59,8 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_r
 			continue;
 		t = &p->types[p->procs[i].type];
 		c = hm_compute_factor(p, i, d[i], routine);
+		most = d[i] > most ? d[i] : most;
+		senders = hm_max_int(senders, hm_min_int(d[i], p->procs[i].cores));
 		hm_type_comp_costs(t, b, k);
 		for (int s = 0; s < HM_NR_COMP_SP; s++)
 			v[s] = hm_max(v[s], c * k[s]);
@@ -74,9 +77,12 @@ void hm_sp_effective(const struct hm_platform *p, const int *d, int b, enum hm_r
 				m = hm_share_factor(d[j], p->procs[j].cores);
 			v[HM_SP_TS] = hm_max(v[HM_SP_TS], m * l.t_s);
 			v[HM_SP_TW] = hm_max(v[HM_SP_TW], hm_link_word_cost(l, m));
+			if (p->procs[i].host_id != p->procs[j].host_id)
+				card = hm_max(card, hm_max(p->procs[i].card_t_w, p->procs[j].card_t_w));
 		}
 	}
 	hm_sp_from_vector(v, out);
+	out->card_t_w = card, out->node_ranks = most, out->node_senders = senders;
 }
 
 double hm_bytes_per_process(enum hm_routine routine, double n, int D)

@@ -24,6 +24,17 @@ struct hm_sp {
 	double t_step;      /* s per synchronisation step of the panel's column
 			     * loop beyond its message: max of c_i * column_step_i */
 	double k1_dswap;    /* s per element of a row interchange: max of c_i * k1_dswap_i */
+	/* A host's network card, which its ranks share when they send to other
+	 * hosts at once (models/README.md, "A host's card"). Not SPs of the
+	 * linear contract: hm_sp_from_vector leaves both 0, the card unpriced,
+	 * and a model's time without the card is a floor of its time with it
+	 * (the searches' bounds leave them 0). */
+	double card_t_w;    /* s/word: max over the ends of used pairs on different
+			     * hosts of their card_t_w; 0 while one host is used */
+	double node_ranks;  /* the most processes on one used processor */
+	double node_senders;    /* the most of them that can send at once: max of
+				 * min(d_i, C_i), a rank sends from its core (counts,
+				 * kept doubles so that the struct has no padding) */
 };
 
 /* The SPs as a vector, in this order (the models' weights use it too). */

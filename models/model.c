@@ -11,6 +11,7 @@ extern const struct hm_model hm_model_thesis;
 extern const struct hm_model hm_model_grid;
 extern const struct hm_model hm_model_ring;
 extern const struct hm_model hm_model_panel;
+extern const struct hm_model hm_model_card;
 
 /* Each model's row says its status and its evidence (help, 'hetmap
  * models'); the order is the listing's. */
@@ -19,6 +20,7 @@ static const struct hm_model *const models[] = {
 	&hm_model_thesis,
 	&hm_model_grid,
 	&hm_model_ring,
+	&hm_model_card,
 	NULL,
 };
 

@@ -22,9 +22,11 @@ struct hm_prediction {
 	double comp_getf2;      /* panel factorisation term (LU) */
 	double comp_steps;      /* the panel's column steps beyond their messages (LU, t_step) */
 	double comp_swaps;      /* row interchanges (LU, k1_dswap) */
-	double comm;            /* communication: latency + bandwidth */
+	double comm;            /* communication: latency + bandwidth + card */
 	double comm_latency;    /* t_s term */
 	double comm_bandwidth;  /* t_w term */
+	double comm_card;       /* the hosts' cards beyond the t_w term: their ranks
+				 * sending to other hosts at once (hm_card_word_cost) */
 };
 
 /* Fill comp, comm and total of 't' from its terms, copy it to 'parts'
@@ -89,25 +91,53 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 /* LU's arithmetic terms of 't' (hm_lu_computation, hm_lu_pdgetrf_computation). */
 typedef void hm_lu_arithmetic(double n, int r, int c, int b, const struct hm_sp *sp,
 			      struct hm_prediction *t);
-/* LU's whole prediction, its total returned: the arithmetic of 'lu', and
- * on two processes or more 'messages' t_s + 'words' t_w (each model's
- * count of LU's messages and words on the critical path) and 'sync_steps'
- * t_step (the work of the panel's column steps beyond their messages:
- * PBLAS's and BLACS's handling of pdamax, pdswap and pdscal, measured by
- * calibrate; models/README.md, "LU's steps"). */
+/* What LU sends on two processes or more, as each model counts it on the
+ * critical path: messages (x t_s), words broadcast along process rows
+ * (the panels) and down process columns (U's block rows), each x t_w,
+ * and column steps (x t_step: the work of the panel's column steps beyond
+ * their messages, PBLAS's and BLACS's handling of pdamax, pdswap and
+ * pdscal, measured by calibrate; models/README.md, "LU's steps"). With
+ * 'card' the words pay the hosts' cards too (hm_card_word_cost). */
+struct hm_lu_comm {
+	double messages, words_row, words_col, sync_steps;
+	int card;
+};
+/* LU's whole prediction, its total returned: the arithmetic of 'lu' and,
+ * on two processes or more, the communication 'comm'. */
 double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
-		  double messages, double words, double sync_steps, struct hm_prediction *parts);
+		  const struct hm_lu_comm *comm, struct hm_prediction *parts);
+/* The t_w a word pays on an r x c grid when, of each host, at most 'most'
+ * ranks send to other hosts at once through its card (models/README.md,
+ * "A host's card"): k = min(most, node_senders, r c - node_ranks) streams
+ * share the card, each at k card_t_w, never below the pair's t_w. Along
+ * process rows most = min(2, r) (a host's ranks are consecutive: only the
+ * rows at its two ends leave it), down process columns most = c. */
+double hm_card_word_cost(const struct hm_sp *sp, int r, int c, int most);
+/* words_row and words_col at t_w into t->comm_bandwidth and what the cards
+ * add into t->comm_card (0 without 'card'). */
+void hm_comm_words(double words_row, double words_col, int r, int c, const struct hm_sp *sp,
+		   int card, struct hm_prediction *t);
 /* The row interchanges of LU on c process columns: the diagonal block's
  * process row applies every pivot to its n / c local columns, n^2 / c
  * elements at k1_dswap on the critical path (into comp_swaps). */
 void hm_lu_row_swaps(double n, int c, const struct hm_sp *sp, struct hm_prediction *t);
 /* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
  * LU's communication by grid direction, pdgemm by SUMMA in steps of
- * min(gemm_step, b) columns (gemm_step 0: of b). */
-double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine routine, double n,
-			  int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *parts);
-/* pdgemm by SUMMA: the whole prediction, its total returned. */
-double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
+ * min(gemm_step, b) columns (gemm_step 0: of b); with 'card' the words
+ * pay the hosts' cards (hm_card_word_cost). */
+double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, int card, enum hm_routine routine,
+			  double n, int r, int c, int b, const struct hm_sp *sp,
+			  struct hm_prediction *parts);
+/* The default model's hooks (model_panel.c), which its card variant shares. */
+int hm_panel_kernel_block(enum hm_routine routine, int b);
+int hm_panel_single_process(const struct hm_platform *p, int i, enum hm_routine routine,
+			    struct hm_sp *sp);
+/* PBLAS's logical block size in double precision (PILAENV, pilaenv.f):
+ * pdgemm's steps. */
+#define HM_PBLAS_BLOCK 32
+/* pdgemm by SUMMA: the whole prediction, its total returned; with 'card'
+ * the broadcasts of A along rows and B down columns pay the hosts' cards. */
+double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp, int card,
 			  struct hm_prediction *parts);
 
 /* Model 'name', or NULL; the one of status default. */

@@ -19,24 +19,31 @@
  * decreases when an SP grows, as the exact searches require. */
 #include "model.h"
 
-double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, enum hm_routine routine, double n,
-			  int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *parts)
+double hm_grid_model_time(hm_lu_arithmetic *lu, int gemm_step, int card, enum hm_routine routine,
+			  double n, int r, int c, int b, const struct hm_sp *sp,
+			  struct hm_prediction *parts)
 {
 	double lr = hm_tree_steps(r), lc = hm_tree_steps(c);
+	struct hm_lu_comm comm = {
+		.messages = n / b * (lc + lr) + HM_STEPS_PER_COLUMN * n * lr,
+		.words_row = n * n / r * lc / 2.0,
+		.words_col = n * n / c * lr / 2.0,
+		.sync_steps = HM_STEPS_PER_COLUMN * n * lr,
+		.card = card,
+	};
 
 	if (routine != HM_ROUTINE_LU)
 		/* PBLAS steps by its logical block, but a step spanning several
 		 * owners' blocks (b below it) is broadcast block by block */
 		return hm_gemm_summa_time(n, r, c, gemm_step && gemm_step < b ? gemm_step : b, sp,
-					  parts);
-	return hm_lu_time(lu, n, r, c, b, sp, n / b * (lc + lr) + HM_STEPS_PER_COLUMN * n * lr,
-			  (n * n / r * lc + n * n / c * lr) / 2.0, HM_STEPS_PER_COLUMN * n * lr, parts);
+					  card, parts);
+	return hm_lu_time(lu, n, r, c, b, sp, &comm, parts);
 }
 
 static double grid_time(enum hm_routine routine, double n, int r, int c, int b,
 			const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	return hm_grid_model_time(hm_lu_computation, 0, routine, n, r, c, b, sp, parts);
+	return hm_grid_model_time(hm_lu_computation, 0, 0, routine, n, r, c, b, sp, parts);
 }
 
 const struct hm_model hm_model_grid = {

@@ -36,26 +36,23 @@
 #include "model.h"
 #include "models/util/minmax.h"
 
-/* PBLAS's logical block size in double precision (PILAENV, pilaenv.f). */
-#define PBLAS_BLOCK 32
-
 static double panel_time(enum hm_routine routine, double n, int r, int c, int b,
 			 const struct hm_sp *sp, struct hm_prediction *parts)
 {
-	return hm_grid_model_time(hm_lu_pdgetrf_computation, PBLAS_BLOCK, routine, n, r, c, b, sp,
-				  parts);
+	return hm_grid_model_time(hm_lu_pdgetrf_computation, HM_PBLAS_BLOCK, 0, routine, n, r, c, b,
+				  sp, parts);
 }
 
 /* pdgemm's local updates have rank 32 whatever b */
-static int panel_kernel_block(enum hm_routine routine, int b)
+int hm_panel_kernel_block(enum hm_routine routine, int b)
 {
-	return routine == HM_ROUTINE_GEMM ? PBLAS_BLOCK : b;
+	return routine == HM_ROUTINE_GEMM ? HM_PBLAS_BLOCK : b;
 }
 
 /* one process does one local dgemm of rank n: the least k3_dgemm of its
  * table, never above the rank-32 rate */
-static int panel_single_process(const struct hm_platform *p, int i, enum hm_routine routine,
-				struct hm_sp *sp)
+int hm_panel_single_process(const struct hm_platform *p, int i, enum hm_routine routine,
+			    struct hm_sp *sp)
 {
 	double alone;
 
@@ -77,6 +74,6 @@ const struct hm_model hm_model_panel = {
 		    "TORC table ranked 1.00 with nothing fitted to it); LU's column steps and row "
 		    "interchanges measured by calibrate, not fitted to the simulator",
 	.time = panel_time,
-	.kernel_block = panel_kernel_block,
-	.single_process = panel_single_process,
+	.kernel_block = hm_panel_kernel_block,
+	.single_process = hm_panel_single_process,
 };

@@ -25,13 +25,17 @@ static double ring_time(enum hm_routine routine, double n, int r, int c, int b,
 			const struct hm_sp *sp, struct hm_prediction *parts)
 {
 	double lr = hm_tree_steps(r), ring = c > 1 ? 1 : 0, off = (r - 1.0) / r;
+	/* the row interchanges cross process rows, so they go down the columns */
+	struct hm_lu_comm comm = {
+		.messages = n / b * (ring + lr) + HM_STEPS_PER_COLUMN * n * lr + n * off,
+		.words_row = n * n / r * ring / 2.0,
+		.words_col = n * n / c * lr / 2.0 + n * n * off / (2.0 * c),
+		.sync_steps = HM_STEPS_PER_COLUMN * n * lr,
+	};
 
 	if (routine != HM_ROUTINE_LU)
-		return hm_gemm_summa_time(n, r, c, b, sp, parts);
-	return hm_lu_time(hm_lu_computation, n, r, c, b, sp,
-			  n / b * (ring + lr) + HM_STEPS_PER_COLUMN * n * lr + n * off,
-			  (n * n / r * ring + n * n / c * lr) / 2.0 + n * n * off / (2.0 * c), HM_STEPS_PER_COLUMN * n * lr,
-			  parts);
+		return hm_gemm_summa_time(n, r, c, b, sp, 0, parts);
+	return hm_lu_time(hm_lu_computation, n, r, c, b, sp, &comm, parts);
 }
 
 const struct hm_model hm_model_ring = {

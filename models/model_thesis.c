@@ -9,12 +9,12 @@ static double thesis_time(enum hm_routine routine, double n, int r, int c, int b
 			  const struct hm_sp *sp, struct hm_prediction *parts)
 {
 	double p = (double)r * c, g = r > c ? r : c;
+	/* eq. 5.4: its words in one term, no card (the thesis's rule) */
+	struct hm_lu_comm comm = { 2.0 * n * g / b, 2.0 * n * n * g / p, 0, 0, 0 };
 
 	if (routine != HM_ROUTINE_LU)
-		return hm_gemm_summa_time(n, r, c, b, sp, parts);
-	/* eq. 5.4 */
-	return hm_lu_time(hm_lu_computation, n, r, c, b, sp, 2.0 * n * g / b, 2.0 * n * n * g / p, 0,
-			  parts);
+		return hm_gemm_summa_time(n, r, c, b, sp, 0, parts);
+	return hm_lu_time(hm_lu_computation, n, r, c, b, sp, &comm, parts);
 }
 
 const struct hm_model hm_model_thesis = {

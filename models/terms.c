@@ -3,6 +3,7 @@
  * parts, a binomial tree's steps. Every term is a non-negative multiple of
  * one SP (the models' linearity contract, model.h). */
 #include "model.h"
+#include "models/util/minmax.h"
 
 #include <math.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 double hm_prediction_sum(struct hm_prediction *t, struct hm_prediction *parts)
 {
 	t->comp = t->comp_gemm + t->comp_trsm + t->comp_getf2 + t->comp_steps + t->comp_swaps;
-	t->comm = t->comm_latency + t->comm_bandwidth;
+	t->comm = t->comm_latency + t->comm_bandwidth + t->comm_card;
 	t->total = t->comp + t->comm;
 	if (parts)
 		*parts = *t;
@@ -37,18 +38,34 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 }
 
 double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
-		  double messages, double words, double sync_steps, struct hm_prediction *parts)
+		  const struct hm_lu_comm *comm, struct hm_prediction *parts)
 {
 	struct hm_prediction t;
 
 	memset(&t, 0, sizeof(t));
 	lu(n, r, c, b, sp, &t);
 	if ((double)r * c > 1) {
-		t.comm_latency = messages * sp->t_s;
-		t.comm_bandwidth = words * sp->t_w;
-		t.comp_steps = sync_steps * sp->t_step;
+		t.comm_latency = comm->messages * sp->t_s;
+		hm_comm_words(comm->words_row, comm->words_col, r, c, sp, comm->card, &t);
+		t.comp_steps = comm->sync_steps * sp->t_step;
 	}
 	return hm_prediction_sum(&t, parts);
+}
+
+double hm_card_word_cost(const struct hm_sp *sp, int r, int c, int most)
+{
+	double k = hm_min(most, hm_min(sp->node_senders, (double)r * c - sp->node_ranks));
+
+	return k >= 2 ? hm_max(sp->t_w, k * sp->card_t_w) : sp->t_w;
+}
+
+void hm_comm_words(double words_row, double words_col, int r, int c, const struct hm_sp *sp,
+		   int card, struct hm_prediction *t)
+{
+	t->comm_bandwidth = (words_row + words_col) * sp->t_w;
+	if (card)       /* along rows a host's two end rows leave it, one when r = 1 */
+		t->comm_card = words_row * (hm_card_word_cost(sp, r, c, hm_min_int(2, r)) - sp->t_w) +
+			       words_col * (hm_card_word_cost(sp, r, c, c) - sp->t_w);
 }
 
 void hm_lu_row_swaps(double n, int c, const struct hm_sp *sp, struct hm_prediction *t)
@@ -56,7 +73,7 @@ void hm_lu_row_swaps(double n, int c, const struct hm_sp *sp, struct hm_predicti
 	t->comp_swaps = n * n / c * sp->k1_dswap;
 }
 
-double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
+double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp, int card,
 			  struct hm_prediction *parts)
 {
 	struct hm_prediction t;
@@ -65,7 +82,7 @@ double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp,
 	t.comp_gemm = 2.0 * n * n * n / ((double)r * c) * sp->k3_dgemm;
 	if ((double)r * c > 1) {
 		t.comm_latency = 2.0 * ceil(n / b) * sp->t_s;
-		t.comm_bandwidth = (n * n / r + n * n / c) * sp->t_w;
+		hm_comm_words(n * n / r, n * n / c, r, c, sp, card, &t);
 	}
 	return hm_prediction_sum(&t, parts);
 }

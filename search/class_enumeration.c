@@ -41,6 +41,9 @@ struct cls {
 	int *members;       /* ascending processor indices */
 	double memory;      /* bytes, 0 = not given */
 	int cores;
+	int host;           /* its first member's host */
+	int hosts;          /* 1 when its members are on one host, else 2 */
+	double card_t_w;    /* its members' cards (the most of them) */
 	struct hm_link same;    /* same-processor link */
 	double speed_key;   /* for the order: k3_dgemm at the middle b */
 };
@@ -52,6 +55,9 @@ struct cls {
 struct profile {
 	double k[HM_MAX_BLOCK_SIZES][HM_NR_COMP_SP];    /* the computation SPs per b */
 	double t_s, t_w;
+	double card_t_w;    /* pairs of classes on different hosts (hm_sp) */
+	double most;        /* the largest m_c: the most processes on one processor */
+	double senders;     /* the largest min(m_c, cores_c): of them, sending at once */
 	double mem_cap;     /* bytes one process may use: min over used memory_c / m_c */
 	int lo, hi;         /* reachable totals */
 };
@@ -118,6 +124,11 @@ static int build(struct exact *x, const int *procs, int nprocs, const int *class
 		int i = procs[u];
 		struct cls *c = &x->cls[class_of[i]];
 
+		if (fill[class_of[i]] == 0)
+			c->host = p->procs[i].host_id, c->hosts = 1;
+		else if (p->procs[i].host_id != c->host)
+			c->hosts = 2;
+		c->card_t_w = hm_max(c->card_t_w, p->procs[i].card_t_w);
 		c->members[fill[class_of[i]]++] = i;
 		c->memory = p->procs[i].memory;
 		c->cores = p->procs[i].cores;
@@ -314,6 +325,7 @@ static int take_candidate(void *ctx, int D, int r, int bi, double time, double *
 	memcpy(v, pf->k[bi], sizeof(pf->k[bi]));
 	v[HM_SP_TS] = D > 1 ? pf->t_s : 0, v[HM_SP_TW] = D > 1 ? pf->t_w : 0;
 	hm_sp_from_vector(v, &sp);
+	sp.card_t_w = pf->card_t_w, sp.node_ranks = pf->most, sp.node_senders = pf->senders;
 	t = x->pb->model->time(x->pb->routine, x->pb->n, r, D / r, x->block[bi], &sp, NULL);
 
 	(void)time;
@@ -450,11 +462,17 @@ static void add_class(const struct exact *x, const struct profile *pf, int c, in
 
 		out->t_s = hm_max(out->t_s, mm * T[c * x->C + o].t_s);
 		out->t_w = hm_max(out->t_w, hm_link_word_cost(T[c * x->C + o], mm));
+		if (x->cls[c].host != x->cls[o].host)
+			out->card_t_w = hm_max(out->card_t_w, hm_max(k->card_t_w, x->cls[o].card_t_w));
 	}
 	if (multi) {
 		out->t_s = hm_max(out->t_s, f * T[c * x->C + c].t_s);
 		out->t_w = hm_max(out->t_w, hm_link_word_cost(T[c * x->C + c], f));
+		if (k->hosts > 1)
+			out->card_t_w = hm_max(out->card_t_w, k->card_t_w);
 	}
+	out->most = hm_max(out->most, m);
+	out->senders = hm_max(out->senders, hm_min_int(m, k->cores));
 	if (m >= 2) {
 		out->t_s = hm_max(out->t_s, f * k->same.t_s);
 		out->t_w = hm_max(out->t_w, hm_link_word_cost(k->same, f));

@@ -295,11 +295,19 @@ void hm_tree_reset(struct hm_tree *t)
 	t->stack->eet = INFINITY;
 }
 
-/* A pair at link l whose ends' larger share factor is m raises ts, tw. */
-static void price_pair(struct hm_link l, int m, double *ts, double *tw)
+/* What the pairs a push creates raise: the effective t_s and t_w, and the
+ * cards' t_w (pairs on different hosts). */
+struct pair_costs {
+	double ts, tw, card;
+};
+
+/* A pair at link l whose ends' larger share factor is m; 'card': the
+ * dearer of its ends' cards when they are on different hosts, else 0. */
+static void price_pair(struct hm_link l, int m, double card, struct pair_costs *pc)
 {
-	*ts = hm_max(*ts, m * l.t_s);
-	*tw = hm_max(*tw, hm_link_word_cost(l, m));
+	pc->ts = hm_max(pc->ts, m * l.t_s);
+	pc->tw = hm_max(pc->tw, hm_link_word_cost(l, m));
+	pc->card = hm_max(pc->card, card);
 }
 
 /* The pairs a process pushed on j creates or makes dearer, (j, j) and
@@ -309,20 +317,21 @@ static void price_pair(struct hm_link l, int m, double *ts, double *tw)
  * it only raises max(f_j, f_k) to what f_j is). Those that share a link:
  * by_host, the processors on j's host and those off it; else the
  * processors of one class (classes.h), one pair per used class. */
-static void dearer_pairs(const struct hm_tree *t, int j, int dj, int fj, double *ts, double *tw)
+static void dearer_pairs(const struct hm_tree *t, int j, int dj, int fj, struct pair_costs *pc)
 {
 	const struct hm_platform *p = t->pb.platform;
 
 	if (dj >= 2)
-		price_pair(hm_platform_link(p, j, j), fj, ts, tw);
+		price_pair(hm_platform_link(p, j, j), fj, 0, pc);
 	if (t->by_host) {
 		int h = p->procs[j].host_id;
 		int off = h == t->top_hosts.host ? t->top_hosts.second_f : t->top_hosts.f;
 
 		if (t->host_used[h] >= 2)
-			price_pair(p->links[HM_LINK_SAME_HOST], hm_max_int(fj, t->host_maxf[h]), ts, tw);
-		if (off > 0)
-			price_pair(p->links[HM_LINK_INTER_HOST], hm_max_int(fj, off), ts, tw);
+			price_pair(p->links[HM_LINK_SAME_HOST], hm_max_int(fj, t->host_maxf[h]), 0, pc);
+		if (off > 0)    /* by host: no rules, every card the same */
+			price_pair(p->links[HM_LINK_INTER_HOST], hm_max_int(fj, off),
+				   p->procs[j].card_t_w, pc);
 		return;
 	}
 	for (int u = 0; u < t->nr_used_classes; u++) {
@@ -333,7 +342,9 @@ static void dearer_pairs(const struct hm_tree *t, int j, int dj, int fj, double 
 			continue;       /* j is its class's only used processor */
 		k = members[0] != j ? members[0] : members[1];
 		price_pair(hm_platform_link(p, j, k),
-			   hm_max_int(fj, hm_share_factor(t->class_maxd[c], p->procs[k].cores)), ts, tw);
+			   hm_max_int(fj, hm_share_factor(t->class_maxd[c], p->procs[k].cores)),
+			   p->procs[j].host_id == p->procs[k].host_id ? 0 :
+			   hm_max(p->procs[j].card_t_w, p->procs[k].card_t_w), pc);
 	}
 }
 
@@ -376,7 +387,8 @@ void hm_tree_push(struct hm_tree *t, int j)
 	const double *kg = &t->k3_dgemm[j * t->nb], *kt = &t->k3_dtrsm[j * t->nb];
 	const double *k2 = &t->k2_dgetf2[j * t->nb];
 	const struct hm_platform *p = t->pb.platform;
-	double ts = up->sp[0].t_s, tw = up->sp[0].t_w, cj;
+	struct pair_costs pc = { up->sp[0].t_s, up->sp[0].t_w, up->sp[0].card_t_w };
+	double cj;
 	int dj, fj, bi;
 
 	dj = ++t->d[j];
@@ -395,7 +407,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 	 * newly used j, a second process on j or a rise of j's share factor
 	 * changes any: the other pushes (most of a large D) cost O(nb) */
 	if (dj <= 2 || fj != hm_share_factor(dj - 1, p->procs[j].cores))
-		dearer_pairs(t, j, dj, fj, &ts, &tw);
+		dearer_pairs(t, j, dj, fj, &pc);
 	for (bi = 0; bi < t->nb; bi++) {
 		struct hm_sp *s = &n->sp[bi];
 		const struct hm_sp *o = &up->sp[bi];
@@ -405,8 +417,11 @@ void hm_tree_push(struct hm_tree *t, int j)
 		s->k2_dgetf2 = hm_max(o->k2_dgetf2, cj * k2[bi]);
 		s->t_step = hm_max(o->t_step, cj * t->column_step[j]);
 		s->k1_dswap = hm_max(o->k1_dswap, cj * t->k1_dswap[j]);
-		s->t_s = ts;
-		s->t_w = tw;
+		s->t_s = pc.ts;
+		s->t_w = pc.tw;
+		s->card_t_w = pc.card;
+		s->node_ranks = hm_max(o->node_ranks, dj);
+		s->node_senders = hm_max(o->node_senders, hm_min_int(dj, p->procs[j].cores));
 	}
 	/* moving past processor 'last': it is used, so it stays usable */
 	n->left_last = j != up->last && up->level > 0;
@@ -468,7 +483,7 @@ static double best_config(struct hm_tree *t, int comm_off, int any_memory, struc
 		struct hm_sp sp = n->sp[bi];
 
 		if (comm_off)
-			sp.t_s = sp.t_w = 0;
+			sp.t_s = sp.t_w = sp.card_t_w = 0;
 		if (n->level == 1 && t->single_min)     /* as hm_model_sp */
 			hm_model_sp_single(t->pb.model, t->pb.platform, n->last, t->block[bi],
 					   t->pb.routine, &sp);

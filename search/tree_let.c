@@ -106,6 +106,9 @@ double hm_tree_let(struct hm_tree *t, double meet)
 			const int *div = hm_divisors_of(&t->div, p, &nd);
 			struct hm_sp sp = n->sp[bi];
 
+			/* a descendant's cards cost no less than nothing: the
+			 * model without them is a floor (hm_sp) */
+			sp.card_t_w = 0;
 			sp.k3_dgemm = hm_max(sp.k3_dgemm, t->kth_dgemm[p]);
 			sp.k3_dtrsm = hm_max(sp.k3_dtrsm, t->kth_dtrsm[p]);
 			if (p == 1 && t->single_min)    /* one process alone: its own rule */

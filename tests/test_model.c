@@ -388,6 +388,57 @@ static void cores_should_share_only_beyond_their_number(void)
 	hm_platform_free(p);
 }
 
+/* A host's card, shared by its ranks that send off it at once. Two 8-core
+ * nodes, between them 1e-8 s/word (the card: no rule is faster; the
+ * cores' part of it 1e-9), inside 1e-9; LU and GEMM n = 1000, b = 32, on
+ * 2 x 4, by hand:
+ *   d = (4, 4): a node a row; m = 4, D - m = 4: along rows k = min(2, 4, 4)
+ *     = 2, down columns k = min(4, 4, 4) = 4. LU (panel): words along rows
+ *     n^2 / r lg c / 2 = 5e5, down columns n^2 / c lg r / 2 = 1.25e5:
+ *     bandwidth 6.25e5 * 1e-8 = 6.25e-3, cards 5e5 * 1e-8 + 1.25e5 * 3e-8
+ *     = 8.75e-3. GEMM: 5e5 and 2.5e5 words, cards 5e-3 + 7.5e-3 = 1.25e-2.
+ *   d = (7, 1): one rank off the big node, D - m = 1: no stream shares.
+ *   d = (8, 0): one host, no card. The default (panel) keeps no card. */
+static void cards_should_be_shared_by_the_ranks_that_cross_them(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3\": 1e-9, \"k2_dgetf2\": 4e-9}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\", \"cores\": 8},"
+		" {\"name\": \"b\", \"type\": \"n\", \"cores\": 8}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8, \"t_w_core\": 1e-9}}, \"block_sizes\": [32]}";
+	const struct hm_model *card = hm_model_find("card"), *panel = hm_model_find("panel");
+	int d44[2] = { 4, 4 }, d71[2] = { 7, 1 }, d80[2] = { 8, 0 };
+	struct hm_platform *p;
+	struct hm_prediction t;
+	struct hm_error err;
+
+	if (!CHECK(card && panel) ||
+	    !CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "cards", &p, &err) == 0))
+		return;
+	CHECK(p->procs[0].card_t_w == 1e-8 && p->procs[1].card_t_w == 1e-8);
+	CHECK(hm_predict(card, p, HM_ROUTINE_LU, 1000, d44, 2, 4, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comm_bandwidth, 6.25e-3, 1e-15);
+	CHECK_NEAR(t.comm_card, 8.75e-3, 1e-15);
+	CHECK_NEAR(t.comm, t.comm_latency + 6.25e-3 + 8.75e-3, 1e-15);
+	CHECK(hm_predict(card, p, HM_ROUTINE_GEMM, 1000, d44, 2, 4, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comm_card, 1.25e-2, 1e-15);
+	CHECK(hm_predict(card, p, HM_ROUTINE_LU, 1000, d71, 2, 4, 32, &t, &err) == 0);
+	CHECK(t.comm_card == 0 && t.comm_bandwidth > 0);
+	CHECK(hm_predict(card, p, HM_ROUTINE_LU, 1000, d80, 2, 4, 32, &t, &err) == 0);
+	CHECK(t.comm_card == 0 && t.comm_bandwidth > 0);
+	/* ranks sharing a core send in turn: on 2-core nodes two senders, k = 2
+	 * both ways (t_w stays 1e-8: the cores' part is 2 x 1e-9) */
+	p->procs[0].cores = p->procs[1].cores = 2;
+	CHECK(hm_predict(card, p, HM_ROUTINE_LU, 1000, d44, 2, 4, 32, &t, &err) == 0);
+	CHECK_NEAR(t.comm_card, 5e5 * 1e-8 + 1.25e5 * 1e-8, 1e-15);
+	/* panel, the default, gives every pair the whole link */
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 1000, d44, 2, 4, 32, &t, &err) == 0);
+	CHECK(t.comm_card == 0 && t.comm_bandwidth > 0);
+	hm_platform_free(p);
+}
+
 /* A type's stacking factor scales a shared core's computation, for its
  * routine only. One 2-core processor, k3 = 1e-9, k2 = 4e-9, "stacked":
  * {"gemm": 1.5} (LU: 1, not given). By hand: d = 2 has a core each:
@@ -599,6 +650,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(a_slow_wire_should_not_slow_with_stacking),
 	CHECK_CASE(busy_scale_should_not_decrease),
 	CHECK_CASE(stacking_should_scale_shared_cores_by_routine),
+	CHECK_CASE(cards_should_be_shared_by_the_ranks_that_cross_them),
 	CHECK_CASE(torc_all_processors_1x19_should_match_hand_values),
 	CHECK_CASE(grid_model_should_match_hand_values),
 	CHECK_CASE(ring_model_should_match_hand_values),

@@ -395,6 +395,50 @@ static void kernel_fit_should_recover_the_coefficients(void)
 	CHECK(hm_kernel_fit(HM_KERNEL_DGEMM, (const double (*)[3])shape, seconds, 4, &m) == -1);
 }
 
+/* A host's card is the fastest link off it, for the models (card_t_w) and
+ * the export alike: hosts a, b, c; a rule links a and b at 1e-9 s/word, a
+ * pair entry b and c at 5e-9, the rest 1e-8. So a's and b's cards move a
+ * word in 1e-9 s (8e9 B/s), c's in 5e-9 (1.6e9 B/s); on one host, none. */
+static void cards_should_be_the_fastest_link_off_the_host(void)
+{
+	static const char json[] =
+		"{\"name\": \"cards\", \"types\": {\"T\": {\"k3\": 1e-10, \"k2_dgetf2\": 2e-10}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"T\", \"cores\": 4},"
+		"{\"name\": \"b\", \"type\": \"T\", \"cores\": 4},"
+		"{\"name\": \"c\", \"type\": \"T\", \"cores\": 4}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-10},"
+		" \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-10},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8},"
+		" \"links\": [{\"between\": [\"a\", \"b\"], \"t_s\": 1e-5, \"t_w\": 1e-9}],"
+		" \"pairs\": [{\"between\": [\"b\", \"c\"], \"t_s\": 1e-5, \"t_w\": 5e-9}]},"
+		" \"block_sizes\": [64]}";
+	static const char one_host[] =
+		"{\"types\": {\"T\": {\"k3\": 1e-10, \"k2_dgetf2\": 2e-10}},"
+		" \"processors\": [{\"name\": \"a\", \"host\": \"h\", \"type\": \"T\"},"
+		"{\"name\": \"b\", \"host\": \"h\", \"type\": \"T\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-10},"
+		" \"same_node\": {\"t_s\": 1e-6, \"t_w\": 1e-10},"
+		" \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}}, \"block_sizes\": [64]}";
+	struct hm_platform *p;
+	struct hm_error err;
+	char *xml;
+
+	if (!CHECK(hm_platform_load_buffer(json, strlen(json), "cards", &p, &err) == 0))
+		return;
+	CHECK(p->procs[0].card_t_w == 1e-9 && p->procs[1].card_t_w == 1e-9);
+	CHECK(p->procs[2].card_t_w == 5e-9);
+	xml = hm_simgrid_platform(p, 64, HM_SIM_MODELED, NULL, &err);
+	if (CHECK(xml != NULL))
+		CHECK(strstr(xml, "<link id=\"card0\" bandwidth=\"8e+09Bps\"") != NULL &&
+		      strstr(xml, "<link id=\"card2\" bandwidth=\"1.6e+09Bps\"") != NULL);
+	free(xml);
+	hm_platform_free(p);
+	if (!CHECK(hm_platform_load_buffer(one_host, strlen(one_host), "one host", &p, &err) == 0))
+		return;
+	CHECK(p->procs[0].card_t_w == 0 && p->procs[1].card_t_w == 0);
+	hm_platform_free(p);
+}
+
 /* A job's processes per processor reach the exported hosts: a type with a
  * busy-cores scale runs faster with idle cores (speed / scale, kernel
  * models x scale), as the model's rule says; NULL is every core busy. */
@@ -457,6 +501,7 @@ static void rounds_should_recover_the_shape_under_a_wandering_level(void)
 
 static const struct check_case cases[] = {
 	CHECK_CASE(export_should_scale_a_partly_busy_node),
+	CHECK_CASE(cards_should_be_the_fastest_link_off_the_host),
 	CHECK_CASE(reference_platforms_should_load_with_their_sizes),
 	CHECK_CASE(torc_should_hold_the_thesis_values),
 	CHECK_CASE(mini_should_convert_units_and_apply_overrides),

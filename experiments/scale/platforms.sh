@@ -6,6 +6,9 @@
 #   lab-320       10 nodes of 3 generations, 320 cores (lab-320.json)
 #   lab-320-slow  the same, its old nodes behind 1 Gbit/s, 30 us links
 #   modern-1024   models/platform/examples/modern-1024.json
+#   lab-320-hand  lab-320 described by hand as users write platforms: per type
+#                 only k3 and k2_dgetf2, so it keeps no kernel models either
+#                 (lab-320-hand.json)
 set -eu
 . "$(dirname "$0")/../lib.sh"
 here_calibration
@@ -19,4 +22,6 @@ for desc in experiments/scale/lab-320.json experiments/scale/lab-320-slow.json \
 	"$hm" platform check "$tmp/k.json" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	mv "$tmp/k.json" "$dir/$name.json"
 done
+"$hm" generate experiments/scale/lab-320-hand.json -o "$dir/lab-320-hand.json" 2>"$tmp/err" ||
+	{ cat "$tmp/err" >&2; exit 1; }
 echo "$dir"

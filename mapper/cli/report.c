@@ -65,8 +65,11 @@ void hm_print_result(FILE *f, const struct hm_problem *pb, const struct hm_resul
 	fprintf(f, "\n");
 	if (hm_plan_unmeasured(pb, res->d, unmeasured, sizeof(unmeasured))[0])
 		fprintf(f, "               not measured: %s\n", unmeasured);
-	fprintf(f, "               communication: latency %.6g s, bandwidth %.6g s\n",
-		t->comm_latency, t->comm_bandwidth);
+	fprintf(f, "               communication: latency %.6g s, bandwidth %.6g s", t->comm_latency,
+		t->comm_bandwidth);
+	if (t->comm_card > 0)
+		fprintf(f, ", cards shared %.6g s", t->comm_card);
+	fprintf(f, "\n");
 	fprintf(f, "  search       %ld node%s evaluated, %ld pruned, level %d reached, %.3g s (best after %.3g s)%s%s\n",
 		res->evaluated, HM_PLURAL(res->evaluated), res->pruned, res->level_reached, res->seconds,
 		res->seconds_to_best, res->stopped ? ", STOPPED by the " : "",

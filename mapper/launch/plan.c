@@ -31,6 +31,7 @@ static const struct { const char *key; size_t offset; } prediction_fields[] = {
 	{ "comm_s", offsetof(struct hm_prediction, comm) },
 	{ "comm_latency_s", offsetof(struct hm_prediction, comm_latency) },
 	{ "comm_bandwidth_s", offsetof(struct hm_prediction, comm_bandwidth) },
+	{ "comm_card_s", offsetof(struct hm_prediction, comm_card) },
 };
 
 static cJSON *prediction_json(const struct hm_prediction *pr)

@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,32 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
 	}
 	return p->links[p->procs[i].host_id == p->procs[j].host_id ?
 			HM_LINK_SAME_HOST : HM_LINK_INTER_HOST];
+}
+
+void hm_platform_set_cards(struct hm_platform *p)
+{
+	double inter = p->links[HM_LINK_INTER_HOST].t_w;
+
+	for (int i = 0; i < p->nr_procs; i++) {
+		double card = inter;
+
+		if (p->nr_rules) {      /* the rules its profile meets */
+			const signed char *rule = &p->rule_of[p->profile_of[i] * p->nr_profiles];
+
+			for (int q = 0; q < p->nr_profiles; q++)
+				if (rule[q] >= 0)
+					card = fmin(card, p->rules[rule[q]].link.t_w);
+		}
+		p->procs[i].card_t_w = p->nr_hosts > 1 ? card : 0;
+	}
+	for (int k = 0; k < p->nr_overrides; k++) {
+		const struct hm_link_override *o = &p->overrides[k];
+
+		if (p->procs[o->a].host_id == p->procs[o->b].host_id)
+			continue;
+		p->procs[o->a].card_t_w = fmin(p->procs[o->a].card_t_w, o->link.t_w);
+		p->procs[o->b].card_t_w = fmin(p->procs[o->b].card_t_w, o->link.t_w);
+	}
 }
 
 long hm_platform_cores(const struct hm_platform *p)

@@ -115,6 +115,9 @@ struct hm_processor {
 	double memory;      /* bytes usable by its processes, 0 = not given */
 	struct hm_topology *topology;   /* its cores' CPU numbers (topology.h), or NULL:
 					 * core j of the host is CPU j */
+	double card_t_w;    /* s per word through its host's network card, which
+			     * the host's ranks share (hm_platform_set_cards); 0 on
+			     * a platform of one host */
 };
 
 /* Where the two ends of a message are: the scope decides the link's cost
@@ -252,6 +255,13 @@ void hm_platform_free(struct hm_platform *p);   /* NULL is fine */
 
 /* Index of processor 'name', or -1 (O(log P)). */
 int hm_platform_find(const struct hm_platform *p, const char *name);
+
+/* Each processor's card_t_w: its host's network card moves a word in the
+ * time of the fastest link the processor has to another host, so that a
+ * stream alone is never slowed by it (the inter-node link, the rules
+ * matching it, its per-pair overrides; models/README.md, "A host's
+ * card"). The loader calls it last, after the corrections. */
+void hm_platform_set_cards(struct hm_platform *p);
 
 /* Link cost between processors i and j (i == j: same processor). */
 struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j);

@@ -1035,7 +1035,8 @@ static int load_root(struct loader *ld, const cJSON *root)
 	       load_network(ld, required(ld, root, "network")) ||
 	       load_block_sizes(ld, cJSON_GetObjectItemCaseSensitive(root, "block_sizes")) ||
 	       (price_missing_steps(p), 0) ||
-	       hm_corrections_apply(p, cJSON_GetObjectItemCaseSensitive(root, "corrections"), ld->err);
+	       hm_corrections_apply(p, cJSON_GetObjectItemCaseSensitive(root, "corrections"), ld->err) ||
+	       (hm_platform_set_cards(p), 0);
 }
 
 int hm_platform_load_buffer(const char *json, size_t len, const char *name,

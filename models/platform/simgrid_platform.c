@@ -139,21 +139,13 @@ static void put_name(FILE *f, const char *s)
 	}
 }
 
-/* A host's card: the bandwidth of its fastest link to another host (its
- * single-core platforms' value when it has none). */
+/* A host's card, as the models price it (hm_platform_set_cards): bytes/s;
+ * a platform of one host has no card and gets the inter-node link's. */
 static double card_bandwidth(const struct hm_platform *p, const int *first_of_host, int host)
 {
-	double best = 8.0 / p->links[HM_LINK_INTER_HOST].t_w;
+	double t_w = p->procs[first_of_host[host]].card_t_w;
 
-	for (int j = 0; j < p->nr_procs; j++) {
-		if (p->procs[j].host_id == host)
-			continue;
-		double bw = 8.0 / hm_platform_link(p, first_of_host[host], j).t_w;
-
-		if (bw > best)
-			best = bw;
-	}
-	return best;
+	return 8.0 / (t_w > 0 ? t_w : p->links[HM_LINK_INTER_HOST].t_w);
 }
 
 static void put_hosts_and_links(FILE *f, const struct hm_platform *p, int b, enum hm_sim_kernels kernels,

@@ -18,4 +18,9 @@ static inline int hm_max_int(int a, int b)
 	return a > b ? a : b;
 }
 
+static inline int hm_min_int(int a, int b)
+{
+	return a < b ? a : b;
+}
+
 #endif /* HM_MINMAX_H */
