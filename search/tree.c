@@ -166,6 +166,21 @@ static int fill_tables(struct hm_tree *t)
 	return find_classes(t);
 }
 
+/* Room for one level's floors: every b and the most grids of any D. */
+static int alloc_floors(struct hm_tree *t, size_t L)
+{
+	int most = 0, count;
+
+	for (size_t D = 1; D <= L; D++) {
+		hm_divisors_of(&t->div, (int)D, &count);
+		most = count > most ? count : most;
+	}
+	t->max_divisors = most;
+	t->floors_level = -1;
+	t->floors = malloc((size_t)t->nb * (size_t)most * sizeof(double));
+	return !t->floors;
+}
+
 int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error *err)
 {
 	const struct hm_platform *p = pb->platform;
@@ -234,7 +249,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	    !t->class_used || !t->class_maxd || !t->used_classes || !t->children ||
 	    !t->host_used || !t->host_maxf ||
 	    !t->d || !t->used || !t->stack || hm_divisors_init(&t->div, (int)L) ||
-	    fill_tables(t) || fill_single(t)) {
+	    alloc_floors(t, L) || fill_tables(t) || fill_single(t)) {
 		hm_tree_release(t);
 		return hm_error_set(err, "out of memory");
 	}
@@ -274,6 +289,7 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->host_used);
 	free(t->host_maxf);
 	hm_divisors_release(&t->div);
+	free(t->floors);
 	free(t->d);
 	free(t->used);
 	free(t->stack);
@@ -289,6 +305,7 @@ void hm_tree_reset(struct hm_tree *t)
 	memset(t->host_used, 0, (size_t)t->pb.platform->nr_hosts * sizeof(int));
 	memset(t->host_maxf, 0, (size_t)t->pb.platform->nr_hosts * sizeof(int));
 	t->top_hosts = (struct hm_top_hosts){ -1, 0, 0 };
+	t->floors_level = -1;
 	t->nr_used = t->nr_used_classes = 0;
 	t->top = 0;
 	memset(t->stack, 0, t->node_size);
@@ -458,6 +475,8 @@ void hm_tree_pop(struct hm_tree *t)
 			t->nr_used_classes--;
 	}
 	t->top--;
+	if (t->top < t->floors_level)   /* the node the floors were taken at is gone */
+		t->floors_level = -1;
 }
 
 static int fits_memory(const struct hm_tree *t, const struct hm_node *n)
@@ -466,10 +485,22 @@ static int fits_memory(const struct hm_tree *t, const struct hm_node *n)
 	       n->mem_ratio * hm_bytes_per_process(t->pb.routine, t->pb.n, n->level) <= 1.0;
 }
 
+/* What a grid must cost at most to matter to best_config(): below
+ * 'limit' and the node's best so far, or joining the collection. */
+static double priced_above(const struct hm_tree *t, double limit, double best)
+{
+	double cut = hm_min(limit, best);
+
+	return t->pb.collect ? hm_max(cut, t->pb.collect->worst) : cut;
+}
+
 /* Min of the model over grids and b for the top node, with the
- * communication SPs zeroed when 'comm_off' (arithmetic only). The winner's
- * parts and shape go to 'est' (may be NULL). */
-static double best_config(struct hm_tree *t, int comm_off, int any_memory, struct hm_node *est)
+ * communication SPs zeroed when 'comm_off' (arithmetic only), pricing only
+ * the grids whose floor is at most 'limit' when 'floors' (the parent's,
+ * hm_tree_child_floors) is given. The winner's parts and shape go to 'est'
+ * (may be NULL). */
+static double best_config(struct hm_tree *t, int comm_off, int any_memory, const double *floors,
+			  double limit, struct hm_node *est)
 {
 	const struct hm_node *n = hm_tree_top(t);
 	double best = INFINITY;
@@ -492,7 +523,11 @@ static double best_config(struct hm_tree *t, int comm_off, int any_memory, struc
 			struct hm_prediction pr;
 			double v;
 
-			if (!hm_shape_allows(&t->pb.shape, r, c, t->block[bi]))
+			/* with floors, a grid whose floor is above both the
+			 * limit and this node's best so far cannot lower either
+			 * (nor join the collection of the best configurations) */
+			if (!hm_shape_allows(&t->pb.shape, r, c, t->block[bi]) ||
+			    (floors && floors[bi * t->max_divisors + k] > priced_above(t, limit, best)))
 				continue;
 			v = t->pb.model->time(t->pb.routine, t->pb.n, r, c, t->block[bi], &sp, &pr);
 
@@ -516,18 +551,50 @@ double hm_tree_eet(struct hm_tree *t)
 {
 	struct hm_node *n = hm_tree_top(t);
 
-	n->eet = best_config(t, 0, 0, n);
+	n->eet = best_config(t, 0, 0, NULL, 0, n);
+	return n->eet;
+}
+
+void hm_tree_child_floors(struct hm_tree *t)
+{
+	const struct hm_node *n = hm_tree_top(t);
+	int nd, D = n->level + 1;
+	const int *div;
+
+	t->floors_level = -1;
+	if (n->level < 1 || n->level >= t->pb.depth)
+		return;         /* a single process is timed by its own rule */
+	div = hm_divisors_of(&t->div, D, &nd);
+	for (int bi = 0; bi < t->nb; bi++) {
+		struct hm_sp sp = n->sp[bi];
+
+		sp.card_t_w = 0;
+		for (int k = 0; k < nd; k++)
+			t->floors[bi * t->max_divisors + k] =
+				t->pb.model->time(t->pb.routine, t->pb.n, div[k], D / div[k], t->block[bi],
+						  &sp, NULL);
+	}
+	t->floors_level = n->level;
+}
+
+double hm_tree_eet_below(struct hm_tree *t, double limit)
+{
+	struct hm_node *n = hm_tree_top(t);
+
+	if (t->floors_level != n->level - 1)
+		return hm_tree_eet(t);
+	n->eet = best_config(t, 0, 0, t->floors, limit, n);
 	return n->eet;
 }
 
 double hm_tree_arith(struct hm_tree *t)
 {
-	return best_config(t, 1, 0, NULL);
+	return best_config(t, 1, 0, NULL, 0, NULL);
 }
 
 double hm_tree_eet_any_memory(struct hm_tree *t)
 {
-	return best_config(t, 0, 1, NULL);
+	return best_config(t, 0, 1, NULL, 0, NULL);
 }
 
 int hm_tree_canonical_child(const struct hm_tree *t, int j)

@@ -99,6 +99,12 @@ struct hm_tree {
 	int *host_maxf;     /* [h]: their largest share factor */
 	struct hm_top_hosts top_hosts;
 	struct hm_divisors div; /* grids of 1..depth processes */
+	/* hm_tree_child_floors(): for the top node's children, the model at
+	 * its SPs, [bi * max_divisors + k] for b = block[bi] and the k-th grid
+	 * of one more process; floors_level is that node's level (-1: none) */
+	double *floors;
+	int max_divisors;
+	int floors_level;
 	/* the path */
 	int *d;             /* process counts of the top node */
 	int *used;          /* processors with d > 0, in order of first use */
@@ -135,6 +141,17 @@ void hm_tree_pop(struct hm_tree *t);
 /* EET of the top node: min of the model over grids r x c = level and
  * candidate b (ties: smaller b, then smaller r). Counts one evaluation. */
 double hm_tree_eet(struct hm_tree *t);
+
+/* Floors of the top node's children, one per b and grid: the model at the
+ * top node's SPs, which a child's only raise (the cards left out, whose
+ * time never falls below the time without them). For a greedy step that
+ * prices several children and keeps the least. */
+void hm_tree_child_floors(struct hm_tree *t);
+/* hm_tree_eet() of a child of the node whose floors were taken, pricing
+ * only the grids and b whose floor is at most 'limit' and the best so far:
+ * the EET when it is at most 'limit', else a value above 'limit' (INFINITY
+ * when no grid is priced). Floors not taken for its parent: hm_tree_eet(). */
+double hm_tree_eet_below(struct hm_tree *t, double limit);
 
 /* Arithmetic-only estimate of the top node (communication SPs set to 0):
  * the quantity GRM's greedy LET follows. */
