@@ -614,6 +614,57 @@ static void top_k_should_keep_the_cheapest_and_know_twins(void)
 /* n = 20000 on four 1 GiB processors: only one process on each holds its
  * part (8 n^2 / D bytes and 5 %), so every greedy step before the fourth
  * has no child that fits. The greedy descents still reach it. */
+/* GCTM against its definition: from the root, always the least-EET child
+ * (every child priced in full here; the search prices them against the
+ * parent's floors), down to the depth; the answer is the best node on the
+ * path. Its EET must be the same to the bit. */
+static void greedy_should_take_the_least_child(void)
+{
+	for (int trial = 0; trial < 30; trial++) {
+		struct hm_platform *p = random_platform(6);
+		struct hm_problem pb = { 0 };
+		struct hm_budget none = { 0, 0 };
+		struct hm_result res;
+		struct hm_error err;
+		struct hm_tree t;
+		double best = INFINITY;
+
+		if (!CHECK(p != NULL))
+			continue;
+		pb.platform = p, pb.model = model_of(trial);
+		pb.routine = trial % 2 ? HM_ROUTINE_GEMM : HM_ROUTINE_LU;
+		pb.n = 500 + 500 * rnd(16);
+		pb.depth = 2 + rnd(10);
+		if (!CHECK(hm_tree_init(&t, &pb, &err) == 0)) {
+			hm_platform_free(p);
+			continue;
+		}
+		while (hm_tree_top(&t)->level < pb.depth) {
+			int arg = -1;
+			double least = INFINITY;
+
+			for (int j = hm_tree_top(&t)->last; j < t.P; j++) {
+				double v;
+
+				hm_tree_push(&t, j);
+				v = hm_tree_eet(&t);
+				hm_tree_pop(&t);
+				if (arg < 0 || v < least)
+					least = v, arg = j;
+			}
+			hm_tree_push(&t, arg);
+			best = fmin(best, hm_tree_eet(&t));
+		}
+		hm_tree_release(&t);
+		if (CHECK(hm_search(hm_method_find("GCTM"), &pb, &none, &res, &err) == 0)) {
+			if (!CHECK(res.eet == best))
+				fprintf(stderr, "  GCTM %.17g, by definition %.17g (trial %d)\n", res.eet, best, trial);
+			hm_result_release(&res);
+		}
+		hm_platform_free(p);
+	}
+}
+
 static void greedy_should_reach_a_configuration_that_fits(void)
 {
 	static const char json[] =
@@ -824,6 +875,7 @@ static const struct check_case cases[] = {
 	CHECK_CASE(thread_speedups_should_be_read_at_each_block_size),
 	CHECK_CASE(exact_with_threads_should_be_the_least_split),
 	CHECK_CASE(ranks_of_threads_should_never_share_cores),
+	CHECK_CASE(greedy_should_take_the_least_child),
 	CHECK_CASE(greedy_should_reach_a_configuration_that_fits),
 	CHECK_CASE(divisors_should_be_every_divisor_ascending),
 	CHECK_CASE(top_k_should_keep_the_cheapest_and_know_twins),
