@@ -103,7 +103,8 @@ def plan_config(doc):
     p = doc["plan"]
     key = (doc["inputs"].get("platform_name", ""), doc["inputs"]["routine"], int(doc["inputs"]["n"]),
            tuple(p["d"]), p["r"], p["c"], p["b"])
-    threads = tuple(e.get("threads", 1) for e in p["processes"])
+    # a plan without its processes (the judge's candidates) runs one thread a rank
+    threads = tuple(e.get("threads", 1) for e in p.get("processes", ()))
     if any(t > 1 for t in threads):         # ranks of threads: another configuration
         key += (threads,)
     return key, p["predicted"]["total_s"]
