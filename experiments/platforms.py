@@ -195,9 +195,25 @@ def step_defaults(args):
 
 
 # command: (function, [(argument, default; None: positional)], help): records.main
+def faster_links(args):
+    """The platform with its links between hosts (inter_node, the rules and
+    pair entries; so its cards too) 'factor' times faster in t_w, all else
+    as it was: what those links cost, by difference (scale/card.sh)."""
+    doc = json.load(open(args.platform))
+    net = doc["network"]
+    factor = float(args.factor)
+    for link in [net["inter_node"]] + net.get("links", []) + net.get("pairs", []):
+        link["t_w"] = scale_quantity(link["t_w"], factor)
+        link.pop("t_w_core", None)  # the cores' part is the cores', left as the default
+    print(json.dumps(doc, indent=1))
+
+
 COMMANDS = {
     "scale": (scale, [("platform", None), ("--factor", "0"), ("--fastest", "0")],
               "the platform with every host and link F times faster (SMPI study)"),
+    "faster-links": (faster_links, [("platform", None), ("factor", None)],
+                     "the platform with its links between hosts (and so its cards) FACTOR times faster\n"
+                     "in t_w, nothing else changed (scale/card.sh)"),
     "derive": (derive, [("calibrated", None), ("description", None)],
                "a generator description whose types say {\"like\": T, \"slower\": F}, made concrete\n"
                "from CALIBRATED's type T (k tables, kernel models)"),
