@@ -26,8 +26,9 @@ const struct hm_model hm_model_card = {
 	.summary = "panel with each host's network card shared by its ranks that send off it at once "
 		   "(down process columns and along rows, from the grid and the placement)",
 	.evidence = "measured cards share equally (emulated cluster 1.95-2.02x, SimGrid 2.00x for two "
-		    "streams); SimGrid agrees at 25 Gbit/s (lab-320-hand 16 x 16: 1.00x) and sees less "
-		    "at 100 Gbit/s; the real sets' nodes hold few ranks (experiments/README.md)",
+		    "streams); as panel on the real sets, whose nodes hold few ranks; SimGrid agrees on "
+		    "16 x 16 at 25 Gbit/s (1.00x) but hides much of it elsewhere: at LU n = 30000 on "
+		    "lab-320-hand its plan (one node) simulated 1.28x panel's",
 	.time = card_time,
 	.kernel_block = hm_panel_kernel_block,
 	.single_process = hm_panel_single_process,

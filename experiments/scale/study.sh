@@ -90,5 +90,5 @@ kill "$ticker" 2>/dev/null
 cleanup() { rm -f "$out/elapsed.partial"; }
 python3 experiments/analysis.py record "$tmp/plans" "$out" --study scale --model "$model" \
 	--elapsed "$elapsed" --cluster "$(for s in $groups; do echo "${s%%:*}"; done | uniq | paste -sd, - | sed 's/,/, /g')" \
-	--command "${MODEL:+MODEL=$MODEL }${SEED_RUNS:+SEED_RUNS=$SEED_RUNS }${STUDY_GROUPS:+STUDY_GROUPS='$STUDY_GROUPS' }sh experiments/scale/study.sh"
+	--command "${OUT:+OUT=$OUT }${MODEL:+MODEL=$MODEL }${SEED_RUNS:+SEED_RUNS=$SEED_RUNS }${JUDGE_K:+JUDGE_K=$JUDGE_K }${SWEEP_MAX:+SWEEP_MAX=$SWEEP_MAX }${STUDY_GROUPS:+STUDY_GROUPS='$STUDY_GROUPS' }sh experiments/scale/study.sh"
 python3 experiments/analysis.py summarize "$out"
