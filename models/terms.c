@@ -1,7 +1,8 @@
 /* models/terms.c - the terms the models share: LU's arithmetic (eq. 5.3,
  * and as PDGETRF does it), pdgemm by SUMMA, the sum of a prediction's
- * parts, a binomial tree's steps. Every term is a non-negative multiple of
- * one SP (the models' linearity contract, model.h). */
+ * parts, a binomial tree's steps, a word's cost through a shared card. Every
+ * term is a non-negative multiple of one SP (the models' linearity contract,
+ * model.h), but the cards', which only add to the time (hm_card_word_cost). */
 #include "model.h"
 #include "models/util/minmax.h"
 
