@@ -319,20 +319,20 @@ struct hm_link hm_platform_link(const struct hm_platform *p, int i, int j)
 
 void hm_platform_set_cards(struct hm_platform *p)
 {
-	double inter = p->links[HM_LINK_INTER_HOST].t_w;
+	double inter = p->links[HM_LINK_INTER_HOST].t_w, by_profile[MAX_PROFILES];
 
-	for (int i = 0; i < p->nr_procs; i++) {
-		double card = inter;
+	/* the rules a profile meets, once a profile: processors x profiles
+	 * could be 10^8 lookups on a large platform with many rules */
+	for (int a = 0; a < p->nr_profiles; a++) {
+		const signed char *rule = &p->rule_of[a * p->nr_profiles];
 
-		if (p->nr_rules) {      /* the rules its profile meets */
-			const signed char *rule = &p->rule_of[p->profile_of[i] * p->nr_profiles];
-
-			for (int q = 0; q < p->nr_profiles; q++)
-				if (rule[q] >= 0)
-					card = fmin(card, p->rules[rule[q]].link.t_w);
-		}
-		p->procs[i].card_t_w = p->nr_hosts > 1 ? card : 0;
+		by_profile[a] = inter;
+		for (int q = 0; q < p->nr_profiles; q++)
+			if (rule[q] >= 0)
+				by_profile[a] = fmin(by_profile[a], p->rules[rule[q]].link.t_w);
 	}
+	for (int i = 0; i < p->nr_procs; i++)
+		p->procs[i].card_t_w = p->nr_hosts < 2 ? 0 : p->nr_rules ? by_profile[p->profile_of[i]] : inter;
 	for (int k = 0; k < p->nr_overrides; k++) {
 		const struct hm_link_override *o = &p->overrides[k];
 
