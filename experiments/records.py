@@ -136,15 +136,21 @@ def checks_cell(passed):
     return "%d/%d" % (sum(checked), len(checked)) if checked or not passed else "modeled"
 
 
-def predict(model, platform, routine, n, d, r, c, b, threads=None):
+def predicted_parts(model, platform, routine, n, d, r, c, b, threads=None):
     """'hetmap predict' of one configuration (ranks of 'threads' BLAS
-    threads per processor, when given): its total time (s)."""
+    threads per processor, when given): its prediction's parts, as the
+    plan's "predicted" object (total_s, comm_card_s, ...)."""
     doc = subprocess.run([HETMAP, "predict", "-p", platform, "-m", model,
                           "-r", routine, "-n", str(n), "--procs", ",".join(map(str, d)),
                           "--grid", "%dx%d" % (r, c), "-b", str(b), "-f", "json"] +
                          (["--threads", ",".join(map(str, threads))] if threads else []),
                          capture_output=True, text=True, check=True).stdout
-    return json.loads(doc)["plan"]["predicted"]["total_s"]
+    return json.loads(doc)["plan"]["predicted"]
+
+
+def predict(model, platform, routine, n, d, r, c, b, threads=None):
+    """predicted_parts' total time (s)."""
+    return predicted_parts(model, platform, routine, n, d, r, c, b, threads)["total_s"]
 
 
 def read_tsv(path):

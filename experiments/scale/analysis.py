@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # experiments/: the shared modules
 from platforms import ROUTINE_FLOPS, dgemm_rates  # noqa: E402
-from records import HETMAP, main, markdown_table, read_tsv, subprocess, write_atomic  # noqa: E402
+from records import main, markdown_table, predicted_parts, read_tsv, write_atomic  # noqa: E402
 
 
 def targets(args):
@@ -142,13 +142,11 @@ def rank_order(args):
     rows, r x c pays the cards of c x r (its panels cross the cards where
     c x r's U rows do, and the other way round) and its own other terms.
     The best grid either way, b = B, every grid of the processes PROCS."""
-    D = sum(int(x) for x in args.procs.split(","))
+    d = [int(x) for x in args.procs.split(",")]
+    D = sum(d)
 
     def predicted(r, c):
-        out = subprocess.run([HETMAP, "predict", "-p", args.platform, "-m", "card", "-r", args.routine,
-                              "-n", args.n, "--procs", args.procs, "--grid", "%dx%d" % (r, c), "-b", args.b,
-                              "-f", "json"], capture_output=True, text=True, check=True).stdout
-        p = json.loads(out)["plan"]["predicted"]
+        p = predicted_parts("card", args.platform, args.routine, args.n, d, r, c, args.b)
         return p["total_s"], p["comm_card_s"]
     at = {(r, D // r): predicted(r, D // r) for r in range(1, D + 1) if D % r == 0}
     rows = {g: t for g, (t, _) in at.items()}
