@@ -63,6 +63,11 @@ struct hm_model {
 	 * the best single process itself (search/exact.c). */
 	int (*single_process)(const struct hm_platform *p, int i, enum hm_routine routine,
 			      struct hm_sp *sp);
+	/* 1 when 'time' reads the hosts' cards (card_t_w, node_ranks and
+	 * node_senders of hm_sp); 0: they never change it, so SPs that
+	 * differ only there give the same time (search/tree.c takes a
+	 * child's times from its parent's floors then). */
+	int shares_cards;
 };
 
 

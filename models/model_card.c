@@ -32,4 +32,5 @@ const struct hm_model hm_model_card = {
 	.time = card_time,
 	.kernel_block = hm_panel_kernel_block,
 	.single_process = hm_panel_single_process,
+	.shares_cards = 1,
 };

@@ -397,6 +397,19 @@ static void class_push(struct hm_tree *t, struct hm_node *n, int j, int dj)
 		t->class_maxd[c] = dj;
 }
 
+/* Whether a push left SPs a model reads as they were: the HM_NR_SP
+ * linear ones, and the cards' when it shares them. Field by field: a
+ * memcmp() of the struct was 6 % of GPTM's time. */
+_Static_assert(HM_NR_SP == 7, "same_sps() compares every SP");
+static int same_sps(const struct hm_sp *a, const struct hm_sp *o, int cards)
+{
+	return a->k3_dgemm == o->k3_dgemm && a->k3_dtrsm == o->k3_dtrsm &&
+	       a->k2_dgetf2 == o->k2_dgetf2 && a->t_s == o->t_s && a->t_w == o->t_w &&
+	       a->t_step == o->t_step && a->k1_dswap == o->k1_dswap &&
+	       (!cards || (a->card_t_w == o->card_t_w && a->node_ranks == o->node_ranks &&
+			   a->node_senders == o->node_senders));
+}
+
 void hm_tree_push(struct hm_tree *t, int j)
 {
 	const struct hm_node *up = hm_tree_top(t);
@@ -425,6 +438,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 	 * changes any: the other pushes (most of a large D) cost O(nb) */
 	if (dj <= 2 || fj != hm_share_factor(dj - 1, p->procs[j].cores))
 		dearer_pairs(t, j, dj, fj, &pc);
+	n->same_sp = 1;
 	for (bi = 0; bi < t->nb; bi++) {
 		struct hm_sp *s = &n->sp[bi];
 		const struct hm_sp *o = &up->sp[bi];
@@ -439,6 +453,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 		s->card_t_w = pc.card;
 		s->node_ranks = hm_max(o->node_ranks, dj);
 		s->node_senders = hm_max(o->node_senders, hm_min_int(dj, p->procs[j].cores));
+		n->same_sp &= same_sps(s, o, t->pb.model->shares_cards);
 	}
 	/* moving past processor 'last': it is used, so it stays usable */
 	n->left_last = j != up->last && up->level > 0;
@@ -494,6 +509,72 @@ static double priced_above(const struct hm_tree *t, double limit, double best)
 	return t->pb.collect ? hm_max(cut, t->pb.collect->worst) : cut;
 }
 
+/* best_config() of a child whose SPs are its parent's, from the parent's
+ * floors, which are then its times: its least is the least floor, and
+ * only that grid is priced again, for its parts. */
+static double floor_config(struct hm_tree *t, const double *floors, struct hm_node *est)
+{
+	const struct hm_node *n = hm_tree_top(t);
+	int nd, at = t->floors_least;
+	const int *div = hm_divisors_of(&t->div, n->level, &nd);
+
+	if (t->pb.collect)      /* each grid offered, as pricing it would */
+		for (int bi = 0; bi < t->nb; bi++)
+			for (int k = 0; k < nd; k++) {
+				int r = div[k], c = n->level / r;
+				double v = floors[bi * t->max_divisors + k];
+
+				if (hm_shape_allows(&t->pb.shape, r, c, t->block[bi]) &&
+				    v < t->pb.collect->worst)
+					hm_top_k_offer(t->pb.collect, v, t->d, n->level, r, c, t->block[bi]);
+			}
+	if (at < 0)
+		return INFINITY;
+	if (est) {
+		int bi = at / t->max_divisors;
+
+		est->r = div[at % t->max_divisors];
+		est->c = n->level / est->r;
+		est->b = t->block[bi];
+		t->pb.model->time(t->pb.routine, t->pb.n, est->r, est->c, est->b, &n->sp[bi],
+				  &est->pred);
+	}
+	return floors[at];
+}
+
+/* The least grid priced so far: its time and its index bi * max_divisors + k. */
+struct least_grid {
+	double v;
+	int at;
+};
+
+/* Price grid k (r x c) at block size block[bi] for the top node at 'sp':
+ * offered to the collection of the best configurations (unless
+ * 'comm_off'), and kept in *least (its parts and shape in 'est', which
+ * may be NULL) when below it, or equal and earlier in (b, grid) order,
+ * the order best_config() walks them: the same winner in any order. */
+static void price_grid(struct hm_tree *t, const struct hm_sp *sp, int bi, int k, int r,
+		       int comm_off, struct least_grid *least, struct hm_node *est)
+{
+	const struct hm_node *n = hm_tree_top(t);
+	int c = n->level / r;
+	int at = bi * t->max_divisors + k;
+	struct hm_prediction pr;
+	double v = t->pb.model->time(t->pb.routine, t->pb.n, r, c, t->block[bi], sp, &pr);
+
+	if (t->pb.collect && !comm_off && v < t->pb.collect->worst)
+		hm_top_k_offer(t->pb.collect, v, t->d, n->level, r, c, t->block[bi]);
+	if (v < least->v || (v == least->v && at < least->at)) {
+		least->v = v, least->at = at;
+		if (est) {
+			est->pred = pr;
+			est->r = r;
+			est->c = c;
+			est->b = t->block[bi];
+		}
+	}
+}
+
 /* Min of the model over grids and b for the top node, with the
  * communication SPs zeroed when 'comm_off' (arithmetic only), pricing only
  * the grids whose floor is at most 'limit' when 'floors' (the parent's,
@@ -503,13 +584,22 @@ static double best_config(struct hm_tree *t, int comm_off, int any_memory, const
 			  double limit, struct hm_node *est)
 {
 	const struct hm_node *n = hm_tree_top(t);
-	double best = INFINITY;
-	int bi, k, nd;
+	struct least_grid least = { INFINITY, -1 };
+	int bi, k, nd, first = -1;
 	const int *div = hm_divisors_of(&t->div, n->level, &nd);
 
 	t->evaluated++;
 	if (n->level == 0 || (!any_memory && !fits_memory(t, n)))
 		return INFINITY;
+	if (floors && n->same_sp && t->floors_exact)
+		return floor_config(t, floors, est);
+	/* the grid of the least floor first: its time cuts the most grids
+	 * below (not while collecting, whose offers keep their order) */
+	if (floors && !t->pb.collect && t->floors_least >= 0) {
+		first = t->floors_least;
+		bi = first / t->max_divisors, k = first % t->max_divisors;
+		price_grid(t, &n->sp[bi], bi, k, div[k], 0, &least, est);
+	}
 	for (bi = 0; bi < t->nb; bi++) {
 		struct hm_sp sp = n->sp[bi];
 
@@ -519,32 +609,18 @@ static double best_config(struct hm_tree *t, int comm_off, int any_memory, const
 			hm_model_sp_single(t->pb.model, t->pb.platform, n->last, t->block[bi],
 					   t->pb.routine, &sp);
 		for (k = 0; k < nd; k++) {
-			int r = div[k], c = n->level / r;
-			struct hm_prediction pr;
-			double v;
+			int at = bi * t->max_divisors + k;
 
 			/* with floors, a grid whose floor is above both the
 			 * limit and this node's best so far cannot lower either
 			 * (nor join the collection of the best configurations) */
-			if (!hm_shape_allows(&t->pb.shape, r, c, t->block[bi]) ||
-			    (floors && floors[bi * t->max_divisors + k] > priced_above(t, limit, best)))
+			if (at == first || !hm_shape_allows(&t->pb.shape, div[k], n->level / div[k], t->block[bi]) ||
+			    (floors && floors[at] > priced_above(t, limit, least.v)))
 				continue;
-			v = t->pb.model->time(t->pb.routine, t->pb.n, r, c, t->block[bi], &sp, &pr);
-
-			if (t->pb.collect && !comm_off && v < t->pb.collect->worst)
-				hm_top_k_offer(t->pb.collect, v, t->d, n->level, r, c, t->block[bi]);
-			if (v < best) {
-				best = v;
-				if (est) {
-					est->pred = pr;
-					est->r = r;
-					est->c = c;
-					est->b = t->block[bi];
-				}
-			}
+			price_grid(t, &sp, bi, k, div[k], comm_off, &least, est);
 		}
 	}
-	return best;
+	return least.v;
 }
 
 double hm_tree_eet(struct hm_tree *t)
@@ -565,14 +641,22 @@ void hm_tree_child_floors(struct hm_tree *t)
 	if (n->level < 1 || n->level >= t->pb.depth)
 		return;         /* a single process is timed by its own rule */
 	div = hm_divisors_of(&t->div, D, &nd);
+	t->floors_exact = 1;
+	t->floors_least = -1;
 	for (int bi = 0; bi < t->nb; bi++) {
 		struct hm_sp sp = n->sp[bi];
 
+		t->floors_exact &= sp.card_t_w == 0 || !t->pb.model->shares_cards;
 		sp.card_t_w = 0;
-		for (int k = 0; k < nd; k++)
-			t->floors[bi * t->max_divisors + k] =
-				t->pb.model->time(t->pb.routine, t->pb.n, div[k], D / div[k], t->block[bi],
-						  &sp, NULL);
+		for (int k = 0; k < nd; k++) {
+			int at = bi * t->max_divisors + k;
+
+			t->floors[at] = t->pb.model->time(t->pb.routine, t->pb.n, div[k], D / div[k],
+							  t->block[bi], &sp, NULL);
+			if (hm_shape_allows(&t->pb.shape, div[k], D / div[k], t->block[bi]) &&
+			    (t->floors_least < 0 || t->floors[at] < t->floors[t->floors_least]))
+				t->floors_least = at;
+		}
 	}
 	t->floors_level = n->level;
 }
@@ -585,6 +669,16 @@ double hm_tree_eet_below(struct hm_tree *t, double limit)
 		return hm_tree_eet(t);
 	n->eet = best_config(t, 0, 0, t->floors, limit, n);
 	return n->eet;
+}
+
+double hm_tree_floor_eet(struct hm_tree *t)
+{
+	const struct hm_node *n = hm_tree_top(t);
+
+	if (t->floors_level != n->level - 1 || !n->same_sp || !t->floors_exact ||
+	    t->floors_least < 0 || !fits_memory(t, n))
+		return INFINITY;
+	return t->floors[t->floors_least];
 }
 
 double hm_tree_arith(struct hm_tree *t)

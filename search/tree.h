@@ -31,6 +31,9 @@ struct hm_node {
 	int host_maxf_before;  /* its host's largest share factor, and the */
 	struct hm_top_hosts top_before; /* two hosts' before this push */
 	double mem_ratio;   /* max over used processors of d_i / memory_i (1/bytes) */
+	int same_sp;        /* 1 when every SP at every b is its parent's: the push
+			     * raised none (most pushes of a large D, on a processor
+			     * that sets no maximum) */
 	/* the estimate, filled by hm_tree_eet() */
 	double eet;         /* s; INFINITY when the matrices do not fit in memory */
 	struct hm_prediction pred;
@@ -105,6 +108,10 @@ struct hm_tree {
 	double *floors;
 	int max_divisors;
 	int floors_level;
+	int floors_least;   /* the least floor of a grid the shape allows (-1: none) */
+	int floors_exact;   /* 1 when the floors are the model at the node's SPs
+			     * (no card left out): a child with the same SPs
+			     * (same_sp) takes them as its times, unpriced */
 	/* the path */
 	int *d;             /* process counts of the top node */
 	int *used;          /* processors with d > 0, in order of first use */
@@ -152,6 +159,11 @@ void hm_tree_child_floors(struct hm_tree *t);
  * the EET when it is at most 'limit', else a value above 'limit' (INFINITY
  * when no grid is priced). Floors not taken for its parent: hm_tree_eet(). */
 double hm_tree_eet_below(struct hm_tree *t, double limit);
+
+/* The EET of a child of the node whose floors were taken, when its SPs
+ * are that node's and its matrices fit: then its times are the floors,
+ * and its EET their least. Else INFINITY. Not counted as an evaluation. */
+double hm_tree_floor_eet(struct hm_tree *t);
 
 /* Arithmetic-only estimate of the top node (communication SPs set to 0):
  * the quantity GRM's greedy LET follows. */

@@ -11,6 +11,7 @@
 #include "top_k.h"
 #include "models/util/clock.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ struct hm_run {
 	unsigned long polls; /* calls of stopped(): the clock is read every 1024 */
 	long clock_every;   /* ... and every so many evaluations (a deep limit makes them dear) */
 	long evaluated_at_clock;
+	double clock_at;    /* the last reading */
 };
 
 /* ---- the incumbent ---------------------------------------------------- */
@@ -92,9 +94,10 @@ static void consider(struct hm_run *s)
 /* Whether a budget has run out. The clock is read every 1024 calls (a
  * walk that skips many children, as the exhaustive search does with
  * interchangeable processors, calls this without evaluating) and every
- * clock_every evaluations: an evaluation scans every D up to the depth
- * and every b, so at depth 4096 and 16 block sizes 1024 of them took
- * 0.6 s past a 2 s budget. */
+ * clock_every evaluations, which starts at about 100000 (D, b) pairs (a
+ * LET scans every D up to the depth and every b: at depth 4096 and 16
+ * block sizes 1024 evaluations took 0.6 s past a 2 s budget) and then
+ * doubles or halves towards a reading every 1-4 ms. */
 static int stopped(struct hm_run *s)
 {
 	if (s->res->stopped != HM_STOP_COMPLETE)
@@ -105,8 +108,16 @@ static int stopped(struct hm_run *s)
 		s->res->stopped = HM_STOP_NODES;
 	else if (s->budget.max_seconds > 0 &&
 		 ((s->polls++ & 1023) == 0 || s->t.evaluated - s->evaluated_at_clock >= s->clock_every)) {
+		double now = hm_now();
+
+		/* a reading every evaluation was 4 % of GPTM's time at 128000 levels */
+		if (now - s->clock_at < 1e-3 && s->clock_every < LONG_MAX / 2)
+			s->clock_every *= 2;
+		else if (now - s->clock_at > 4e-3 && s->clock_every > 1)
+			s->clock_every /= 2;
+		s->clock_at = now;
 		s->evaluated_at_clock = s->t.evaluated;
-		if (hm_now() - s->start > s->budget.max_seconds)
+		if (now - s->start > s->budget.max_seconds)
 			s->res->stopped = HM_STOP_TIME;
 	}
 	return s->res->stopped != HM_STOP_COMPLETE;
@@ -173,6 +184,29 @@ static void offer_unfit(struct hm_run *s, int j, int permutational, struct unfit
 	estimate_of(n, est);
 }
 
+/* The i-th child best_child() evaluates. */
+static int child_at(const struct hm_tree *t, int permutational, int i)
+{
+	return permutational ? t->children[i] : hm_tree_node(t, t->top)->last + i;
+}
+
+/* The least child's time, when a child that keeps its parent's SPs fits
+ * in memory (most pushes of a large D): its times are the floors, which
+ * no child's fall below. Else INFINITY. Known before any child is priced,
+ * it leaves the others only the grids that could tie it to price: GPTM
+ * had priced the children before such a child against their own best. */
+static double least_child_known(struct hm_run *s, int permutational, int nr)
+{
+	double v = INFINITY;
+
+	for (int i = 0; i < nr && v == INFINITY; i++) {
+		hm_tree_push(&s->t, child_at(&s->t, permutational, i));
+		v = hm_tree_floor_eet(&s->t);
+		hm_tree_pop(&s->t);
+	}
+	return v;
+}
+
 /* Evaluate the top node's children (the permutational tree's all, one
  * per class of interchangeable processors and count: the others repeat
  * it and lose the tie to the lowest index; the combinatorial tree's from
@@ -184,25 +218,28 @@ static int best_child(struct hm_run *s, int permutational, struct estimate *est)
 	struct hm_tree *t = &s->t;
 	int nr = permutational ? hm_tree_canonical_children(t) : t->P - hm_tree_top(t)->last;
 	struct unfit unfit = { 0, 0, -1 };
-	double best = INFINITY;
+	double best = INFINITY, known = INFINITY;
 	int i, arg = -1;
 
 	/* a grid whose floor is above the least child so far, or above its
 	 * own child's best so far, cannot make its child the least (ties go on
 	 * to be priced), nor enter the collection of the best configurations:
 	 * at 128000 cores that skips most of the children's grids */
-	if (nr >= 2)
+	if (nr >= 2) {
 		hm_tree_child_floors(t);
+		known = least_child_known(s, permutational, nr);
+	}
 	for (i = 0; i < nr && !stopped(s); i++) {
-		int j = permutational ? t->children[i] : hm_tree_top(t)->last + i;
-		/* no child yet: this one's least exactly (an INFINITY must mean unfit) */
-		double v = visit_below(s, j, arg < 0 ? INFINITY : best);
+		int j = child_at(t, permutational, i);
+		/* no child yet: this one's least exactly (an INFINITY must mean
+		 * unfit), unless the least is known */
+		double v = visit_below(s, j, known < INFINITY ? known : arg < 0 ? INFINITY : best);
 
 		if (v < best || (v == best && arg >= 0 && j < arg)) {
 			best = v;
 			arg = j;
 			estimate_of(hm_tree_top(t), est);
-		} else if (arg < 0 && v == INFINITY) {
+		} else if (arg < 0 && v == INFINITY && known == INFINITY) {
 			offer_unfit(s, j, permutational, &unfit, est);
 		}
 		hm_tree_pop(t);
@@ -452,6 +489,7 @@ int hm_tree_search(int walk, const struct hm_problem *pb, const struct hm_budget
 	s.meet = pb->beat > 0 ? pb->beat : INFINITY;
 	/* about 100000 (D, b) pairs between two readings of the clock */
 	s.clock_every = 100000L / ((long)pb->depth * hm_platform_block_count(pb->platform, pb->n)) + 1;
+	s.clock_at = s.start;
 	walks[walk](&s);
 	res->evaluated = s.t.evaluated;
 	free(s.children);

@@ -614,13 +614,16 @@ static void top_k_should_keep_the_cheapest_and_know_twins(void)
 /* n = 20000 on four 1 GiB processors: only one process on each holds its
  * part (8 n^2 / D bytes and 5 %), so every greedy step before the fourth
  * has no child that fits. The greedy descents still reach it. */
-/* GCTM against its definition: from the root, always the least-EET child
- * (every child priced in full here; the search prices them against the
- * parent's floors), down to the depth; the answer is the best node on the
- * path. Its EET must be the same to the bit. */
+/* GCTM and GPTM against their definition: from the root, always the
+ * least-EET child (every child priced in full here; the searches price
+ * them against the parent's floors, a child that keeps its parent's SPs
+ * not at all), down to the depth; the answer is the best node on the
+ * path. GCTM's children are the processors from the last one added on,
+ * GPTM's all of them. Its EET must be the same to the bit. */
 static void greedy_should_take_the_least_child(void)
 {
-	for (int trial = 0; trial < 30; trial++) {
+	for (int trial = 0; trial < 60; trial++) {
+		int permutational = trial % 4 >= 2;
 		struct hm_platform *p = random_platform(6);
 		struct hm_problem pb = { 0 };
 		struct hm_budget none = { 0, 0 };
@@ -643,7 +646,7 @@ static void greedy_should_take_the_least_child(void)
 			int arg = -1;
 			double least = INFINITY;
 
-			for (int j = hm_tree_top(&t)->last; j < t.P; j++) {
+			for (int j = permutational ? 0 : hm_tree_top(&t)->last; j < t.P; j++) {
 				double v;
 
 				hm_tree_push(&t, j);
@@ -656,9 +659,11 @@ static void greedy_should_take_the_least_child(void)
 			best = fmin(best, hm_tree_eet(&t));
 		}
 		hm_tree_release(&t);
-		if (CHECK(hm_search(hm_method_find("GCTM"), &pb, &none, &res, &err) == 0)) {
+		if (CHECK(hm_search(hm_method_find(permutational ? "GPTM" : "GCTM"), &pb, &none, &res,
+				    &err) == 0)) {
 			if (!CHECK(res.eet == best))
-				fprintf(stderr, "  GCTM %.17g, by definition %.17g (trial %d)\n", res.eet, best, trial);
+				fprintf(stderr, "  %s %.17g, by definition %.17g (trial %d)\n",
+					permutational ? "GPTM" : "GCTM", res.eet, best, trial);
 			hm_result_release(&res);
 		}
 		hm_platform_free(p);
