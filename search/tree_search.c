@@ -192,15 +192,18 @@ static int child_at(const struct hm_tree *t, int permutational, int i)
 
 /* The least child's time, when a child that keeps its parent's SPs fits
  * in memory (most pushes of a large D): its times are the floors, which
- * no child's fall below. Else INFINITY. Known before any child is priced,
- * it leaves the others only the grids that could tie it to price: GPTM
- * had priced the children before such a child against their own best. */
-static double least_child_known(struct hm_run *s, int permutational, int nr)
+ * no child's fall below; that child's processor goes to *at. Else
+ * INFINITY. Known before any child is priced, it leaves the others only
+ * the grids that could tie it to price, and the processors above *at
+ * nothing: GPTM had priced the children before such a child against
+ * their own best. */
+static double least_child_known(struct hm_run *s, int permutational, int nr, int *at)
 {
 	double v = INFINITY;
 
 	for (int i = 0; i < nr && v == INFINITY; i++) {
-		hm_tree_push(&s->t, child_at(&s->t, permutational, i));
+		*at = child_at(&s->t, permutational, i);
+		hm_tree_push(&s->t, *at);
 		v = hm_tree_floor_eet(&s->t);
 		hm_tree_pop(&s->t);
 	}
@@ -219,7 +222,7 @@ static int best_child(struct hm_run *s, int permutational, struct estimate *est)
 	int nr = permutational ? hm_tree_canonical_children(t) : t->P - hm_tree_top(t)->last;
 	struct unfit unfit = { 0, 0, -1 };
 	double best = INFINITY, known = INFINITY;
-	int i, arg = -1;
+	int i, arg = -1, known_at = -1;
 
 	/* a grid whose floor is above the least child so far, or above its
 	 * own child's best so far, cannot make its child the least (ties go on
@@ -227,13 +230,19 @@ static int best_child(struct hm_run *s, int permutational, struct estimate *est)
 	 * at 128000 cores that skips most of the children's grids */
 	if (nr >= 2) {
 		hm_tree_child_floors(t);
-		known = least_child_known(s, permutational, nr);
+		known = least_child_known(s, permutational, nr, &known_at);
 	}
 	for (i = 0; i < nr && !stopped(s); i++) {
 		int j = child_at(t, permutational, i);
+		double v;
+
+		/* a later processor can at best tie the known least, and loses
+		 * the tie (unless it could join the collection) */
+		if (known < INFINITY && j > known_at && !t->pb.collect)
+			continue;
 		/* no child yet: this one's least exactly (an INFINITY must mean
 		 * unfit), unless the least is known */
-		double v = visit_below(s, j, known < INFINITY ? known : arg < 0 ? INFINITY : best);
+		v = visit_below(s, j, known < INFINITY ? known : arg < 0 ? INFINITY : best);
 
 		if (v < best || (v == best && arg >= 0 && j < arg)) {
 			best = v;
