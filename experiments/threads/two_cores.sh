@@ -27,8 +27,9 @@ groups=${STUDY_GROUPS:-lu:3000 lu:6000 gemm:3000 gemm:6000}
 program=${PROGRAM:-driver}
 [ "$program" = driver ] || needs "HPC Challenge (Debian package hpcc)" command -v "$program"
 run() {         # ARGS...: one run, its record appended; a failure said, not fatal
-	[ "$program" = driver ] || set -- "$@" -- "$program"
-	"$hm" run "$@" --results "$runs" --timeout 900 -o "$tmp/job" >/dev/null 2>"$tmp/err" ||
+	set -- "$@" --results "$runs" --timeout 900 -o "$tmp/job"
+	[ "$program" = driver ] || set -- "$@" -- "$program"      # the program last: what follows is its
+	"$hm" run "$@" >/dev/null 2>"$tmp/err" ||
 		echo "two_cores: run failed: $(tail -1 "$tmp/err")" >&2
 	rm -rf "$tmp/job"
 }
