@@ -10,7 +10,8 @@
 #   sh experiments/threads/two_cores.sh    (about 20 min a calibration at REPS=5)
 #
 # STUDY_GROUPS='lu:3000 gemm:6000 ...' chooses groups (default LU and GEMM
-# at n = 3000 and 6000); PROGRAM=hpcc runs HPL instead of hetmap's driver.
+# at n = 3000 and 6000); PROGRAM=hpcc runs HPL instead of hetmap's driver;
+# FIRST_CAL=K starts at calibration K (the earlier ones' folders kept).
 # Writes OUT (default experiments/threads/results/two-cores): per
 # calibration cal-K/ with platform.json, plans/ (GPTM's), runs.jsonl, and
 # plans.tsv and study.json (analysis.py threads-two-cores-set: a real set
@@ -22,6 +23,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 study_out experiments/threads/results/two-cores
 cals=${CALS:-2}
+first=${FIRST_CAL:-1}
 reps=${REPS:-5}
 groups=${STUDY_GROUPS:-lu:3000 lu:6000 gemm:3000 gemm:6000}
 program=${PROGRAM:-driver}
@@ -33,7 +35,7 @@ run() {         # ARGS...: one run, its record appended; a failure said, not fat
 		echo "two_cores: run failed: $(tail -1 "$tmp/err")" >&2
 	rm -rf "$tmp/job"
 }
-for cal in $(seq "$cals"); do
+for cal in $(seq "$first" "$cals"); do
 	set_dir=$out/cal-$cal
 	plat=$set_dir/platform.json
 	mkdir -p "$set_dir/plans"
@@ -63,7 +65,7 @@ for cal in $(seq "$cals"); do
 	mv "$runs" "$set_dir/runs.jsonl"
 	rm -f "$set_dir/runs.jsonl.gz"  # a committed, compressed earlier study's
 	python3 experiments/analysis.py threads-two-cores-set "$set_dir" $(($(date +%s) - start)) \
-		"CALS=$cals REPS=$reps STUDY_GROUPS='$groups' PROGRAM=$program sh experiments/threads/two_cores.sh"
+		"OUT=$out FIRST_CAL=$cal CALS=$cal REPS=$reps STUDY_GROUPS='$groups' PROGRAM=$program sh experiments/threads/two_cores.sh"
 	python3 experiments/analysis.py summarize "$set_dir" >/dev/null
 done
 python3 experiments/analysis.py threads-two-cores "$out" >"$out/summary.md"
