@@ -509,6 +509,14 @@ static double priced_above(const struct hm_tree *t, double limit, double best)
 	return t->pb.collect ? hm_max(cut, t->pb.collect->worst) : cut;
 }
 
+/* Whether the top node's times are its parent's floors: the floors were
+ * taken at its parent, at the SPs the model reads, and the push raised
+ * none of them. */
+static int times_are_floors(const struct hm_tree *t, const struct hm_node *n)
+{
+	return t->floors_level == n->level - 1 && n->same_sp && t->floors_exact;
+}
+
 /* best_config() of a child whose SPs are its parent's, from the parent's
  * floors, which are then its times: its least is the least floor, and
  * only that grid is priced again, for its parts. */
@@ -591,7 +599,7 @@ static double best_config(struct hm_tree *t, int comm_off, int any_memory, const
 	t->evaluated++;
 	if (n->level == 0 || (!any_memory && !fits_memory(t, n)))
 		return INFINITY;
-	if (floors && n->same_sp && t->floors_exact)
+	if (floors && times_are_floors(t, n))
 		return floor_config(t, floors, est);
 	/* the grid of the least floor first: its time cuts the most grids
 	 * below (not while collecting, whose offers keep their order) */
@@ -675,8 +683,7 @@ double hm_tree_floor_eet(struct hm_tree *t)
 {
 	const struct hm_node *n = hm_tree_top(t);
 
-	if (t->floors_level != n->level - 1 || !n->same_sp || !t->floors_exact ||
-	    t->floors_least < 0 || !fits_memory(t, n))
+	if (!times_are_floors(t, n) || t->floors_least < 0 || !fits_memory(t, n))
 		return INFINITY;
 	return t->floors[t->floors_least];
 }
