@@ -7,14 +7,14 @@ void hm_sp_from_vector(const double v[HM_NR_SP], struct hm_sp *sp)
 {
 	sp->card_t_w = 0, sp->node_ranks = sp->node_senders = 0;
 	sp->k3_dgemm = v[HM_SP_DGEMM], sp->k3_dtrsm = v[HM_SP_DTRSM], sp->k2_dgetf2 = v[HM_SP_DGETF2];
-	sp->t_step = v[HM_SP_STEP], sp->k1_dswap = v[HM_SP_SWAP];
+	sp->t_step = v[HM_SP_STEP], sp->k1_dswap = v[HM_SP_SWAP], sp->k1_dswap_aliased = v[HM_SP_SWAP_ALIASED];
 	sp->t_s = v[HM_SP_TS], sp->t_w = v[HM_SP_TW];
 }
 
 void hm_sp_to_vector(const struct hm_sp *sp, double v[HM_NR_SP])
 {
 	v[HM_SP_DGEMM] = sp->k3_dgemm, v[HM_SP_DTRSM] = sp->k3_dtrsm, v[HM_SP_DGETF2] = sp->k2_dgetf2;
-	v[HM_SP_STEP] = sp->t_step, v[HM_SP_SWAP] = sp->k1_dswap;
+	v[HM_SP_STEP] = sp->t_step, v[HM_SP_SWAP] = sp->k1_dswap, v[HM_SP_SWAP_ALIASED] = sp->k1_dswap_aliased;
 	v[HM_SP_TS] = sp->t_s, v[HM_SP_TW] = sp->t_w;
 }
 
@@ -25,6 +25,7 @@ void hm_type_comp_costs(const struct hm_proc_type *ty, int kb, double k[HM_NR_CO
 	k[HM_SP_DGETF2] = hm_table_at(&ty->k2_dgetf2, kb);
 	k[HM_SP_STEP] = ty->column_step;
 	k[HM_SP_SWAP] = ty->k1_dswap;
+	k[HM_SP_SWAP_ALIASED] = ty->k1_dswap_aliased;
 }
 
 _Static_assert(HM_NR_ROUTINES == HM_NR_STACKED, "a stacking factor per routine");

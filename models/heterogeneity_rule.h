@@ -24,6 +24,7 @@ struct hm_sp {
 	double t_step;      /* s per synchronisation step of the panel's column
 			     * loop beyond its message: max of c_i * column_step_i */
 	double k1_dswap;    /* s per element of a row interchange: max of c_i * k1_dswap_i */
+	double k1_dswap_aliased;    /* the same at an aliased stride (hm_stride_aliased) */
 	/* A host's network card, which its ranks share when they send to other
 	 * hosts at once (models/README.md, "A host's card"). Not SPs of the
 	 * linear contract: hm_sp_from_vector leaves both 0, the card unpriced,
@@ -40,7 +41,7 @@ struct hm_sp {
 /* The SPs as a vector, in this order (the models' weights use it too). */
 enum {
 	/* the computation SPs: per processor a cost times its computation factor */
-	HM_SP_DGEMM, HM_SP_DTRSM, HM_SP_DGETF2, HM_SP_STEP, HM_SP_SWAP, HM_NR_COMP_SP,
+	HM_SP_DGEMM, HM_SP_DTRSM, HM_SP_DGETF2, HM_SP_STEP, HM_SP_SWAP, HM_SP_SWAP_ALIASED, HM_NR_COMP_SP,
 	/* the links' */
 	HM_SP_TS = HM_NR_COMP_SP, HM_SP_TW, HM_NR_SP
 };

@@ -122,10 +122,17 @@ double hm_card_word_cost(const struct hm_sp *sp, int r, int c, int most);
  * add into t->comm_card (0 without 'card'). */
 void hm_comm_words(double words_row, double words_col, int r, int c, const struct hm_sp *sp,
 		   int card, struct hm_prediction *t);
-/* The row interchanges of LU on c process columns: the diagonal block's
+/* The row interchanges of LU on an r x c grid: the diagonal block's
  * process row applies every pivot to its n / c local columns, n^2 / c
- * elements at k1_dswap on the critical path (into comp_swaps). */
-void hm_lu_row_swaps(double n, int c, const struct hm_sp *sp, struct hm_prediction *t);
+ * elements on the critical path (into comp_swaps), at k1_dswap_aliased
+ * for the share of the panels whose process row's local matrix has an
+ * aliased leading dimension (hm_aliased_share), at k1_dswap for the rest. */
+void hm_lu_row_swaps(double n, int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *t);
+/* The share of an n x n matrix's rows, distributed in blocks of b over r
+ * process rows, that lie on process rows whose local leading dimension
+ * (ScaLAPACK's numroc) is aliased (hm_stride_aliased): the share of LU's
+ * panels whose interchanges run at that stride. */
+double hm_aliased_share(double n, int r, int b);
 /* The grid model (model_grid.c) with LU's arithmetic taken from 'lu':
  * LU's communication by grid direction, pdgemm by SUMMA in steps of
  * min(gemm_step, b) columns (gemm_step 0: of b); with 'card' the words

@@ -4,6 +4,7 @@
  * term is a non-negative multiple of one SP (the models' linearity contract,
  * model.h), but the cards', which only add to the time (hm_card_word_cost). */
 #include "model.h"
+#include "models/common/stride_alias.h"
 #include "models/util/minmax.h"
 
 #include <math.h>
@@ -35,7 +36,7 @@ void hm_lu_pdgetrf_computation(double n, int r, int c, int b, const struct hm_sp
 	t->comp_gemm = 2.0 * n * n * n / (3.0 * r * c) * sp->k3_dgemm;
 	t->comp_trsm = n * n * b / (2.0 * c) * sp->k3_dtrsm;
 	t->comp_getf2 = n * n * b / (2.0 * r) * sp->k2_dgetf2;
-	hm_lu_row_swaps(n, c, sp, t);
+	hm_lu_row_swaps(n, r, c, b, sp, t);
 }
 
 double hm_lu_time(hm_lu_arithmetic *lu, double n, int r, int c, int b, const struct hm_sp *sp,
@@ -69,9 +70,35 @@ void hm_comm_words(double words_row, double words_col, int r, int c, const struc
 			       words_col * (hm_card_word_cost(sp, r, c, c) - sp->t_w);
 }
 
-void hm_lu_row_swaps(double n, int c, const struct hm_sp *sp, struct hm_prediction *t)
+double hm_aliased_share(double n, int r, int b)
 {
-	t->comp_swaps = n * n / c * sp->k1_dswap;
+	/* ScaLAPACK's local leading dimension is the process row's local rows,
+	 * numroc(n, b, p, 0, r): of the nb full blocks, rows p < nb % r hold
+	 * q + 1, the others q, and row nb % r the partial block too */
+	long rows = (long)n, nb = rows / b, q = nb / r, partial = rows % b, big = nb % r;
+	long more = (q + 1) * b, fewer = q * b;
+	double aliased = 0;
+
+	if (hm_stride_aliased(more))
+		aliased += (double)big * more;
+	if (big < r && hm_stride_aliased(fewer + partial))
+		aliased += fewer + partial;
+	if (big + 1 < r && hm_stride_aliased(fewer))
+		aliased += (double)(r - big - 1) * fewer;
+	return rows > 0 ? aliased / rows : 0;
+}
+
+void hm_lu_row_swaps(double n, int r, int c, int b, const struct hm_sp *sp, struct hm_prediction *t)
+{
+	double k = sp->k1_dswap, f;
+
+	/* the share takes four divisions, and most platforms give one cost
+	 * (a type that measured no stride pays its k1_dswap at both) */
+	if (sp->k1_dswap_aliased != k) {
+		f = hm_aliased_share(n, r, b);
+		k = (1 - f) * k + f * sp->k1_dswap_aliased;
+	}
+	t->comp_swaps = n * n / c * k;
 }
 
 double hm_gemm_summa_time(double n, int r, int c, int b, const struct hm_sp *sp, int card,

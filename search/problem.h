@@ -9,11 +9,11 @@ struct hm_top_k;
 
 /* The largest level limit L, so the most processes of one configuration:
  * a search keeps one node of its path per level, the effective system
- * parameters at up to 16 block sizes (about 1.4 KB), and at 2^18 levels
- * that is 380 MB of the 1 GB a search may take. Twice the 131072 cores
+ * parameters at up to 16 block sizes (about 1.5 KB), and at 2^18 levels
+ * that is 410 MB of the 1 GB a search may take. Twice the 131072 cores
  * of the largest cluster the studies plan for (experiments/large). */
 #define HM_MAX_DEPTH 262144
-#define HM_MAX_DEPTH_REASON "a search keeps 1.4 KB per level of depth"
+#define HM_MAX_DEPTH_REASON "a search keeps 1.5 KB per level of depth"
 
 
 /* The shapes a plan may take (plan -b, --rows-le-cols); zeros: any. */

@@ -147,6 +147,7 @@ static int fill_tables(struct hm_tree *t)
 		}
 		t->column_step[i] = ty->column_step;
 		t->k1_dswap[i] = ty->k1_dswap;
+		t->k1_dswap_aliased[i] = ty->k1_dswap_aliased;
 		t->inv_memory[i] = p->procs[i].memory > 0 ? 1.0 / p->procs[i].memory : 0;
 	}
 	for (k = 0; k < K; k++)
@@ -215,6 +216,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->k2_dgetf2 = malloc(P * nb * sizeof(double));
 	t->column_step = malloc(P * sizeof(double));
 	t->k1_dswap = malloc(P * sizeof(double));
+	t->k1_dswap_aliased = malloc(P * sizeof(double));
 	t->kind_k3_dgemm = malloc(nb * K * sizeof(double));
 	t->kind_k3_dtrsm = malloc(nb * K * sizeof(double));
 	t->kind_suffix = calloc((P + 1) * K, sizeof(int));
@@ -241,7 +243,7 @@ int hm_tree_init(struct hm_tree *t, const struct hm_problem *pb, struct hm_error
 	t->node_size = sizeof(struct hm_node) + (size_t)nb * sizeof(struct hm_sp);
 	t->stack = calloc(L + 1, t->node_size);
 	if (!t->k3_dgemm || !t->k3_dtrsm || !t->k2_dgetf2 || !t->column_step || !t->k1_dswap ||
-	    !t->kind_k3_dgemm ||
+	    !t->k1_dswap_aliased || !t->kind_k3_dgemm ||
 	    !t->kind_k3_dtrsm || !t->kind_suffix || !t->kind_used_before_last ||
 	    !t->inv_memory || !t->kth_dgemm || !t->kth_dtrsm || !t->kth_next || !t->kth_mult ||
 	    !t->usable_count ||
@@ -264,6 +266,7 @@ void hm_tree_release(struct hm_tree *t)
 	free(t->k2_dgetf2);
 	free(t->column_step);
 	free(t->k1_dswap);
+	free(t->k1_dswap_aliased);
 	free(t->kind_of);
 	free(t->kind_type);
 	free(t->kind_cores);
@@ -400,12 +403,12 @@ static void class_push(struct hm_tree *t, struct hm_node *n, int j, int dj)
 /* Whether a push left SPs a model reads as they were: the HM_NR_SP
  * linear ones, and the cards' when it shares them. Field by field: a
  * memcmp() of the struct was 6 % of GPTM's time. */
-_Static_assert(HM_NR_SP == 7, "same_sps() compares every SP");
+_Static_assert(HM_NR_SP == 8, "same_sps() compares every SP");
 static int same_sps(const struct hm_sp *a, const struct hm_sp *o, int cards)
 {
 	return a->k3_dgemm == o->k3_dgemm && a->k3_dtrsm == o->k3_dtrsm &&
 	       a->k2_dgetf2 == o->k2_dgetf2 && a->t_s == o->t_s && a->t_w == o->t_w &&
-	       a->t_step == o->t_step && a->k1_dswap == o->k1_dswap &&
+	       a->t_step == o->t_step && a->k1_dswap == o->k1_dswap && a->k1_dswap_aliased == o->k1_dswap_aliased &&
 	       (!cards || (a->card_t_w == o->card_t_w && a->node_ranks == o->node_ranks &&
 			   a->node_senders == o->node_senders));
 }
@@ -448,6 +451,7 @@ void hm_tree_push(struct hm_tree *t, int j)
 		s->k2_dgetf2 = hm_max(o->k2_dgetf2, cj * k2[bi]);
 		s->t_step = hm_max(o->t_step, cj * t->column_step[j]);
 		s->k1_dswap = hm_max(o->k1_dswap, cj * t->k1_dswap[j]);
+		s->k1_dswap_aliased = hm_max(o->k1_dswap_aliased, cj * t->k1_dswap_aliased[j]);
 		s->t_s = pc.ts;
 		s->t_w = pc.tw;
 		s->card_t_w = pc.card;

@@ -55,6 +55,7 @@ struct hm_tree {
 	double *k2_dgetf2;
 	double *column_step; /* [i]: processor i's per-step and per-element costs */
 	double *k1_dswap;
+	double *k1_dswap_aliased;
 	/* kinds: processors of one type and one number of cores, which add
 	 * the same computation cost for the same number of processes */
 	int K;

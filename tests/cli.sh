@@ -77,6 +77,7 @@ EOF2
 expect 0 "k1_dswap of old, new not given: the default, 136 x its panel's s/flop, real calibrations' median" -- \
 	"$hm" platform check "$tmp/hand.json"
 check "column step defaulted too" grep -q "column_step of old, new not given: the default, 889 x" "$tmp/out"
+check "the aliased stride its k1_dswap" grep -q "k1_dswap_aliased of old, new not given: its k1_dswap" "$tmp/out"
 expect 0 '"from":"default","seconds":1.36e-07' -- "$hm" platform check -f json "$tmp/hand.json"
 expect 0 "row interchange 136 ns per element (default)" -- "$hm" platform show "$tmp/hand.json"
 expect 0 "row interchange of old (default: 136 x" -- "$hm" predict -p "$tmp/hand.json" -n 20000 --procs 16,0
@@ -87,6 +88,7 @@ t = json.load(open(sys.argv[1]))["plan"]["predicted"]["comp_row_swaps_s"]
 assert abs(t / (20000 ** 2 / 4 * 136e-9) - 1) < 1e-6, t' "$tmp/hand-predict.json"
 expect 0 "" -- "$hm" export simgrid -p "$tmp/hand.json" --kernels modeled -o "$tmp/hand.xml"
 check "the simulator charges the same" grep -q 'id="hm_dswap" value="1.36e-07"' "$tmp/hand.xml"
+check "and the same at an aliased stride, none measured" grep -q 'id="hm_dswap_aliased" value="1.36e-07"' "$tmp/hand.xml"
 expect 0 "" -- "$hm" plan -p "$threaded" -n 2000 -r gemm
 check "GEMM has no LU steps to miss" sh -c "! grep -q 'not measured' '$tmp/out'"
 expect 0 "HU " -- "$hm" compare -p "$threaded" -n 2000

@@ -164,7 +164,7 @@ check "GU and EU place 100000 processes within 15 s (linear: 1 s here, 5 s under
 printf '{"hetmap_generator": 1, "name": "wide", "types": {"t": {"k3_dgemm": "10GFLOP/s", "k3_dtrsm": "5GFLOP/s", "k2_dgetf2": "1GFLOP/s"}}, "groups": [{"type": "t", "host_prefix": "n", "count": 70, "cores": 4096}], "network": {"same_processor": {"t_s": "1us", "t_w": "1ns"}, "same_node": {"t_s": "1us", "t_w": "1ns"}, "inter_node": {"t_s": "2us", "t_w": "1ns"}}, "block_sizes": [16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256]}' > "$tmp/gwide.json"
 expect 0 "" -- "$hm" generate "$tmp/gwide.json" -o "$tmp/pwide.json"
 start=$SECONDS
-expect 3 "286720 cores are more than the 262144 processes a configuration may have (a search keeps 1.4 KB per level of depth)" -- "$hm" plan -p "$tmp/pwide.json" -M GU -n 500000
+expect 3 "286720 cores are more than the 262144 processes a configuration may have (a search keeps 1.5 KB per level of depth)" -- "$hm" plan -p "$tmp/pwide.json" -M GU -n 500000
 expect 3 "its weight tables for depth 262144 and 16 block sizes would take" -- "$hm" plan -p "$tmp/pwide.json" -M exact -n 500000
 check "both refused within 5 s" test $((SECONDS - start)) -le 5
 # a plan of 100000 ranks loads in linear time

@@ -605,6 +605,99 @@ static void measured_steps_should_match_hand_values(void)
 	hm_platform_free(p);
 }
 
+/* ScaLAPACK's numroc: the rows process row p of r holds of n in blocks of b. */
+static long numroc_rows(long n, int b, int p, int r)
+{
+	long blocks = n / b, rows = blocks / r * b, extra = blocks % r;
+
+	if (p < extra)
+		rows += b;
+	else if (p == extra)
+		rows += n % b;
+	return rows;
+}
+
+/* The share of the rows whose process row's leading dimension aliases,
+ * row by row with numroc, against hm_aliased_share's O(1) count, over
+ * every n up to 4100 at a few r and b (multiples of 512 among them). */
+static void aliased_share_should_count_numroc_rows(void)
+{
+	static const int rs[] = { 1, 2, 3, 4, 7, 8 }, bs[] = { 16, 64, 100, 128, 512 };
+	int bad = 0;
+
+	for (long n = 1; n <= 4100; n++)
+		for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+			for (size_t j = 0; j < sizeof(bs) / sizeof(bs[0]); j++) {
+				double aliased = 0;
+
+				for (int p = 0; p < rs[i]; p++) {
+					long rows = numroc_rows(n, bs[j], p, rs[i]);
+
+					aliased += rows > 0 && rows % 512 == 0 ? rows : 0;
+				}
+				bad += fabs(hm_aliased_share(n, rs[i], bs[j]) - aliased / n) > 1e-12;
+			}
+	CHECK(bad == 0);
+	CHECK(hm_aliased_share(4096, 1, 64) == 1 && hm_aliased_share(3000, 1, 64) == 0);
+	CHECK(hm_aliased_share(8192, 2, 64) == 1 && hm_aliased_share(3000, 2, 64) == 0);
+	/* 2 x 1 at n = 2560, b = 256: rows 1280 and 1280 (no); n = 3072: 1536 and 1536 */
+	CHECK(hm_aliased_share(2560, 2, 256) == 0 && hm_aliased_share(3072, 2, 256) == 1);
+	/* n = 1536 on 2 rows at b = 512: 1024 (aliased) and 512 (aliased) -> 1; at
+	 * b = 256: 768 and 768 -> 0; n = 1280, b = 512: 768 and 512 -> 0.4 */
+	CHECK(hm_aliased_share(1536, 2, 512) == 1 && hm_aliased_share(1536, 2, 256) == 0);
+	CHECK_NEAR(hm_aliased_share(1280, 2, 512), 0.4, 1e-15);
+}
+
+/* The row interchanges at the run's stride: k1_dswap 10 ns, k1_dswap_aliased
+ * 25 ns, b = 64, panel:
+ *   LU n = 3000 on 1 x 1 (leading dimension 3000): 3000^2 * 10e-9 = 0.09;
+ *   n = 4096 on 1 x 1 (4096 = 8 x 512): 4096^2 * 25e-9;
+ *   n = 4096 on 1 x 2 (each rank 4096 rows): 4096^2 / 2 * 25e-9;
+ *   n = 4096 on 2 x 1 (2048 each, aliased): 4096^2 * 25e-9;
+ *   n = 3000 on 2 x 1 (1528 and 1472 rows): none aliased, 0.09; at b = 128
+ *          1536 and 1464 rows (1536 = 3 x 512): 3000^2 * (0.512 * 25e-9 +
+ *          0.488 * 10e-9);
+ * and a type without k1_dswap_aliased pays its k1_dswap at every stride. */
+static void row_swaps_should_be_priced_at_the_runs_stride(void)
+{
+	static const char json[] =
+		"{\"types\": {\"n\": {\"k3_dgemm\": 1e-9, \"k3_dtrsm\": 2e-9, \"k2_dgetf2\": 4e-9,"
+		" \"k1_dswap\": \"10ns\", \"k1_dswap_aliased\": \"25ns\"},"
+		" \"o\": {\"k3\": 1e-9, \"k2_dgetf2\": 4e-9, \"k1_dswap\": \"10ns\"}},"
+		" \"processors\": [{\"name\": \"a\", \"type\": \"n\"}, {\"name\": \"b\", \"type\": \"n\"},"
+		" {\"name\": \"c\", \"type\": \"o\"}],"
+		" \"network\": {\"same_processor\": {\"t_s\": 1e-6, \"t_w\": 1e-9},"
+		" \"same_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}, \"inter_node\": {\"t_s\": 1e-5, \"t_w\": 1e-8}},"
+		" \"block_sizes\": [64, 128]}";
+	const struct hm_model *panel = hm_model_find("panel");
+	struct hm_prediction t;
+	struct hm_platform *p;
+	struct hm_error err;
+	int one[3] = { 1, 0, 0 }, two[3] = { 1, 1, 0 }, old[3] = { 0, 0, 1 };
+
+	if (!CHECK(panel != NULL) ||
+	    !CHECK(hm_platform_load_buffer(json, sizeof(json) - 1, "stride", &p, &err) == 0))
+		return;
+	CHECK(p->types[0].step_from[HM_LU_ROW_SWAP_ALIASED] == HM_STEP_GIVEN);
+	CHECK(p->types[1].step_from[HM_LU_ROW_SWAP_ALIASED] == HM_STEP_OWN);
+	CHECK(p->types[1].k1_dswap_aliased == p->types[1].k1_dswap);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 3000, one, 1, 1, 64, &t, &err) == 0);
+	CHECK_NEAR(t.comp_swaps, 0.09, 1e-12);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 4096, one, 1, 1, 64, &t, &err) == 0);
+	CHECK_NEAR(t.comp_swaps, 4096.0 * 4096 * 25e-9, 1e-12);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 4096, two, 1, 2, 64, &t, &err) == 0);
+	CHECK_NEAR(t.comp_swaps, 4096.0 * 4096 / 2 * 25e-9, 1e-12);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 4096, two, 2, 1, 64, &t, &err) == 0);
+	CHECK_NEAR(t.comp_swaps, 4096.0 * 4096 * 25e-9, 1e-12);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 3000, two, 2, 1, 64, &t, &err) == 0);
+	CHECK_NEAR(t.comp_swaps, 0.09, 1e-12);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 3000, two, 2, 1, 128, &t, &err) == 0);
+	CHECK_NEAR(t.comp_swaps, 3000.0 * 3000 * (0.512 * 25e-9 + 0.488 * 10e-9), 1e-12);
+	CHECK(hm_predict(panel, p, HM_ROUTINE_LU, 4096, old, 1, 1, 64, &t, &err) == 0);
+	CHECK_NEAR(t.comp_swaps, 4096.0 * 4096 * 10e-9, 1e-12);
+	hm_platform_free(p);
+}
+
 /* The panel model's pdgemm as PBLAS runs it: k3_dgemm {32: 2e-9, 256: 1e-9}
  * s/flop, GEMM n = 1000 at b = 256, t_s 1e-5:
  *   1 x 2: rank-32 updates: 2 * 1000^3 / 2 * 2e-9 = 2, latency 2 * ceil(1000 / 32)
@@ -657,6 +750,8 @@ static const struct check_case cases[] = {
 	CHECK_CASE(panel_model_should_match_hand_values),
 	CHECK_CASE(panel_model_should_run_pdgemm_as_pblas),
 	CHECK_CASE(measured_steps_should_match_hand_values),
+	CHECK_CASE(aliased_share_should_count_numroc_rows),
+	CHECK_CASE(row_swaps_should_be_priced_at_the_runs_stride),
 	CHECK_CASE(max_rule_should_scale_by_processes_per_processor),
 	CHECK_CASE(same_processor_pairs_should_cost_d_times),
 	CHECK_CASE(one_process_should_not_communicate),

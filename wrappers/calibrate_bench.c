@@ -54,6 +54,7 @@
 #include "thread_team.h"
 #include "scalapack.h"
 #include "models/common/kernel_terms.h"
+#include "models/common/stride_alias.h"
 
 enum { MAX_BS = 16, MAX_PAIRS_PER_SCOPE = 3, NR_SIZES = 20, MAX_REPEAT = 1000, MAX_THREAD_COUNTS = 8,
        MAX_CARD_PAIRS = 8 };
@@ -614,7 +615,7 @@ static void measure_alone(const struct bench_args *a, int rank, int nproc, doubl
  * first rank. */
 /* columns of 2, 4, .. 2^MAX_COLUMN_LOG ranks of one host */
 enum { MAX_COLUMN_LOG = 7 };
-enum { STEP_ROW_SWAP, STEP_ALONE, STEP_DISTURBED, STEP_WAITED, STEP_HELD, STEP_LOAD, STEP_COLUMNS,
+enum { STEP_ROW_SWAP, STEP_ROW_SWAP_ALIASED, STEP_ALONE, STEP_DISTURBED, STEP_WAITED, STEP_HELD, STEP_LOAD, STEP_COLUMNS,
        NR_STEP_VALUES = STEP_COLUMNS + MAX_COLUMN_LOG };
 
 /* The column step of a column of the host's first 2^k ranks, every host
@@ -666,7 +667,12 @@ static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, do
 		progress("calibrate: row interchanges and column steps of LU with ScaLAPACK\n");
 	hm_idle_barrier();
 	if (rank < nproc) {
-		mine[STEP_ROW_SWAP] = hm_time_row_swap(a->rows, SWAP_WIDTH, STEP_BLOCK, a->repeat, &held);
+		/* the same rows, their stride aliased and 64 bytes past it */
+		int aliased = (int)hm_aliased_lld(a->rows);
+
+		mine[STEP_ROW_SWAP_ALIASED] = hm_time_row_swap(a->rows, aliased, SWAP_WIDTH, STEP_BLOCK, a->repeat,
+							       &held);
+		mine[STEP_ROW_SWAP] = hm_time_row_swap(a->rows, aliased + 8, SWAP_WIDTH, STEP_BLOCK, a->repeat, &held);
 		mine[STEP_ALONE] = hm_time_column_step(MPI_COMM_SELF, STEP_BLOCK, STEP_SAMPLES, &held, &disturbed);
 	}
 	/* a column of the host's first 2^k ranks, every host at once */
@@ -691,6 +697,7 @@ static void measure_lu_steps(const struct bench_args *a, int rank, int nproc, do
 static void add_lu_steps(cJSON *e, cJSON *steps, const double *v, int r, int second)
 {
 	cJSON_AddNumberToObject(e, "row_swap_s", v[STEP_ROW_SWAP]);
+	cJSON_AddNumberToObject(e, "row_swap_aliased_s", v[STEP_ROW_SWAP_ALIASED]);
 	cJSON_AddNumberToObject(e, "column_alone_s", v[STEP_ALONE]);
 	cJSON_AddNumberToObject(e, "column_disturbed", v[STEP_DISTURBED]);
 	cJSON_AddNumberToObject(e, "waited_s", v[STEP_WAITED]);

@@ -12,11 +12,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double hm_time_row_swap(int rows, int width, int b, int samples, struct hm_held_clock *clock)
+double hm_time_row_swap(int rows, int lld, int width, int b, int samples, struct hm_held_clock *clock)
 {
 	static const int one = 1, zero = 0;
 	int sys, ctx, nprow, npcol, myrow, mycol, info, desc[9];
-	size_t words = (size_t)rows * width;
+	size_t words = (size_t)lld * width;
 	double *a = malloc(words * sizeof(double)), *t = malloc((size_t)samples * sizeof(double)), result;
 	int *ipiv = malloc((size_t)b * sizeof(int));
 	unsigned seed = 12345;
@@ -24,7 +24,7 @@ double hm_time_row_swap(int rows, int width, int b, int samples, struct hm_held_
 	ctx = sys = Csys2blacs_handle(MPI_COMM_SELF);
 	Cblacs_gridinit(&ctx, "R", 1, 1);
 	Cblacs_gridinfo(ctx, &nprow, &npcol, &myrow, &mycol);
-	descinit_(desc, &rows, &width, &b, &b, &zero, &zero, &ctx, &rows, &info);
+	descinit_(desc, &rows, &width, &b, &b, &zero, &zero, &ctx, &lld, &info);
 	if (!a || !t || !ipiv || info) {
 		fprintf(stderr, "hetmap-calibrate-bench: row swap: %s\n", info ? "bad descriptor" : "out of memory");
 		MPI_Abort(MPI_COMM_WORLD, 1);

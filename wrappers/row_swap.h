@@ -13,9 +13,12 @@
 
 /* Seconds per element of a row interchange on this process alone (a BLACS
  * grid 1 x 1 over MPI_COMM_SELF): PDLASWP of b pivots (random rows below
- * each) over a rows x 'width' matrix of leading dimension 'rows', the
- * median of 'samples' samples of the time each held the core
- * (hm_held_clock). */
-double hm_time_row_swap(int rows, int width, int b, int samples, struct hm_held_clock *clock);
+ * each) over a rows x 'width' matrix of leading dimension lld >= rows,
+ * the median of 'samples' samples of the time each held the core
+ * (hm_held_clock). The stride matters: where lld x 8 bytes is a multiple
+ * of 4 KiB (hm_stride_aliased) a row's elements alias in the cache and
+ * the interchange cost 2-3x as much on this machine (models/README.md,
+ * "LU's steps"), so calibrate times both strides. */
+double hm_time_row_swap(int rows, int lld, int width, int b, int samples, struct hm_held_clock *clock);
 
 #endif /* HM_ROW_SWAP_H */

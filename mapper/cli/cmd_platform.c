@@ -35,9 +35,11 @@ static void print_table_row(const char *label, const struct hm_table *t,
  * or defaulted (the loader's pricing, hm_lu_step_info). */
 static void show_lu_steps(const struct hm_platform *p, const struct hm_proc_type *ty)
 {
-	static const double unit[HM_NR_LU_STEPS] = { [HM_LU_COLUMN_STEP] = 1e6, [HM_LU_ROW_SWAP] = 1e9 };
+	static const double unit[HM_NR_LU_STEPS] = { [HM_LU_COLUMN_STEP] = 1e6, [HM_LU_ROW_SWAP] = 1e9,
+						     [HM_LU_ROW_SWAP_ALIASED] = 1e9 };
 	static const char *const per[HM_NR_LU_STEPS] = { [HM_LU_COLUMN_STEP] = "us beyond its message",
-							  [HM_LU_ROW_SWAP] = "ns per element" };
+							  [HM_LU_ROW_SWAP] = "ns per element",
+							  [HM_LU_ROW_SWAP_ALIASED] = "ns" };
 
 	printf("    %-10s", "LU steps");
 	for (int s = 0; s < HM_NR_LU_STEPS; s++) {
@@ -47,6 +49,8 @@ static void show_lu_steps(const struct hm_platform *p, const struct hm_proc_type
 			printf(" (priced from %s's)", p->types[ty->step_source[s]].name);
 		else if (ty->step_from[s] == HM_STEP_DEFAULT)
 			printf(" (default)");
+		else if (ty->step_from[s] == HM_STEP_OWN)
+			printf(" (not measured: its %s)", hm_lu_step_info(hm_lu_step_info(s)->same_as)->key);
 	}
 	printf("\n");
 }
@@ -339,9 +343,19 @@ static int show(const char *file, int fmt)
 	return HM_EXIT_OK;
 }
 
+/* Where a step that type ty does not give came from: the type it was
+ * priced from, "default", or the step of its own it pays instead. */
+static const char *step_origin_name(const struct hm_platform *p, const struct hm_proc_type *ty,
+				    enum hm_lu_step s)
+{
+	if (ty->step_from[s] == HM_STEP_PRICED)
+		return p->types[ty->step_source[s]].name;
+	return ty->step_from[s] == HM_STEP_OWN ? hm_lu_step_info(hm_lu_step_info(s)->same_as)->key : "default";
+}
+
 /* What each type is charged for the LU steps it does not give: one entry
- * per type and step, {"type", "term", "from": "default" or the type it was
- * priced from, "seconds"}. */
+ * per type and step, {"type", "term", "from": the type it was priced
+ * from, "default", or its own step it pays instead, "seconds"}. */
 static cJSON *steps_not_given(const struct hm_platform *p)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -356,8 +370,7 @@ static cJSON *steps_not_given(const struct hm_platform *p)
 			e = cJSON_CreateObject();
 			cJSON_AddStringToObject(e, "type", ty->name);
 			cJSON_AddStringToObject(e, "term", hm_lu_step_info(s)->key);
-			cJSON_AddStringToObject(e, "from", ty->step_from[s] == HM_STEP_PRICED
-								   ? p->types[ty->step_source[s]].name : "default");
+			cJSON_AddStringToObject(e, "from", step_origin_name(p, ty, s));
 			cJSON_AddNumberToObject(e, "seconds", hm_lu_step_cost(ty, s));
 			cJSON_AddItemToArray(a, e);
 		}
@@ -381,13 +394,14 @@ static void print_steps_not_given(const struct hm_platform *p)
 			if (ty->step_from[s] == HM_STEP_PRICED)
 				printf("  %s of %s not given: priced from %s's by their panel speeds\n", st->key,
 				       ty->name, p->types[ty->step_source[s]].name);
-			else if (ty->step_from[s] == HM_STEP_DEFAULT && !cut) {
+			else if ((ty->step_from[s] == HM_STEP_DEFAULT || ty->step_from[s] == HM_STEP_OWN) && !cut) {
 				snprintf(item, sizeof(item), "%s%s", len ? ", " : "", ty->name);
 				cut = add_or_cut(names, sizeof(names), &len, item, ", ...") < 0;
 			}
 		}
 		if (len)
-			printf("  %s of %s not given: the default, %s\n", st->key, names, st->evidence);
+			printf("  %s of %s not given: %s%s\n", st->key, names, st->same_as ? "" : "the default, ",
+			       st->evidence);
 	}
 }
 

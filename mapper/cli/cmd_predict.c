@@ -24,10 +24,10 @@ static void print_sp(const struct hm_problem *pb, const int *d, int b)
 	hm_model_sp(pb->model, pb->platform, d, b, pb->routine, &sp);
 	/* rates in GFLOP/s, as 'platform show' gives them */
 	printf("  effective    dgemm %.4g GFLOP/s, dtrsm %.4g GFLOP/s, dgetf2 %.4g GFLOP/s,\n"
-	       "               column step %.4g us, row interchange %.4g ns/element,\n"
+	       "               column step %.4g us, row interchange %.4g ns/element (%.4g at a 4 KiB stride),\n"
 	       "               t_s %.4g us, bandwidth %.4g GB/s (heterogeneity rule, b = %d)\n",
 	       1e-9 / sp.k3_dgemm, 1e-9 / sp.k3_dtrsm, 1e-9 / sp.k2_dgetf2, sp.t_step * 1e6, sp.k1_dswap * 1e9,
-	       sp.t_s * 1e6, sp.t_w > 0 ? 8e-9 / sp.t_w : INFINITY, b);
+	       sp.k1_dswap_aliased * 1e9, sp.t_s * 1e6, sp.t_w > 0 ? 8e-9 / sp.t_w : INFINITY, b);
 }
 
 int cmd_predict(int argc, char **argv)

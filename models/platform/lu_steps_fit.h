@@ -4,7 +4,9 @@
  * steps"):
  *
  *  - k1_dswap, seconds per element of a row interchange: each rank's
- *    PDLASWP time per element ("row_swap_s"), the median over a type's ranks;
+ *    PDLASWP time per element ("row_swap_s"), the median over a type's
+ *    ranks; k1_dswap_aliased the same at an aliased leading dimension
+ *    ("row_swap_aliased_s");
  *  - column_step, what each synchronisation step of PDGETF2's column loop
  *    costs a process beyond its message: a column of two processes spends
  *    T2 per column, one alone T1 (same flops, no message), and the models

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,6 +366,11 @@ static const struct hm_lu_step_info lu_steps[HM_NR_LU_STEPS] = {
 				"889 x its panel's s/flop, real calibrations' median" },
 	[HM_LU_ROW_SWAP] = { "k1_dswap", "row interchange", 136,
 			     "136 x its panel's s/flop, real calibrations' median" },
+	/* measured by calibrate since the stride was found to matter; a type
+	 * without it pays its k1_dswap at every stride (no guess of how a CPU
+	 * not measured aliases) */
+	[HM_LU_ROW_SWAP_ALIASED] = { "k1_dswap_aliased", "row interchange at a 4 KiB stride", 0,
+				     "its k1_dswap (the stride's cost was not measured)", HM_LU_ROW_SWAP },
 };
 
 const struct hm_lu_step_info *hm_lu_step_info(enum hm_lu_step s)
@@ -372,9 +378,21 @@ const struct hm_lu_step_info *hm_lu_step_info(enum hm_lu_step s)
 	return &lu_steps[s];
 }
 
+/* where each step's cost sits in a type */
+static const size_t step_offset[HM_NR_LU_STEPS] = {
+	[HM_LU_COLUMN_STEP] = offsetof(struct hm_proc_type, column_step),
+	[HM_LU_ROW_SWAP] = offsetof(struct hm_proc_type, k1_dswap),
+	[HM_LU_ROW_SWAP_ALIASED] = offsetof(struct hm_proc_type, k1_dswap_aliased),
+};
+
+double *hm_lu_step_slot(struct hm_proc_type *ty, enum hm_lu_step s)
+{
+	return (double *)((char *)ty + step_offset[s]);
+}
+
 double hm_lu_step_cost(const struct hm_proc_type *ty, enum hm_lu_step s)
 {
-	return s == HM_LU_COLUMN_STEP ? ty->column_step : ty->k1_dswap;
+	return *(const double *)((const char *)ty + step_offset[s]);
 }
 
 double hm_type_busy_scale(const struct hm_proc_type *ty, int cores, int d)

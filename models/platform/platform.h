@@ -29,11 +29,13 @@
 #define HM_MIN_THREAD_SPEEDUP 0.01 /* a rank of t threads at most 100x slower than one thread */
 /* LU's steps beside its kernels (models/README.md, "LU's steps"), and
  * where a type's cost of each came from. */
-enum hm_lu_step { HM_LU_COLUMN_STEP, HM_LU_ROW_SWAP, HM_NR_LU_STEPS };
+enum hm_lu_step { HM_LU_COLUMN_STEP, HM_LU_ROW_SWAP, HM_LU_ROW_SWAP_ALIASED, HM_NR_LU_STEPS };
 enum hm_step_origin {
 	HM_STEP_GIVEN = 1,      /* in the platform (calibrate measures it) */
 	HM_STEP_PRICED,         /* from the type nearest in panel speed that gives it */
 	HM_STEP_DEFAULT,        /* no type gives it: the stated default */
+	HM_STEP_OWN,            /* the type's own cost of another step (hm_lu_step_info's
+				 * 'same_as'): a variant of it that was not measured */
 };
 /* PDGETF2's synchronisations of a process column per column of the panel:
  * pdamax's combine, pdswap's exchange, pdger's broadcast of the pivot row,
@@ -95,6 +97,8 @@ struct hm_proc_type {
 				 * synchronisation step of PDGETF2 beyond the message
 				 * (HM_STEPS_PER_COLUMN steps of lg r messages a column) */
 	double k1_dswap;        /* s per element of a row interchange (PDLASWP) */
+	double k1_dswap_aliased; /* the same at an aliased leading dimension
+				  * (models/common/stride_alias.h) */
 	char step_from[HM_NR_LU_STEPS];         /* enum hm_step_origin */
 	int step_source[HM_NR_LU_STEPS];        /* HM_STEP_PRICED: the type priced from */
 	/* Ranks of more than one thread (sorted by t; 0 entries: one thread
@@ -283,10 +287,15 @@ struct hm_lu_step_info {
 	const char *what;       /* in words: "column step", "row interchange" */
 	double per_panel_flop;  /* the stated default */
 	const char *evidence;   /* where that default comes from, in words */
+	int same_as;            /* > 0: a variant of that step, which a type that does
+				 * not give this one pays instead (HM_STEP_OWN); the
+				 * column step (0) is no step's variant */
 };
 const struct hm_lu_step_info *hm_lu_step_info(enum hm_lu_step s);
-/* A type's cost of step s (s per column step, s per element). */
+/* A type's cost of step s (s per column step, s per element), and where
+ * the platform's loader stores it. */
 double hm_lu_step_cost(const struct hm_proc_type *ty, enum hm_lu_step s);
+double *hm_lu_step_slot(struct hm_proc_type *ty, enum hm_lu_step s);
 
 /* Each processor's slot: its first core on its host, the cores of the
  * processors listed before it on that host coming first (what a rankfile

@@ -343,19 +343,14 @@ static int load_kernels(struct loader *ld, const cJSON *it, const char *path,
  * microseconds written as seconds): kept, but doubted. */
 #define STEP_DOUBTED 1e-3
 
-static double *step_slot(struct hm_proc_type *ty, enum hm_lu_step s)
-{
-	return s == HM_LU_COLUMN_STEP ? &ty->column_step : &ty->k1_dswap;
-}
-
-/* The optional costs of LU's steps (column_step, k1_dswap): seconds, 0
+/* The optional costs of LU's steps (column_step, k1_dswap, ...): seconds, 0
  * allowed (a calibration that found nothing beyond the messages). */
 static int load_step_costs(struct loader *ld, const cJSON *it, const char *path, struct hm_proc_type *ty)
 {
 	for (int s = 0; s < HM_NR_LU_STEPS; s++) {
 		const char *key = hm_lu_step_info(s)->key;
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, key);
-		double *out = step_slot(ty, s);
+		double *out = hm_lu_step_slot(ty, s);
 		char sub[512];
 
 		if (!v)
@@ -447,7 +442,7 @@ static int load_type(struct loader *ld, const cJSON *it, const char *path,
 		     struct hm_proc_type *ty)
 {
 	static const char *const keys[] = { "k3_dgemm", "k3_dtrsm", "k3", "k2_dgetf2", "column_step",
-					    "k1_dswap", "busy_cores_scale", "stacked", "kernels",
+					    "k1_dswap", "k1_dswap_aliased", "busy_cores_scale", "stacked", "kernels",
 					    "threads", "description", NULL };
 	const cJSON *busy = cJSON_GetObjectItemCaseSensitive(it, "busy_cores_scale");
 	const cJSON *stacked = cJSON_GetObjectItemCaseSensitive(it, "stacked");
@@ -899,7 +894,9 @@ static int load_network(struct loader *ld, const cJSON *net)
  * candidate b: both are the panel's kind of work (level-1 calls between
  * messages; rows read a leading dimension apart), so a panel twice as slow
  * takes them twice as long. Where no type gives it: the stated default
- * (platform.c, hm_lu_step_info). Plans and 'platform check' say which. */
+ * (platform.c, hm_lu_step_info). A variant of a step (same_as: the row
+ * interchange at an aliased stride) is the type's own cost of that step
+ * instead, priced first. Plans and 'platform check' say which. */
 static void price_missing_steps(struct hm_platform *p)
 {
 	int b = p->nr_block_sizes ? p->block_sizes[p->nr_block_sizes / 2] : 64;
@@ -912,6 +909,11 @@ static void price_missing_steps(struct hm_platform *p)
 
 			if (ty->step_from[s] == HM_STEP_GIVEN)
 				continue;
+			if (hm_lu_step_info(s)->same_as) {
+				ty->step_from[s] = HM_STEP_OWN;
+				*hm_lu_step_slot(ty, s) = hm_lu_step_cost(ty, hm_lu_step_info(s)->same_as);
+				continue;
+			}
 			for (int o = 0; o < p->nr_types; o++) {
 				double ko = hm_table_at(&p->types[o].k2_dgetf2, b), apart = fabs(log(ko / k));
 
@@ -920,8 +922,8 @@ static void price_missing_steps(struct hm_platform *p)
 			}
 			ty->step_from[s] = source >= 0 ? HM_STEP_PRICED : HM_STEP_DEFAULT;
 			ty->step_source[s] = source;
-			*step_slot(ty, s) = source >= 0 ? *step_slot(&p->types[source], s) * k / k_source
-							: hm_lu_step_info(s)->per_panel_flop * k;
+			*hm_lu_step_slot(ty, s) = source >= 0 ? hm_lu_step_cost(&p->types[source], s) * k / k_source
+								: hm_lu_step_info(s)->per_panel_flop * k;
 		}
 }
 

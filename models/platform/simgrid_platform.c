@@ -81,13 +81,15 @@ static void put_kernel_model(FILE *f, const struct hm_proc_type *ty, enum hm_ker
 
 /* What a host charges besides its kernels when nothing is timed here
  * (wrappers/smpi/kernels.c): the panel's level-1 calls per element at its
- * k2_dgetf2, a row interchange per element (k1_dswap), and the column
+ * k2_dgetf2, a row interchange per element (k1_dswap; k1_dswap_aliased
+ * where its stride aliases), and the column
  * steps of a column of two (3 x column_step, once a column); a platform
  * without the last two charges nothing for them, as the models do. */
 static void put_step_costs(FILE *f, const struct hm_proc_type *ty, int b, double scale)
 {
 	fprintf(f, "<prop id=\"hm_level1\" value=\"%.9g\"/>", hm_table_at(&ty->k2_dgetf2, b) * scale);
 	fprintf(f, "<prop id=\"hm_dswap\" value=\"%.9g\"/>", ty->k1_dswap * scale);
+	fprintf(f, "<prop id=\"hm_dswap_aliased\" value=\"%.9g\"/>", ty->k1_dswap_aliased * scale);
 	fprintf(f, "<prop id=\"hm_column_step\" value=\"%.9g\"/>", HM_STEPS_PER_COLUMN * ty->column_step * scale);
 }
 

@@ -25,7 +25,9 @@
  * busy this machine is. The host then also carries (hm_level1):
  *  - hm_level1, seconds per element of the panel's other level-1 calls
  *    (idamax, dscal, dcopy: its k2_dgetf2, one flop an element);
- *  - hm_dswap, seconds per element of a row interchange (k1_dswap);
+ *  - hm_dswap, seconds per element of a row interchange (k1_dswap), and
+ *    hm_dswap_aliased where the rows' stride aliases (k1_dswap_aliased,
+ *    models/common/stride_alias.h);
  *  - hm_column_step, what each of PDGETF2's column steps costs a process
  *    beyond its messages (column_step, times the 3 steps of a column of
  *    two; charged once a column, at its idamax).
@@ -49,6 +51,7 @@
 
 #include "models/common/kernel_terms.h"
 #include "models/common/progress.h"
+#include "models/common/stride_alias.h"
 
 static const char *const property[HM_NR_KERNELS] = { "hm_dgemm", "hm_dtrsm", "hm_dger" };
 
@@ -63,7 +66,7 @@ struct kernel_model {
 struct host_models {
 	struct kernel_model kernel[HM_NR_KERNELS];
 	int charges_all;        /* hm_level1 given: nothing is timed here */
-	double level1, dswap, column_step;      /* s per element, per element, per column */
+	double level1, dswap, dswap_aliased, column_step;       /* s per element, per column */
 };
 
 static void parse(const char *text, struct kernel_model *m)
@@ -161,6 +164,8 @@ static const struct host_models *models_here(void)
 		}
 		hm->charges_all = seconds_of(host, "hm_level1", &hm->level1);
 		seconds_of(host, "hm_dswap", &hm->dswap);
+		if (!seconds_of(host, "hm_dswap_aliased", &hm->dswap_aliased))
+			hm->dswap_aliased = hm->dswap;
 		seconds_of(host, "hm_column_step", &hm->column_step);
 		sg_host_set_data(host, hm);
 	}
@@ -321,7 +326,9 @@ void dswap_(const int *n, double *x, const int *incx, double *y, const int *incy
 	const struct host_models *hm = models_here();
 
 	if (hm->charges_all) {
-		smpi_execute_benched(*n > 0 ? *n * hm->dswap : 0);
+		double per = hm_stride_aliased(*incx) || hm_stride_aliased(*incy) ? hm->dswap_aliased : hm->dswap;
+
+		smpi_execute_benched(*n > 0 ? *n * per : 0);
 		return;
 	}
 	if (!blas)
