@@ -358,10 +358,14 @@ static void corrections_should_apply_at_load_and_be_checked(void)
 		CHECK_NEAR(b.comm, 3 * a.comm, 1e-12);
 		{
 			struct hm_factors f;
+			double aliased = p->types[0].k1_dswap_aliased;
 
 			CHECK(hm_factors_init(&f, p) == 0);
 			set_compute(&f, 0, 2), f.comm = 3;
 			hm_platform_scale(p, &f, 0);
+			/* the row interchanges at both strides, by the swaps' factor */
+			CHECK(aliased > 0);
+			CHECK_NEAR(p->types[0].k1_dswap_aliased, 2 * aliased, 1e-18);
 			hm_platform_scale(p, &f, 1);
 			CHECK(hm_predict(hm_model_default(), p, HM_ROUTINE_GEMM, 2000, d, 1, 2, 64, &b, &err) == 0);
 			CHECK_NEAR(b.total, a.total, 1e-12);

@@ -64,7 +64,7 @@ void hm_platform_scale(struct hm_platform *p, const struct hm_factors *f, int in
 		scale_table(&t->k3_dtrsm, g[HM_PHASE_DTRSM]), scale_model(&t->kernels[HM_KERNEL_DTRSM], g[HM_PHASE_DTRSM]);
 		scale_table(&t->k2_dgetf2, g[HM_PHASE_PANEL]), scale_model(&t->kernels[HM_KERNEL_DGER], g[HM_PHASE_PANEL]);
 		t->column_step *= g[HM_PHASE_PANEL];
-		t->k1_dswap *= g[HM_PHASE_SWAPS];
+		t->k1_dswap *= g[HM_PHASE_SWAPS], t->k1_dswap_aliased *= g[HM_PHASE_SWAPS];
 		for (int j = 0; j < t->nr_threads; j++)
 			for (int k = 0; k < HM_NR_THREAD_KERNELS; k++)
 				scale_table(&t->threads[j].s[k], th);
