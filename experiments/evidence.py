@@ -72,13 +72,13 @@ EVIDENCE_HEAD = ("# Each model scored on every committed set of runs: MAPE (%) a
 
 
 # Sets kept but not scored, and why
-HPL_THREADS_PENDING = ("HPL (hpcc) on this machine's two cores with threads: 'panel' errs 52-69 % there "
-                       "('grid' 14-17 %, Spearman panel 0.909 and 0.839, ring 0.881 and 0.867); scored, "
-                       "they would make 'panel' no longer the least summed error over the real sets "
-                       "(368.7 against ring's 312.8): it prices PDLASWP's row interchanges, which HPL does "
-                       "not run, at a stride 2x dearer than most runs' (real/row_swap_stride.sh). Kept "
-                       "unscored until the interchanges are priced by stride and the default is decided "
-                       "again on every set (issue 54)")
+HPL_THREADS_PENDING = ("HPL (hpcc) on this machine's two cores with threads, calibrated before calibrate "
+                       "timed the row interchanges at both strides: their k1_dswap is the aliased stride's "
+                       "(PDLASWP at 1024 rows), 2.5x what most of these runs' strides cost (3000 and about 1500 "
+                       "rows; HPL keeps its leading dimension off powers of two), so 'panel' errs 52-69 % "
+                       "there ('grid' 14-17 %, Spearman panel 0.909 and 0.839, ring 0.881 and 0.867). The "
+                       "same runs again with a calibration of both strides, threads/results/"
+                       "two-cores-hpl-stride, are scored")
 UNSCORED = {"real/results/localhost-xdlu": "ScaLAPACK's LU tester prints its time to 0.01 s and its work array "
                                            "holds n <= 650, where its LU takes one or two ticks: too coarse to "
                                            "score a model",
@@ -145,6 +145,18 @@ def core_part(args):
     print(json.dumps(doc, indent=1))
 
 
+def one_stride(args):
+    """A platform calibrated at both strides with one row interchange cost,
+    its aliased one, on every type: what calibrate wrote before it timed
+    both (PDLASWP at 1024 rows alone), to score what pricing each run's
+    stride changes (rescore --platform)."""
+    doc = json.load(open(args.platform))
+    for t in doc["types"].values():
+        if "k1_dswap_aliased" in t:
+            t["k1_dswap"] = t.pop("k1_dswap_aliased")
+    print(json.dumps(doc, indent=1))
+
+
 # command: (function, [(argument, default; None: positional)], help): records.main
 COMMANDS = {
     "rescore": (rescore, [("model", None), ("dir", None), ("--platform", None)],
@@ -157,5 +169,9 @@ COMMANDS = {
                   "the calibrated PLATFORM with t_w_core on its links between processors as 'hetmap\n"
                   "calibrate' writes it (or without, the thesis's rule), on stdout: to rescore a study\n"
                   "under either rule"),
+    "one-stride": (one_stride, [("platform", None)],
+                   "the calibrated PLATFORM with its row interchanges at one cost, the aliased stride's\n"
+                   "(as calibrate wrote before it timed both), on stdout: to rescore a study without\n"
+                   "the stride"),
 }
 

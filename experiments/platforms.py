@@ -191,7 +191,7 @@ def step_defaults(args):
             print("\t".join(map(str, row)))
     for key, r in ratios.items():
         print("# %s: median %.0f x k2_dgetf2 over %d calibrations (%.0f-%.0f)" % (
-            key, statistics.median(r), len(r), min(r), max(r)))
+            key, statistics.median(r), len(r), min(r), max(r)) if r else "# %s: no calibration gives it" % key)
 
 
 # command: (function, [(argument, default; None: positional)], help): records.main
