@@ -20,7 +20,12 @@ platforms=$(sh experiments/scale/platforms.sh)
 # name|SimGrid options (what smpirun gets beside hetmap's own, launcher.c),
 # or NAME=VALUE: the simulator's environment (the allocator's threshold for
 # a fresh mapping, hetmap's 1 MiB otherwise: mapper/launch/job.c; its huge
-# pages). The allocator's sets matter only where messages pass 1 MiB
+# pages: 'thp' madvises transparent ones, 'hugetlb' takes reserved ones
+# (SimGrid's stack guards off: mprotect cannot split a huge page), as does
+# SimGrid's 'shared-hugepage' for the shared matrix (its blocks one huge
+# page); both need pages reserved and hugetlbfs mounted, as root:
+#   echo 2048 >/proc/sys/vm/nr_hugepages; mount -t hugetlbfs none /dev/hugepages
+# ). The allocator's sets matter only where messages pass 1 MiB
 # (b x n / r x 8 bytes: LU 30000 on 8 x 40 at b 64, not 12000)
 OPTIONS='
 base|
@@ -45,6 +50,8 @@ wtime-0|--cfg=smpi/wtime:0
 mmap-4m|MALLOC_MMAP_THRESHOLD_=4194304
 mmap-32m|MALLOC_MMAP_THRESHOLD_=33554432
 thp|GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+hugetlb|GLIBC_TUNABLES=glibc.malloc.hugetlb=2 --cfg=contexts/guard-size:0
+shared-hugepage|--cfg=smpi/shared-malloc-hugepage:/dev/hugepages --cfg=smpi/shared-malloc-blocksize:2097152
 '
 # by default SimGrid's own options; the allocator's by SETS, at the size where they act:
 #   JOBS=lab-320:lu:30000:GU SETS='mmap-4m thp' OUT=DIR sh experiments/scale/engine_options.sh
