@@ -81,7 +81,7 @@ double hm_aliased_share(double n, int r, int b)
 
 	if (hm_stride_aliased(more))
 		aliased += (double)big * more;
-	if (big < r && hm_stride_aliased(fewer + partial))
+	if (hm_stride_aliased(fewer + partial))     /* big < r: that row exists */
 		aliased += fewer + partial;
 	if (big + 1 < r && hm_stride_aliased(fewer))
 		aliased += (double)(r - big - 1) * fewer;

@@ -138,17 +138,17 @@ void hm_lu_steps_fit(const cJSON *raw, const int *type_of_rank, int nranks, cJSO
 	read_columns(raw, type_of_rank, nranks, ntypes, cap, net, per_type, count, rec);
 	for (int t = 0; t < ntypes; t++) {
 		cJSON *type = cJSON_GetArrayItem(types, t);
-		int n = 0, sc = count[SAME][t] ? SAME : INTER;
+		int sc = count[SAME][t] ? SAME : INTER;
 
 		for (int s = 0; s < NR_ROW_SWAP_STRIDES; s++) {
-			n = 0;
+			int n = 0;
+
 			for (int r = 0; r < nranks; r++)
 				if (type_of_rank[r] == t && !isnan(rank_value(raw, r, row_swap_stride[s].raw)))
 					v[n++] = rank_value(raw, r, row_swap_stride[s].raw);
 			if (n)
 				cJSON_AddNumberToObject(type, row_swap_stride[s].key, hm_median(v, n));
 		}
-		n = 0;
 		if (count[sc][t])
 			cJSON_AddNumberToObject(type, "column_step", hm_median(per_type[sc] + (size_t)t * cap,
 									       count[sc][t]));
