@@ -21,9 +21,10 @@ declare -A rank=(
 	[mapper/tune]=6                                        # tune's race, the runs' history, learned corrections
 	[mapper/calibrate]=7                                   # calibrate's pipeline: hosts, topology, benchmark, fit, write
 	[mapper/cli]=8                                         # the hetmap command
-	[wrappers]=9 [wrappers/smpi]=9 [wrappers/vcluster]=9  # programs under the launcher, the simulator's kernels, the emulated cluster: only models/common/ below them
-	[tests]=10 [tests/fuzz]=10 [tests/clients]=10         # the suites; a user's own program
-	[experiments]=11                                       # studies: nothing builds from them
+	[wrappers/smpi]=9 [wrappers/vcluster]=9                # the simulator's kernels and payloads, the emulated cluster
+	[wrappers]=10                                          # programs under the launcher: only models/common/ and the above below them
+	[tests]=11 [tests/fuzz]=11 [tests/clients]=11         # the suites; a user's own program
+	[experiments]=12                                       # studies: nothing builds from them
 )
 cd "$root" || exit 1
 if git rev-parse --git-dir >/dev/null 2>&1; then

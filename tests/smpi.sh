@@ -136,6 +136,21 @@ json.dump(p, open(sys.argv[2], "w"))' "$tmp/here4.json" "$tmp/here4-dgemm4.json"
 expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --launcher smpi --kernels modeled \
 	--results "$res"
 check "modeled: the same run, the same simulated time" test "$(field measured_s)" = "$t_modeled"
+# the driver leaves large payloads uncopied under modeled kernels
+# (wrappers/smpi/payloads.c): copying them, as SMPI does, simulates the same
+expect 0 "kernels modeled" -- env HETMAP_SMPI_PAYLOADS=copy "$hm" run --plan "$tmp/job-x/plan.json" \
+	--launcher smpi --kernels modeled --results "$res"
+check "modeled: every payload copied, the same simulated time" test "$(field measured_s)" = "$t_modeled"
+# the callback itself, two ranks: large payloads left while skipping, copied
+# when told, and when SMPI detaches them (its copy, freed by its callback)
+printf 'f1\nf2\n' >"$tmp/payload-hosts"
+payloads() { smpirun -np 2 -platform "$tmp/p.xml" -hostfile "$tmp/payload-hosts" "$@"; }
+expect 0 "large ones left" -- payloads "$build/smpi/tests/hetmap-smpi-payloads" left
+expect 1 "1 MiB while skipping: left, expected copied" -- payloads "$build/smpi/tests/hetmap-smpi-payloads" copied
+expect 0 "large ones copied" -- env HETMAP_SMPI_PAYLOADS=copy smpirun -np 2 -platform "$tmp/p.xml" \
+	-hostfile "$tmp/payload-hosts" "$build/smpi/tests/hetmap-smpi-payloads" copied
+expect 0 "large ones copied" -- payloads --cfg=smpi/send-is-detached-thresh:2097152 \
+	"$build/smpi/tests/hetmap-smpi-payloads" copied
 expect 0 "kernels modeled" -- "$hm" run --plan "$tmp/job-x/plan.json" --sim-platform "$tmp/here4-dgemm4.json" \
 	--launcher smpi --kernels modeled --results "$res"
 check "modeled: the platform's dgemm 4 times dearer, the run over 10 % slower" python3 -c '

@@ -52,6 +52,7 @@ mmap-32m|MALLOC_MMAP_THRESHOLD_=33554432
 thp|GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 hugetlb|GLIBC_TUNABLES=glibc.malloc.hugetlb=2 --cfg=contexts/guard-size:0
 shared-hugepage|--cfg=smpi/shared-malloc-hugepage:/dev/hugepages --cfg=smpi/shared-malloc-blocksize:2097152
+copy-payloads|HETMAP_SMPI_PAYLOADS=copy
 '
 # by default SimGrid's own options; the allocator's by SETS, at the size where they act:
 #   JOBS=lab-320:lu:30000:GU SETS='mmap-4m thp' OUT=DIR sh experiments/scale/engine_options.sh
