@@ -141,6 +141,8 @@ check "modeled: the same run, the same simulated time" test "$(field measured_s)
 expect 0 "kernels modeled" -- env HETMAP_SMPI_PAYLOADS=copy "$hm" run --plan "$tmp/job-x/plan.json" \
 	--launcher smpi --kernels modeled --results "$res"
 check "modeled: every payload copied, the same simulated time" test "$(field measured_s)" = "$t_modeled"
+check "the record says so, and the allocator's threshold" \
+	test "$(field driver.payloads_uncopied_from_bytes) $(field simulator_mmap_threshold)" = "0 1048576"
 # the callback itself, two ranks: large payloads left while skipping, copied
 # when told, and when SMPI detaches them (its copy, freed by its callback)
 printf 'f1\nf2\n' >"$tmp/payload-hosts"
@@ -158,6 +160,8 @@ import sys; assert float(sys.argv[2]) > 1.1 * float(sys.argv[1]), sys.argv' "$t_
 expect 0 "kernels modeled" -- env MALLOC_MMAP_THRESHOLD_=4194304 "$hm" run --plan "$tmp/job-x/plan.json" \
 	--launcher smpi --kernels modeled --results "$res" -o "$tmp/job-t"
 check "the user's allocator threshold wins over hetmap's" grep -qx 'export MALLOC_MMAP_THRESHOLD_=4194304' "$tmp/job-t/run.sh"
+check "the record: that threshold, large payloads uncopied" \
+	test "$(field simulator_mmap_threshold) $(field driver.payloads_uncopied_from_bytes)" = "4194304 65536"
 expect 3 "MALLOC_MMAP_THRESHOLD_='4M': give a number of bytes" -- env MALLOC_MMAP_THRESHOLD_=4M "$hm" run \
 	--plan "$tmp/job-x/plan.json" --launcher smpi --kernels modeled --results "$res"
 expect 3 "need a simulator launcher" -- "$hm" run -p "$p" -n 600 --kernels modeled --results "$res"

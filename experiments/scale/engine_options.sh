@@ -26,7 +26,9 @@ platforms=$(sh experiments/scale/platforms.sh)
 # page); both need pages reserved and hugetlbfs mounted, as root:
 #   echo 2048 >/proc/sys/vm/nr_hugepages; mount -t hugetlbfs none /dev/hugepages
 # ). The allocator's sets matter only where messages pass 1 MiB
-# (b x n / r x 8 bytes: LU 30000 on 8 x 40 at b 64, not 12000)
+# (b x n / r x 8 bytes: LU 30000 on 8 x 40 at b 64, not 12000).
+# 'copy-payloads' has the driver copy every payload, as SMPI does
+# (wrappers/smpi/payloads.c leaves large ones uncopied).
 OPTIONS='
 base|
 guard-0|--cfg=contexts/guard-size:0

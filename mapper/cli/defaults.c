@@ -374,6 +374,8 @@ const char *hm_help_settings(void)
 			 "HETMAP_PROGRESS_S  seconds between a modeled simulation's progress lines (default\n"
 			 "                 10, 0 none); the judge reports every three of them\n"
 			 "MALLOC_MMAP_THRESHOLD_  a modeled simulation's allocator threshold in bytes\n"
-			 "                 (default 1048576: less memory; larger is faster, wrappers/README.md)\n");
+			 "                 (default 1048576: less memory; larger is faster, wrappers/README.md)\n"
+			 "HETMAP_SMPI_PAYLOADS  'copy': the modeled driver copies large payloads too, as\n"
+			 "                 SMPI does (slower, the same simulated time)\n");
 	return text;
 }

@@ -79,6 +79,7 @@ struct hm_job {
 	int modeled_kernels;            /* simulators: kernels modeled, memory shared */
 	int times_nothing;              /* simulators: as the request's */
 	double shared_malloc_bytes;     /* simulators: SMPI shares allocations this big; 0 none */
+	double mmap_threshold;          /* simulators under modeled kernels: the allocator's, bytes */
 	const char *binder;             /* each rank starts through it to bind itself, or NULL */
 	struct hm_argv batch_run;       /* the batch script's command: 'hetmap run --plan', which
 					 * writes the run's record */

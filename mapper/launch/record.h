@@ -39,6 +39,7 @@
 #define HM_REC_SIMULATED        "simulated"
 #define HM_REC_SIM_HOST_SPEED   "simulator_host_speed"
 #define HM_REC_SIM_PLATFORM     "simulated_platform"
+#define HM_REC_SIM_MMAP         "simulator_mmap_threshold"      /* modeled kernels: bytes */
 #define HM_REC_KERNELS          "kernels"
 #define HM_REC_LAUNCHER         "launcher"
 #define HM_REC_MPIRUN_STATUS    "mpirun_status"

@@ -166,6 +166,8 @@ static void add_simulation(cJSON *rec, const struct hm_run_session *s, const str
 		cJSON_AddStringToObject(rec, HM_REC_SIM_PLATFORM, s->sim.platform);
 	cJSON_AddStringToObject(rec, HM_REC_KERNELS, hm_sim_kernels_name(rd->kernels_modeled ? s->sim.kernels
 									  : HM_SIM_EXECUTED));
+	if (j->modeled_kernels)         /* it moves the wall time (job.c) */
+		cJSON_AddNumberToObject(rec, HM_REC_SIM_MMAP, j->mmap_threshold);
 }
 
 /* The record of a run that launched (or tried to); NULL: out of memory. */

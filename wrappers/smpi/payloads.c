@@ -44,17 +44,18 @@ static void copy_small_only(smx_activity_t comm, void *buff, size_t size)
 		smpi_copy(comm, buff, size);
 }
 
-void hm_payloads_skip(void)
+long hm_payloads_skip(void)
 {
 	const char *want = getenv(HM_PAYLOADS_VARIABLE);
 	int detached = sg_cfg_get_int("smpi/send-is-detached-thresh");
 
 	if (want && strcmp(want, "copy") == 0)
-		return;
+		return 0;
 	if (!smpi_copy && !(smpi_copy = (copy_fn *)dlsym(RTLD_DEFAULT, SMPI_COPY_SYMBOL)))
-		return;
+		return 0;
 	skip_from = detached > 0 && (size_t)detached > PAYLOAD_SKIP_MIN ? (size_t)detached : PAYLOAD_SKIP_MIN;
 	smpi_comm_set_copy_data_callback(copy_small_only);
+	return (long)skip_from;
 }
 
 void hm_payloads_copy(void)

@@ -8,8 +8,10 @@
  * simulated). */
 #define HM_PAYLOADS_VARIABLE "HETMAP_SMPI_PAYLOADS"
 
-/* From now on, payloads of a large message are not copied. */
-void hm_payloads_skip(void);
+/* From now on, payloads of a large message are not copied. Returns the
+ * least payload left uncopied, in bytes; 0: every payload is still copied
+ * (HM_PAYLOADS_VARIABLE says so, or SMPI's callback was not found). */
+long hm_payloads_skip(void);
 
 /* From now on, every payload is copied again (SMPI's own callback). */
 void hm_payloads_copy(void);
